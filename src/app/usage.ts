@@ -1,0 +1,32 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A command line that cannot be run as given: exit 2 with the message and the command's usage. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** `parseArgs` with its errors turned into {@link UsageError}s. */
+type ParsedArgs<T extends ParseArgsOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+type ParseArgsOptions = NonNullable<ParseArgsConfig['options']>;
+
+export function parseCommandArgs<T extends ParseArgsOptions>(args: string[], options: T, usage: string): ParsedArgs<T> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), usage);
+  }
+}
+
+/** A positive integer option, or the default when absent. */
+export function positiveInt(value: string | undefined, name: string, fallback: number, usage: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got "${value}"`, usage);
+  return n;
+}

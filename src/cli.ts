@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/**
+ * The one entry point: `toolcall-normalizer <command> [options]`. Each command lives in src/app; this file
+ * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
+ */
+import { normalizeMain } from './app/normalize-main.js';
+import { schemasMain } from './app/schemas-command.js';
+import { UsageError } from './app/usage.js';
+
+const USAGE = `Usage: toolcall-normalizer <command> [options]
+
+Commands:
+  normalize --schemas DIR [--input FILE] [--output FILE]   Normalize and validate JSON Lines tool calls
+  schemas push --registry URL DIR                          Register tool definitions in a schema registry
+  help                                                     Show this help
+
+Run "toolcall-normalizer <command> --help" for a command's options.`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  normalize: normalizeMain,
+  schemas: schemasMain,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) throw new UsageError(`unknown command "${name}"`, USAGE);
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`toolcall-normalizer: ${error.message}\n${error.usage}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`toolcall-normalizer: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

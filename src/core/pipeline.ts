@@ -1,0 +1,147 @@
+/**
+ * One record's way through the core: record text -> envelope -> arguments -> RT-TOOL-8 -> validation ->
+ * output record. Split in two halves so the worker can look the tool's schema up (asynchronously, from the
+ * registry) between them: {@link readCall} needs no schema, {@link processCall} needs the compiled tool.
+ */
+import { ERROR_CODES, type ErrorCode } from './codes.js';
+import { decodeEnvelope, parseArguments } from './envelope.js';
+import type { JsonValue } from './json.js';
+import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './normalize.js';
+import { DEFAULT_RECORD_LIMITS, type RecordFailure, type RecordLimits } from './record.js';
+import type { CompiledTool } from './tool.js';
+import type { DecodedCall, Diagnostic, OutputRecord } from './types.js';
+
+export interface PipelineOptions {
+  readonly limits: RecordLimits;
+  readonly normalize: NormalizeOptions;
+  readonly entityExemptions: EntityExemptions;
+}
+
+/**
+ * Operator opt-out from entity decoding (beyond the rule): whole tools, or single parameters of a tool.
+ * Written `tool` or `tool/parameter` in configuration (tool names cannot contain `/` in MCP or OpenAI).
+ */
+export interface EntityExemptions {
+  readonly tools: ReadonlySet<string>;
+  readonly parameters: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export const NO_EXEMPTIONS: EntityExemptions = Object.freeze({ tools: new Set<string>(), parameters: new Map<string, ReadonlySet<string>>() });
+
+export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = Object.freeze({
+  limits: DEFAULT_RECORD_LIMITS,
+  normalize: DEFAULT_NORMALIZE_OPTIONS,
+  entityExemptions: NO_EXEMPTIONS,
+});
+
+/** Parses `tool` and `tool/parameter` entries. */
+export function parseEntityExemptions(entries: readonly string[]): EntityExemptions {
+  const tools = new Set<string>();
+  const parameters = new Map<string, Set<string>>();
+  for (const raw of entries) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const slash = entry.indexOf('/');
+    if (slash === -1) {
+      tools.add(entry);
+      continue;
+    }
+    const tool = entry.slice(0, slash);
+    const set = parameters.get(tool) ?? new Set<string>();
+    set.add(entry.slice(slash + 1));
+    parameters.set(tool, set);
+  }
+  return { tools, parameters };
+}
+
+export type ReadCallResult = { ok: true; call: DecodedCall } | { ok: false; error: RecordFailure };
+
+/** The envelope half: which call is this? Failures here are records that cannot be processed at all. */
+export function readCall(value: JsonValue): ReadCallResult {
+  return decodeEnvelope(value);
+}
+
+/** The schema half: parse, normalize and validate the arguments of a decoded call against its tool. */
+export function processCall(call: DecodedCall, tool: CompiledTool | undefined, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS): OutputRecord {
+  const base = { id: call.id, tool: call.tool, format: call.format };
+  const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
+  if (!parsed.ok) return failed(base, asJson(call.rawArguments), parsed.diagnostic);
+  if (tool === undefined) return failed(base, parsed.value, unknownTool(call.tool));
+  if (!tool.usable) return failed(base, parsed.value, tool.diagnostic);
+
+  const exemptions = options.entityExemptions;
+  const normalizeOptions: NormalizeOptions =
+    exemptions.tools.has(call.tool) || exemptions.parameters.has(call.tool)
+      ? {
+          ...options.normalize,
+          skipEntities: exemptions.tools.has(call.tool),
+          entityExemptParameters: exemptions.parameters.get(call.tool) ?? new Set(),
+        }
+      : options.normalize;
+  const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions);
+  const errors = tool.validate(result.arguments);
+  const valid = errors.length === 0;
+  return {
+    ...base,
+    arguments: result.arguments,
+    valid,
+    disposition: valid ? 'normalized' : 'rejected',
+    errors,
+    repairs: result.repairs,
+    passThroughs: result.passThroughs,
+  };
+}
+
+/** The output for a record that could not be read as a call at all. */
+export function unreadableRecord(error: RecordFailure): OutputRecord {
+  return {
+    id: null,
+    tool: null,
+    format: null,
+    arguments: null,
+    valid: false,
+    disposition: 'dead_letter',
+    errors: [{ code: error.code, path: '', message: error.message, hint: RECORD_HINTS[error.code] ?? GENERIC_RECORD_HINT }],
+    repairs: [],
+    passThroughs: [],
+  };
+}
+
+function failed(base: Pick<OutputRecord, 'id' | 'tool' | 'format'>, args: JsonValue | null, diagnostic: Diagnostic): OutputRecord {
+  return {
+    ...base,
+    arguments: args,
+    valid: false,
+    disposition: ERROR_CODES[diagnostic.code].disposition,
+    errors: [diagnostic],
+    repairs: [],
+    passThroughs: [],
+  };
+}
+
+function unknownTool(name: string): Diagnostic {
+  return {
+    code: 'tool_unknown',
+    path: '',
+    message: `No tool named "${name.length > 80 ? `${name.slice(0, 80)}…` : name}" is known.`,
+    hint: 'Call one of the tools you were given, with its exact name; do not invent tool names.',
+    details: { tool: name },
+  };
+}
+
+/** The arguments as sent, for the output record; `undefined` (absent) becomes null. */
+function asJson(raw: unknown): JsonValue | null {
+  return raw === undefined ? null : (raw as JsonValue);
+}
+
+const GENERIC_RECORD_HINT = 'Send one JSON object per record in one of the supported envelopes.';
+
+const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
+  record_not_json: 'Send one complete JSON object per record (JSON Lines: one object per line).',
+  record_not_object: 'Wrap the call in a JSON object in one of the supported envelopes.',
+  record_unknown_envelope: 'Use one of the supported envelopes: canonical, OpenAI Chat Completions, OpenAI Responses, Anthropic tool_use, MCP tools/call, Gemini functionCall.',
+  record_missing_tool_name: 'Name the tool being called in the envelope\'s name field.',
+  record_too_large: 'Send smaller arguments, or raise the configured record size limit.',
+  record_too_deep: 'Flatten the arguments, or raise the configured depth limit.',
+  record_invalid_encoding: 'Encode records as UTF-8 text.',
+};

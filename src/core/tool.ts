@@ -1,0 +1,58 @@
+/**
+ * A tool ready for the hot path: its normalization plan and its validator, each compiled once.
+ */
+import { compileSchemaPlan, type SchemaPlan } from './schema-plan.js';
+import type { ToolDefinition } from './tool-definition.js';
+import type { Diagnostic } from './types.js';
+import type { SchemaCompiler } from './validate.js';
+import type { JsonValue } from './json.js';
+
+export interface SchemaIdentity {
+  readonly subject: string;
+  readonly version: number;
+  readonly id: number;
+}
+
+export type CompiledTool =
+  | {
+      readonly usable: true;
+      readonly definition: ToolDefinition;
+      readonly plan: SchemaPlan;
+      readonly validate: (args: JsonValue) => Diagnostic[];
+      /** Where the schema came from, when it came from a registry. */
+      readonly identity: SchemaIdentity | undefined;
+    }
+  | {
+      readonly usable: false;
+      readonly name: string;
+      /** Why calls to this tool cannot be checked (code `tool_schema_unusable`). */
+      readonly diagnostic: Diagnostic;
+      readonly identity: SchemaIdentity | undefined;
+    };
+
+export function compileTool(definition: ToolDefinition, compiler: SchemaCompiler, identity?: SchemaIdentity): CompiledTool {
+  const compiled = compiler.compile(definition.inputSchema);
+  if (!compiled.ok) return { usable: false, name: definition.name, diagnostic: compiled.diagnostic, identity };
+  return {
+    usable: true,
+    definition,
+    plan: compileSchemaPlan(definition.inputSchema),
+    validate: (args) => compiled.validate(args),
+    identity,
+  };
+}
+
+/** A tool whose definition could not even be read (not JSON, not a schema): calls to it are rejected. */
+export function unusableTool(name: string, reason: string, identity?: SchemaIdentity): CompiledTool {
+  return {
+    usable: false,
+    name,
+    identity,
+    diagnostic: {
+      code: 'tool_schema_unusable',
+      path: '',
+      message: `The schema of tool "${name}" cannot be used: ${reason}.`,
+      hint: 'The call cannot be checked until the tool definition is fixed; report this to the tool owner rather than retrying.',
+    },
+  };
+}

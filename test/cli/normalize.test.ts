@@ -1,0 +1,153 @@
+/**
+ * The `normalize` command as a user runs it: the built CLI (dist/cli.js, built by `npm test`) in a child
+ * process, over JSON Lines, against the example tool definitions.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = join(root, 'dist', 'cli.js');
+const tools = join(root, 'examples', 'tools');
+
+function run(args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (npm test does)`);
+  const result = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+interface Out {
+  line: number;
+  id: string | null;
+  tool: string | null;
+  format: string | null;
+  arguments: unknown;
+  valid: boolean;
+  disposition: string;
+  errors: { code: string; path: string; message: string; hint: string }[];
+  repairs: { pointer: string; kind: string }[];
+  passThroughs: { pointer: string; reason: string }[];
+}
+
+function records(stdout: string): Out[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Out);
+}
+
+const lines = [
+  // 1 clean OpenAI chat call
+  JSON.stringify({ id: 'c1', type: 'function', function: { name: 'search_issues', arguments: '{"query":"flaky tests","limit":5}' } }),
+  // 2 repairable: stringified array and object, doubly escaped text (Anthropic)
+  JSON.stringify({ type: 'tool_use', id: 'c2', name: 'search_issues', input: { query: 'Tom &amp;amp; Jerry', labels: '["bug","ci"]', filters: '{"state":"open"}' } }),
+  // 3 invalid: enum and bound (MCP)
+  JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'transfer_funds', arguments: { from_account: 'GB12345678', to_account: 'GB87654321', amount: 900000, currency: 'YEN' } } }),
+  // 4 not JSON
+  '{"id": "c4", "tool": ',
+  // 5 unknown tool (Gemini)
+  JSON.stringify({ functionCall: { name: 'launch_rockets', args: {} } }),
+  // 6 arguments JSON-encoded twice (Responses)
+  JSON.stringify({ type: 'function_call', call_id: 'c6', name: 'write_file', arguments: JSON.stringify(JSON.stringify({ path: 'a', content: 'b' })) }),
+  // 7 empty line
+  '',
+  // 8 canonical, object literal where an array is declared: passed through, then rejected by validation
+  JSON.stringify({ id: 'c8', tool: 'update_records', arguments: { table: 't', ops: '{"op":"add"}' } }),
+];
+
+describe('toolcall-normalizer normalize', () => {
+  it('writes one record per input line, in order, and exits 0 when calls are invalid', () => {
+    const { status, stdout, stderr } = run(['normalize', '--schemas', tools], `${lines.join('\n')}\n`);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const out = records(stdout);
+    expect(out.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(out.map((r) => [r.format, r.valid, r.disposition])).toEqual([
+      ['openai_chat', true, 'normalized'],
+      ['anthropic', true, 'normalized'],
+      ['mcp', false, 'rejected'],
+      [null, false, 'dead_letter'],
+      ['gemini', false, 'rejected'],
+      ['openai_responses', false, 'rejected'],
+      [null, false, 'dead_letter'],
+      ['canonical', false, 'rejected'],
+    ]);
+    const [clean, repaired, invalid, notJson, unknown, twice, , mismatch] = out as [Out, Out, Out, Out, Out, Out, Out, Out];
+    expect(clean.arguments).toEqual({ query: 'flaky tests', limit: 5 });
+    expect(repaired.arguments).toEqual({ query: 'Tom & Jerry', labels: ['bug', 'ci'], filters: { state: 'open' } });
+    expect(repaired.repairs).toEqual([
+      { pointer: '/query', kind: 'entities_decoded' },
+      { pointer: '/labels', kind: 'json_decoded' },
+      { pointer: '/filters', kind: 'json_decoded' },
+    ]);
+    expect(invalid.id).toBe('3');
+    expect(invalid.errors.map((e) => [e.code, e.path])).toEqual([
+      ['above_maximum', '/amount'],
+      ['not_in_enum', '/currency'],
+    ]);
+    expect(invalid.errors[1]?.hint).toContain('USD');
+    expect(notJson.errors[0]?.code).toBe('record_not_json');
+    expect(unknown.errors[0]?.code).toBe('tool_unknown');
+    expect(twice.errors[0]?.code).toBe('arguments_not_object');
+    expect(mismatch.arguments).toEqual({ table: 't', ops: '{"op":"add"}' });
+    expect(mismatch.passThroughs).toEqual([
+      { pointer: '/table', reason: 'string_declared' },
+      { pointer: '/ops', reason: 'shape_mismatch' },
+    ]);
+    expect(mismatch.errors[0]?.code).toBe('wrong_type');
+  });
+
+  it('reads --input and writes --output', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tcn-'));
+    writeFileSync(join(dir, 'in.jsonl'), `${lines[0] ?? ''}\n`);
+    const { status } = run(['normalize', '--schemas', tools, '--input', join(dir, 'in.jsonl'), '--output', join(dir, 'out.jsonl')]);
+    expect(status).toBe(0);
+    expect(records(readFileSync(join(dir, 'out.jsonl'), 'utf8'))).toHaveLength(1);
+  });
+
+  it('refuses a line over the size limit and goes on', () => {
+    const big = JSON.stringify({ id: 'big', tool: 'write_file', arguments: { path: 'a', content: 'x'.repeat(3 << 20) } });
+    const { status, stdout } = run(['normalize', '--schemas', tools], `${big}\n${lines[0] ?? ''}\n`);
+    expect(status).toBe(0);
+    const out = records(stdout);
+    expect(out.map((r) => r.errors[0]?.code ?? 'ok')).toEqual(['record_too_large', 'ok']);
+  });
+
+  it('reports a broken definition by name and rejects calls to that tool only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tcn-'));
+    writeFileSync(join(dir, 'good.json'), JSON.stringify({ type: 'object', properties: { a: { type: 'array' } } }));
+    writeFileSync(join(dir, 'broken.json'), '{ not json');
+    writeFileSync(join(dir, 'dangling.json'), JSON.stringify({ type: 'object', properties: { a: { $ref: '#/$defs/nowhere' } } }));
+    const input = ['good', 'broken', 'dangling'].map((tool) => JSON.stringify({ tool, arguments: { a: '[1]' } })).join('\n');
+    const { status, stdout, stderr } = run(['normalize', '--schemas', dir], input);
+    expect(status).toBe(0);
+    expect(stderr).toContain('broken.json');
+    expect(stderr).toContain('dangling.json');
+    expect(records(stdout).map((r) => [r.valid, r.errors[0]?.code ?? null, r.arguments])).toEqual([
+      [true, null, { a: [1] }],
+      [false, 'tool_schema_unusable', { a: '[1]' }],
+      [false, 'tool_schema_unusable', { a: '[1]' }],
+    ]);
+  });
+
+  it.each([
+    [['normalize'], '--schemas DIR is required'],
+    [['normalize', '--schemas', '/nonexistent'], 'not a readable directory'],
+    [['normalize', '--schemas', tools, '--bogus'], "Unknown option '--bogus'"],
+    [['normalize', '--schemas', tools, '--max-depth', '0'], '--max-depth must be a positive integer'],
+    [['frobnicate'], 'unknown command "frobnicate"'],
+  ])('exits 2 on a usage error: %j', (args, message) => {
+    const { status, stderr } = run(args);
+    expect(status).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('offers the beyond-the-rule options', () => {
+    const call = JSON.stringify({ tool: 'write_file', arguments: { path: 'a.html', content: 'Tom &amp; Jerry' } });
+    const { stdout } = run(['normalize', '--schemas', tools, '--entity-exempt', 'write_file/content'], call);
+    expect(records(stdout)[0]?.arguments).toEqual({ path: 'a.html', content: 'Tom &amp; Jerry' });
+  });
+});
