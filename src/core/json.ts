@@ -13,7 +13,10 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /** Escapes one reference token for a JSON Pointer (RFC 6901). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof token === 'number') return String(token);
+  // Most keys need no escaping: skip the two regex passes for them (this runs for every argument).
+  if (!token.includes('~') && !token.includes('/')) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Appends a token to a JSON Pointer. */

@@ -64,20 +64,19 @@ export function normalizeArguments(
   let out: JsonObject | undefined;
   for (const key of Object.keys(args)) {
     const sent = args[key] as JsonValue;
-    const pointer = childPointer('', key);
     let value = sent;
     const rule = plan.ruleForProperty(key);
     if (typeof sent === 'string') {
       const decision = decideJson(sent, rule, options.maxDepth - 1);
       if (decision.ok) {
         value = decision.value;
-        repairs.push({ pointer, kind: 'json_decoded' });
+        repairs.push({ pointer: childPointer('', key), kind: 'json_decoded' });
       } else {
-        passThroughs.push({ pointer, reason: decision.reason });
+        passThroughs.push({ pointer: childPointer('', key), reason: decision.reason });
       }
     }
-    if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, pointer, plan, options, repairs, 2);
-    if (!options.skipEntities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, pointer, options, repairs);
+    if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
+    if (!options.skipEntities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
     if (value !== sent) {
       out ??= copyObject(args);
       setOwn(out, key, value);
@@ -88,31 +87,40 @@ export function normalizeArguments(
 
 type JsonDecision = { ok: true; value: JsonValue } | { ok: false; reason: PassThroughReason };
 
+/** Shared, frozen failure decisions: the common outcome allocates nothing. */
+const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
+  string_declared: { ok: false, reason: 'string_declared' },
+  not_declared: { ok: false, reason: 'not_declared' },
+  not_json: { ok: false, reason: 'not_json' },
+  shape_mismatch: { ok: false, reason: 'shape_mismatch' },
+  too_deep: { ok: false, reason: 'too_deep' },
+});
+
 /** The three conditions of RT-TOOL-8 §2, checked in order; the first that fails names the pass-through. */
 function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDecision {
   switch (rule.kind) {
     case 'not_declared':
     case 'no_container':
-      return { ok: false, reason: 'not_declared' };
+      return PASS.not_declared;
     case 'string_declared':
-      return { ok: false, reason: 'string_declared' };
+      return PASS.string_declared;
     case 'decode':
       break;
   }
   // Cheap pre-check: JSON text for a list or map starts with `[` or `{` after whitespace. It spares a
   // throw-and-catch in JSON.parse for the common case of prose sent where a list is declared.
   const first = firstNonSpace(text);
-  if (first !== '[' && first !== '{') return { ok: false, reason: isJsonScalarText(text) ? 'shape_mismatch' : 'not_json' };
+  if (first !== '[' && first !== '{') return isJsonScalarText(text) ? PASS.shape_mismatch : PASS.not_json;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'not_json' };
+    return PASS.not_json;
   }
   const shapeOk = Array.isArray(parsed) ? rule.array : isJsonObject(parsed) && rule.object;
-  if (!shapeOk) return { ok: false, reason: 'shape_mismatch' };
+  if (!shapeOk) return PASS.shape_mismatch;
   // Parsed text may nest far deeper than the record did; refuse what the rest of the pipeline cannot walk.
-  if (measureDepth(parsed as JsonValue, depthBudget) > depthBudget) return { ok: false, reason: 'too_deep' };
+  if (measureDepth(parsed as JsonValue, depthBudget) > depthBudget) return PASS.too_deep;
   return { ok: true, value: parsed as JsonValue };
 }
 
@@ -174,18 +182,24 @@ function decodeChild(
   return decodeNested(value, rule.schema, pointer, plan, options, repairs, depth + 1);
 }
 
-/** Entity-decodes every string leaf under `value`, sharing unchanged subtrees. Keys are left as they are. */
-function decodeEntitiesDeep(value: JsonValue, pointer: string, options: NormalizeOptions, repairs: Repair[]): JsonValue {
+/**
+ * Entity-decodes every string leaf under `value` (found at `token` under `parent`), sharing unchanged
+ * subtrees. Keys are left as they are. The leaf's pointer is built only when a repair is reported.
+ */
+function decodeEntitiesDeep(value: JsonValue, parent: string, token: string | number, options: NormalizeOptions, repairs: Repair[]): JsonValue {
   if (typeof value === 'string') {
+    if (!value.includes('&')) return value;
     const decoded = decodeReferences(value, options.maxEntityPasses);
-    if (decoded !== value) repairs.push({ pointer, kind: 'entities_decoded' });
+    if (decoded !== value) repairs.push({ pointer: childPointer(parent, token), kind: 'entities_decoded' });
     return decoded;
   }
+  if (typeof value !== 'object' || value === null) return value;
+  const pointer = childPointer(parent, token);
   if (Array.isArray(value)) {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as JsonValue;
-      const next = decodeEntitiesDeep(item, childPointer(pointer, i), options, repairs);
+      const next = decodeEntitiesDeep(item, pointer, i, options, repairs);
       if (next !== item) {
         out ??= value.slice();
         out[i] = next;
@@ -193,19 +207,16 @@ function decodeEntitiesDeep(value: JsonValue, pointer: string, options: Normaliz
     }
     return out ?? value;
   }
-  if (isJsonObject(value)) {
-    let out: JsonObject | undefined;
-    for (const key of Object.keys(value)) {
-      const child = value[key] as JsonValue;
-      const next = decodeEntitiesDeep(child, childPointer(pointer, key), options, repairs);
-      if (next !== child) {
-        out ??= copyObject(value);
-        setOwn(out, key, next);
-      }
+  let out: JsonObject | undefined;
+  for (const key of Object.keys(value)) {
+    const child = value[key] as JsonValue;
+    const next = decodeEntitiesDeep(child, pointer, key, options, repairs);
+    if (next !== child) {
+      out ??= copyObject(value);
+      setOwn(out, key, next);
     }
-    return out ?? value;
   }
-  return value;
+  return out ?? value;
 }
 
 /**

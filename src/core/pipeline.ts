@@ -63,11 +63,10 @@ export function readCall(value: JsonValue): ReadCallResult {
 
 /** The schema half: parse, normalize and validate the arguments of a decoded call against its tool. */
 export function processCall(call: DecodedCall, tool: CompiledTool | undefined, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS): OutputRecord {
-  const base = { id: call.id, tool: call.tool, format: call.format };
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
-  if (!parsed.ok) return failed(base, asJson(call.rawArguments), parsed.diagnostic);
-  if (tool === undefined) return failed(base, parsed.value, unknownTool(call.tool));
-  if (!tool.usable) return failed(base, parsed.value, tool.diagnostic);
+  if (!parsed.ok) return failed(call, asJson(call.rawArguments), parsed.diagnostic);
+  if (tool === undefined) return failed(call, parsed.value, unknownTool(call.tool));
+  if (!tool.usable) return failed(call, parsed.value, tool.diagnostic);
 
   const exemptions = options.entityExemptions;
   const normalizeOptions: NormalizeOptions =
@@ -81,8 +80,11 @@ export function processCall(call: DecodedCall, tool: CompiledTool | undefined, o
   const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions);
   const errors = tool.validate(result.arguments);
   const valid = errors.length === 0;
+  // Written out field by field: an object spread here costs more than the whole validation step.
   return {
-    ...base,
+    id: call.id,
+    tool: call.tool,
+    format: call.format,
     arguments: result.arguments,
     valid,
     disposition: valid ? 'normalized' : 'rejected',
@@ -107,9 +109,11 @@ export function unreadableRecord(error: RecordFailure): OutputRecord {
   };
 }
 
-function failed(base: Pick<OutputRecord, 'id' | 'tool' | 'format'>, args: JsonValue | null, diagnostic: Diagnostic): OutputRecord {
+function failed(call: DecodedCall, args: JsonValue | null, diagnostic: Diagnostic): OutputRecord {
   return {
-    ...base,
+    id: call.id,
+    tool: call.tool,
+    format: call.format,
     arguments: args,
     valid: false,
     disposition: ERROR_CODES[diagnostic.code].disposition,

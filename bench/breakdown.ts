@@ -1,0 +1,40 @@
+/** Where the core path spends its time, stage by stage, over the bench corpus (for profiling work). */
+import { fileURLToPath } from 'node:url';
+import { loadSchemaDir } from '../src/adapters/schema-dir.js';
+import { parseArguments } from '../src/core/envelope.js';
+import { normalizeArguments } from '../src/core/normalize.js';
+import { processCall, readCall, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
+import { parseRecordText } from '../src/core/record.js';
+import { createSchemaCompiler } from '../src/core/validate.js';
+import type { JsonObject } from '../src/core/json.js';
+import { makeCorpus } from './corpus.js';
+
+const { tools } = await loadSchemaDir(fileURLToPath(new URL('../examples/tools', import.meta.url)), createSchemaCompiler());
+const corpus = makeCorpus(20_000);
+const parsed = corpus.map((l) => JSON.parse(l) as JsonObject);
+const calls = parsed.map((p) => { const r = readCall(p); if (!r.ok) throw new Error('bad'); return r.call; });
+const args = calls.map((c) => { const a = parseArguments(c.rawArguments); if (!a.ok) throw new Error('bad'); return a.value; });
+const plans = calls.map((c) => { const t = tools.get(c.tool); if (!t?.usable) throw new Error('bad'); return t; });
+const pairs = args.map((a, i) => { const t = plans[i]; if (t === undefined) throw new Error('bad'); return { args: a, tool: t }; });
+const normalized = pairs.map(({ args: a, tool }) => ({ args: normalizeArguments(a, tool.plan).arguments, tool }));
+const outs = calls.map((c) => processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS));
+let sink = 0;
+const stages: [string, () => void][] = [
+  ['JSON.parse(record)', () => { for (const l of corpus) sink += JSON.parse(l) === null ? 0 : 1; }],
+  ['parseRecordText', () => { for (const l of corpus) sink += parseRecordText(l).ok ? 1 : 0; }],
+  ['readCall', () => { for (const p of parsed) sink += readCall(p).ok ? 1 : 0; }],
+  ['parseArguments', () => { for (const c of calls) sink += parseArguments(c.rawArguments).ok ? 1 : 0; }],
+  ['normalize', () => { for (const p of pairs) sink += normalizeArguments(p.args, p.tool.plan).repairs.length; }],
+  ['validate', () => { for (const n of normalized) sink += n.tool.validate(n.args).length; }],
+  ['processCall', () => { for (const c of calls) sink += processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS).errors.length; }],
+  ['JSON.stringify(input)', () => { for (const p of parsed) sink += JSON.stringify(p).length; }],
+  ['JSON.stringify(output)', () => { for (const o of outs) sink += JSON.stringify(o).length; }],
+];
+for (const [, fn] of stages) fn();
+for (const [name, fn] of stages) {
+  const times: number[] = [];
+  for (let r = 0; r < 7; r++) { const s = process.hrtime.bigint(); fn(); times.push(Number(process.hrtime.bigint() - s) / 1e3 / corpus.length); }
+  times.sort((a, b) => a - b);
+  console.log(`${name.padEnd(24)} ${(times[3] ?? 0).toFixed(3)} µs/call`);
+}
+if (sink < 0) console.log(sink);
