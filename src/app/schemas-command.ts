@@ -11,9 +11,8 @@ import { loadSchemaDir } from '../adapters/schema-dir.js';
 import {
   DEFAULT_REGISTRY_CONFIG,
   parseRegistryUrl,
-  RegistryAuthError,
   RegistryClient,
-  RegistryUnavailableError,
+  RegistryError,
 } from '../adapters/registry.js';
 import { readSecretEnv } from '../config/secrets.js';
 import { isJsonObject } from '../core/json.js';
@@ -136,8 +135,8 @@ export async function schemasMain(args: string[], output: CommandOutput = STDIO)
 /**
  * Pushes every definition of `options.dir` that loads without problems, in file-name order, and reports each
  * result on `output`. A definition with problems, or one the registry refuses (incompatible, invalid), is
- * reported and skipped; an auth failure or an unavailable registry stops the run (every later push would fail
- * the same way), the remaining files reported as not pushed.
+ * reported and skipped; an auth failure, an unavailable registry or a URL that is not one stops the run (every
+ * later push would fail the same way), the remaining files reported as not pushed.
  */
 export async function pushToolSchemas(options: PushOptions, output: CommandOutput = STDIO): Promise<PushReport> {
   const loaded = await loadSchemaDir(options.dir, createSchemaCompiler());
@@ -181,7 +180,9 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
       const message = error instanceof Error ? error.message : String(error);
       failed.push({ file, message });
       output.err(`${file}: subject ${subject}: not pushed: ${message}`);
-      if (error instanceof RegistryAuthError || error instanceof RegistryUnavailableError) stop = 'skipped after an earlier registry failure';
+      // Our client's errors (auth, unavailable, a URL that is not a registry) would repeat for every subject;
+      // the library's (409 incompatible, 422 invalid) concern this subject only.
+      if (error instanceof RegistryError) stop = 'skipped after an earlier registry failure';
     }
   }
   return { pushed, failed };

@@ -1,0 +1,103 @@
+/**
+ * How a tool definition is stored in a schema registry, and how registry subjects are named.
+ *
+ * A registry subject holds one JSON Schema per version, nothing else. So the document registered for a tool is
+ * its input schema with the tool kept inside it: an `x-tool` object with the tool's `name` and `description`
+ * (an `x-` key, which JSON Schema validators ignore as an unknown annotation), and a top-level `description`
+ * set to the tool's when the schema has none (so registry UIs and plain schema consumers still show it).
+ *
+ * Pure: no I/O, no environment, inputs never mutated.
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { parseToolDefinition, type ToolDefinition, type ToolDefinitionResult } from './tool-definition.js';
+
+/** The key that carries the tool's name and description inside the registered document. */
+export const TOOL_KEY = 'x-tool';
+
+/** The placeholder a subject template must contain exactly once. */
+export const TOOL_PLACEHOLDER = '{tool}';
+
+/** The default subject template: the subject is the tool name (TopicNameStrategy does not apply to tools). */
+export const DEFAULT_SUBJECT_TEMPLATE = TOOL_PLACEHOLDER;
+
+/**
+ * Why `template` cannot name subjects, or undefined when it can. It must contain `{tool}` exactly once: without
+ * it every tool would share one subject, and with it twice a subject could not be mapped back to its tool.
+ */
+export function subjectTemplateProblem(template: string): string | undefined {
+  const count = template.split(TOOL_PLACEHOLDER).length - 1;
+  if (count === 1) return undefined;
+  return `the subject template must contain ${TOOL_PLACEHOLDER} exactly once, got "${template}"`;
+}
+
+/**
+ * The registry subject of `tool`. Plain substitution (not `String.replace`, whose replacement string treats
+ * `$&`, `$1`... specially: tool names come from models and may contain `$`).
+ */
+export function subjectFor(tool: string, template: string): string {
+  return template.split(TOOL_PLACEHOLDER).join(tool);
+}
+
+/** The tool part of `subject` under `template`, or undefined when the subject does not follow the template. */
+export function toolFromSubject(subject: string, template: string): string | undefined {
+  if (subjectTemplateProblem(template) !== undefined) return undefined;
+  const at = template.indexOf(TOOL_PLACEHOLDER);
+  const prefix = template.slice(0, at);
+  const suffix = template.slice(at + TOOL_PLACEHOLDER.length);
+  if (subject.length <= prefix.length + suffix.length) return undefined;
+  if (!subject.startsWith(prefix) || !subject.endsWith(suffix)) return undefined;
+  return subject.slice(prefix.length, subject.length - suffix.length);
+}
+
+/**
+ * The document to register for `def`: its input schema plus `x-tool: {name, description}` (description only
+ * when the tool has one), `description` set to the tool's when the schema has none, and an empty `properties`
+ * when the schema has neither `properties` nor `$schema` (see below). An `x-tool` already in the schema is
+ * replaced: the definition is the authority on the tool's name.
+ */
+export function toRegistryDocument(def: ToolDefinition): JsonObject {
+  const tool: JsonObject = { name: def.name };
+  if (def.description !== undefined) tool.description = def.description;
+  const doc = omitKey(def.inputSchema, TOOL_KEY);
+  if (!Object.hasOwn(doc, 'description') && def.description !== undefined) doc.description = def.description;
+  // Apicurio 3.3 ignores `schemaType` and sniffs the content: without `$schema` or `properties` it answers 422
+  // (42201, "Failed to discover artifact type from content"), so a parameterless tool (`{"type": "object"}`)
+  // could not be registered. An empty `properties` constrains nothing (also not with `additionalProperties`).
+  // We add it rather than a `$schema`, which would make Apicurio's compatibility checker fail on every schema.
+  if (!Object.hasOwn(doc, '$schema') && !Object.hasOwn(doc, 'properties')) doc.properties = {};
+  doc[TOOL_KEY] = tool;
+  return doc;
+}
+
+/**
+ * Reads a registered document back into a tool definition (the inverse of {@link toRegistryDocument}, except
+ * that the `description` and empty `properties` it may have added stay: both are annotations or no-ops).
+ *
+ * With `x-tool`: the tool's name and description come from it and the input schema is the document without it.
+ * Without `x-tool` (a schema registered by other means) the document is read like a file in a schema directory
+ * (a bare JSON Schema, or an MCP/Anthropic/OpenAI definition), named after the subject's tool part when
+ * `template` is given and the subject follows it, else after the whole subject.
+ */
+export function fromRegistryDocument(doc: JsonValue, subject: string, template?: string): ToolDefinitionResult {
+  const fallbackName = (template === undefined ? undefined : toolFromSubject(subject, template)) ?? subject;
+  if (!isJsonObject(doc)) return { ok: false, reason: 'the registered schema is not a JSON object' };
+  if (!Object.hasOwn(doc, TOOL_KEY)) return parseToolDefinition(doc, fallbackName);
+
+  const tool = doc[TOOL_KEY];
+  if (!isJsonObject(tool)) return { ok: false, reason: `"${TOOL_KEY}" must be an object with the tool's name and description` };
+  const name = tool.name ?? fallbackName;
+  if (typeof name !== 'string' || name.trim() === '') return { ok: false, reason: `"${TOOL_KEY}.name" must be a non-empty string` };
+  const description = tool.description;
+  if (description !== undefined && typeof description !== 'string') {
+    return { ok: false, reason: `"${TOOL_KEY}.description" must be a string` };
+  }
+  return { ok: true, definition: { name, description, inputSchema: omitKey(doc, TOOL_KEY) } };
+}
+
+/**
+ * A shallow copy of `object` without `key`. `Object.fromEntries` creates own data properties (it never calls the
+ * `__proto__` setter), so a `__proto__` key in a schema stays plain data and the input is not mutated.
+ */
+function omitKey(object: JsonObject, key: string): JsonObject {
+  return Object.fromEntries(Object.entries(object).filter(([k]) => k !== key));
+}
