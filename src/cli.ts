@@ -4,6 +4,7 @@
  * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
  */
 import { normalizeMain } from './app/normalize-main.js';
+import { runMain } from './app/run-command.js';
 import { schemasMain } from './app/schemas-command.js';
 import { UsageError } from './app/usage.js';
 
@@ -12,6 +13,7 @@ const USAGE = `Usage: toolcall-normalizer <command> [options]
 Commands:
   normalize --schemas DIR [--input FILE] [--output FILE]   Normalize and validate JSON Lines tool calls
   schemas push --registry URL DIR                          Register tool definitions in a schema registry
+  run                                                      Run the stream worker (configured by environment)
   help                                                     Show this help
 
 Run "toolcall-normalizer <command> --help" for a command's options.`;
@@ -21,6 +23,8 @@ type Command = (args: string[]) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   normalize: normalizeMain,
   schemas: schemasMain,
+  // The worker leaves client sockets and timers behind once stopped; its exit status is final, so exit now.
+  run: async (args) => process.exit(await runMain(args)),
 };
 
 async function main(argv: string[]): Promise<number> {
