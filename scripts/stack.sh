@@ -1,0 +1,506 @@
+#!/usr/bin/env bash
+# Local integration stack without Docker: a single-node Apache Kafka (KRaft, combined broker+controller)
+# and Apicurio Registry (Confluent-compatible API, in-memory H2), both on 127.0.0.1, both from Maven Central.
+#
+#   bash scripts/stack.sh up       start both (idempotent); on success prints exactly two lines on stdout:
+#                                    KAFKA_BROKERS=127.0.0.1:<port>
+#                                    SCHEMA_REGISTRY_URL=http://127.0.0.1:<port>/apis/ccompat/v7
+#   bash scripts/stack.sh down     stop both (SIGTERM, then SIGKILL), remove runtime state (idempotent)
+#   bash scripts/stack.sh status   show what runs (exit 0 when both are up and answering, 1 otherwise)
+#   bash scripts/stack.sh env      print the two lines above when both are up (exit 1 otherwise)
+#
+#   export $(bash scripts/stack.sh up) && npx vitest run test/integration
+#
+# Everything but those two lines goes to stderr. Versions are pinned below.
+#
+# Environment (all optional):
+#   KAFKA_PORT=19092  KAFKA_CONTROLLER_PORT=19093  REGISTRY_PORT=18081  REGISTRY_MANAGEMENT_PORT=19000
+#   KAFKA_NUM_PARTITIONS=3                default partitions of auto-created / admin-created topics
+#   KAFKA_HEAP_OPTS="-Xms256m -Xmx512m"   REGISTRY_HEAP_OPTS="-Xms128m -Xmx512m"
+#   STACK_CACHE_DIR=~/.cache/toolcall-normalizer-stack   downloads, unpacked jars, private Maven repo
+#   STACK_STATE_DIR=<repo>/.stack         pid files, logs, Kafka log dirs (removed by `down`)
+#   STACK_TIMEOUT=120                     seconds `up` waits for readiness
+#   STACK_STOP_TIMEOUT=20                 seconds `down` waits after SIGTERM before SIGKILL
+#   KAFKA_JAVA / REGISTRY_JAVA            java binaries to use (default: found automatically, see below)
+#
+# Notes / pitfalls:
+# - Kafka 4.x (pinned 4.1.2) works with kafkajs 2.2.4, including idempotent/transactional producers,
+#   sendOffsets and read_committed consumers: test/integration/stack.test.ts proves it, so no fallback
+#   to 3.9.x is needed (the same test also passed against 4.4.0). kafkajs only speaks the classic group
+#   protocol, which 4.x still serves.
+# - kafka_2.13 on Maven Central carries neither a log4j2 backend nor the CLI tools
+#   (org.apache.kafka.tools.*): scripts/stack/kafka-pom.xml adds log4j-core, log4j-slf4j-impl and kafka-tools.
+# - Apicurio Registry 3.3.x is compiled for Java 21 (class file 65) and fails on Java 17 with
+#   UnsupportedClassVersionError. The registry therefore runs on a Java >= 21 found in REGISTRY_JAVA,
+#   JAVA_HOME, PATH or /usr/lib/jvm/* (this machine kind ships Temurin 25 beside OpenJDK 17); Kafka runs on 17+.
+# - Replication factor 1 for __consumer_offsets and __transaction_state (and min ISR 1) is required on a
+#   single node, otherwise consumer groups and transactions hang.
+# - Each start of Kafka formats a fresh log dir: the stack is ephemeral, like the registry's in-memory storage.
+set -euo pipefail
+
+KAFKA_VERSION=4.1.2       # org.apache.kafka:kafka_2.13 (see scripts/stack/kafka-pom.xml)
+APICURIO_VERSION=3.3.3    # io.apicurio:apicurio-registry-app:<v>:tar.gz:all
+DEPENDENCY_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
+STACK_FILES="$SCRIPT_DIR/stack"
+
+KAFKA_PORT=${KAFKA_PORT:-19092}
+KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-19093}
+REGISTRY_PORT=${REGISTRY_PORT:-18081}
+REGISTRY_MANAGEMENT_PORT=${REGISTRY_MANAGEMENT_PORT:-19000}
+KAFKA_NUM_PARTITIONS=${KAFKA_NUM_PARTITIONS:-3}
+KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
+REGISTRY_HEAP_OPTS=${REGISTRY_HEAP_OPTS:--Xms128m -Xmx512m}
+STACK_TIMEOUT=${STACK_TIMEOUT:-120}
+STACK_STOP_TIMEOUT=${STACK_STOP_TIMEOUT:-20}
+
+CACHE_DIR=${STACK_CACHE_DIR:-${HOME:-/tmp}/.cache/toolcall-normalizer-stack}
+STATE_DIR=${STACK_STATE_DIR:-$REPO_DIR/.stack}
+
+KAFKA_HOME="$CACHE_DIR/kafka_2.13-$KAFKA_VERSION"        # lib/*.jar
+REGISTRY_HOME="$CACHE_DIR/apicurio-registry-$APICURIO_VERSION"  # unpacked tar.gz
+MAVEN_REPO="$CACHE_DIR/m2"
+KAFKA_STATE="$STATE_DIR/kafka"
+REGISTRY_STATE="$STATE_DIR/registry"
+KAFKA_LOG="$KAFKA_STATE/logs/server.log"
+REGISTRY_LOG="$REGISTRY_STATE/registry.log"
+ENV_FILE="$STATE_DIR/stack.env"
+
+log() { printf 'stack: %s\n' "$*" >&2; }
+die() { printf 'stack: ERROR: %s\n' "$*" >&2; exit 1; }
+
+for n in KAFKA_PORT KAFKA_CONTROLLER_PORT REGISTRY_PORT REGISTRY_MANAGEMENT_PORT KAFKA_NUM_PARTITIONS \
+  STACK_TIMEOUT STACK_STOP_TIMEOUT; do
+  [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer (got '${!n}')"
+done
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+# Serialises up/down across clones: ports are machine-wide anyway.
+take_lock() {
+  mkdir -p "$CACHE_DIR"
+  exec 9>"$CACHE_DIR/stack.lock"
+  flock -w 600 9 || die "another 'stack.sh up/down' has held $CACHE_DIR/stack.lock for 600s"
+}
+
+java_major() { # java_major JAVA -> major version (17, 21, ...) or nothing
+  local v
+  v=$("$1" -version 2>&1 | sed -n 's/^.* version "\([^"]*\)".*$/\1/p') || true
+  v=${v%%$'\n'*}
+  case $v in
+    '') ;;
+    1.*) v=${v#1.}; printf '%s\n' "${v%%.*}" ;;
+    *) printf '%s\n' "${v%%[.+-]*}" ;;
+  esac
+}
+
+find_java() { # find_java MIN_MAJOR OVERRIDE -> path of a java >= MIN_MAJOR
+  local min=$1 override=$2 j m
+  if [[ -n $override ]]; then
+    m=$(java_major "$override")
+    [[ -n $m && $m -ge $min ]] || return 1
+    printf '%s\n' "$override"; return
+  fi
+  local candidates=()
+  [[ -n ${JAVA_HOME:-} ]] && candidates+=("$JAVA_HOME/bin/java")
+  j=$(command -v java || true); [[ -n $j ]] && candidates+=("$j")
+  while IFS= read -r j; do [[ -z $j ]] || candidates+=("$j"); done < <(printf '%s\n' /usr/lib/jvm/*/bin/java | sort -rV)
+  for j in "${candidates[@]}"; do
+    [[ -x $j ]] || continue
+    m=$(java_major "$j")
+    if [[ -n $m && $m -ge $min ]]; then printf '%s\n' "$j"; return; fi
+  done
+  return 1
+}
+
+pid_of() { # pid_of kafka|registry -> pid if that component runs (pid file + our marker on its command line)
+  local f="$STATE_DIR/$1/$1.pid" pid args
+  [[ -f $f ]] || return 1
+  pid=$(<"$f")
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  args=$(ps -ww -o args= -p "$pid" 2>/dev/null) || return 1
+  [[ $args == *"-Dtoolcall.stack.component=$1 "* ]] || return 1
+  printf '%s\n' "$pid"
+}
+
+stray_pids() { # processes of this state dir whose pid file is gone (e.g. .stack removed by hand)
+  # shellcheck disable=SC2009 # fixed-string match on our own marker; pgrep -f would take the path as a regex
+  ps -ww -eo pid=,args= | grep -F -- "-Dtoolcall.stack.dir=$STATE_DIR " | grep -v -F 'grep' | awk '{print $1}' || true
+}
+
+port_busy() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+
+# Kafka ApiVersions v0 request over /dev/tcp: correlation id 1, client id "stack". True when the broker
+# answers with correlation id 1 and error code 0.
+kafka_answers() {
+  local hex
+  hex=$(timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1 &&
+    printf '\x00\x00\x00\x0f\x00\x12\x00\x00\x00\x00\x00\x01\x00\x05stack' >&3 && head -c 10 <&3" 2>/dev/null |
+    od -An -tx1 | tr -d ' \n') || return 1
+  [[ ${hex:8:12} == 000000010000 ]]
+}
+
+registry_answers() { # /health/ready on the management port AND the ccompat API answers 200
+  curl -fsS -m 3 -o /dev/null "http://127.0.0.1:$2/health/ready" 2>/dev/null || return 1
+  [[ $(curl -sS -m 3 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/apis/ccompat/v7/subjects" 2>/dev/null) == 200 ]]
+}
+
+env_lines() {
+  printf 'KAFKA_BROKERS=127.0.0.1:%s\n' "$1"
+  printf 'SCHEMA_REGISTRY_URL=http://127.0.0.1:%s/apis/ccompat/v7\n' "$2"
+}
+
+# Ports a running stack was started with (so `env`/`status`/`up` agree with it whatever this shell sets).
+load_recorded_ports() {
+  REC_KAFKA_PORT=$KAFKA_PORT REC_KAFKA_CONTROLLER_PORT=$KAFKA_CONTROLLER_PORT
+  REC_REGISTRY_PORT=$REGISTRY_PORT REC_REGISTRY_MANAGEMENT_PORT=$REGISTRY_MANAGEMENT_PORT
+  [[ -f $ENV_FILE ]] || return 0
+  local k v
+  while IFS='=' read -r k v; do
+    case $k in
+      kafka_port) REC_KAFKA_PORT=$v ;;
+      kafka_controller_port) REC_KAFKA_CONTROLLER_PORT=$v ;;
+      registry_port) REC_REGISTRY_PORT=$v ;;
+      registry_management_port) REC_REGISTRY_MANAGEMENT_PORT=$v ;;
+    esac
+  done <"$ENV_FILE"
+}
+
+show_log_tail() { # show_log_tail FILE
+  if [[ -s $1 ]]; then
+    log "last lines of $1:"
+    tail -n 25 "$1" | sed 's/^/    /' >&2
+  fi
+}
+
+# launch PIDFILE WORKDIR LOGFILE CMD... : detached (own session, immune to SIGHUP), pid written by the process itself
+launch() {
+  local pidfile=$1 dir=$2 logfile=$3 i
+  shift 3
+  rm -f "$pidfile"
+  local detach=(nohup)
+  command -v setsid >/dev/null && detach=(setsid nohup)
+  # shellcheck disable=SC2016 # $$, $1.. belong to the inner bash
+  "${detach[@]}" bash -c 'echo $$ >"$1" && cd "$2" && shift 2 && exec "$@"' launch "$pidfile" "$dir" "$@" \
+    >"$logfile" 2>&1 </dev/null 9>&- &  # 9>&-: the daemon must not inherit (and keep) the up/down lock
+  for ((i = 0; i < 50; i++)); do [[ -s $pidfile ]] && return 0; sleep 0.1; done
+  die "could not start $(basename "$pidfile" .pid) (see $logfile)"
+}
+
+# --------------------------------------------------------------------------------------------- downloads
+
+mvn_q() { # quiet Maven on stderr (Maven 3.8 prints colour resets even with -B, hence the sed)
+  mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$MAVEN_REPO" -f "$STACK_FILES/kafka-pom.xml" "$@" 2>&1 |
+    sed 's/\x1b\[[0-9;]*m//g' >&2
+}
+
+ensure_kafka_jars() {
+  [[ -f $KAFKA_HOME/.complete ]] && return 0
+  command -v mvn >/dev/null || die "mvn not found (needed once to fetch Kafka from Maven Central)"
+  log "fetching Kafka $KAFKA_VERSION jars from Maven Central into $KAFKA_HOME (once)"
+  local tmp
+  tmp=$(mktemp -d "$CACHE_DIR/.kafka-XXXXXX")
+  if ! mvn_q -Dkafka.version="$KAFKA_VERSION" dependency:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$tmp/lib"; then
+    rm -rf "$tmp"; die "fetching Kafka $KAFKA_VERSION failed"
+  fi
+  touch "$tmp/.complete"
+  rm -rf "$KAFKA_HOME"
+  mv "$tmp" "$KAFKA_HOME"
+}
+
+ensure_registry_app() {
+  [[ -f $REGISTRY_HOME/.complete ]] && return 0
+  command -v mvn >/dev/null || die "mvn not found (needed once to fetch Apicurio Registry from Maven Central)"
+  log "fetching Apicurio Registry $APICURIO_VERSION from Maven Central into $REGISTRY_HOME (once)"
+  local tmp
+  tmp=$(mktemp -d "$CACHE_DIR/.apicurio-XXXXXX")
+  if ! mvn_q "$DEPENDENCY_PLUGIN:copy" \
+    -Dartifact="io.apicurio:apicurio-registry-app:$APICURIO_VERSION:tar.gz:all" -DoutputDirectory="$tmp/dl"; then
+    rm -rf "$tmp"; die "fetching Apicurio Registry $APICURIO_VERSION failed"
+  fi
+  mkdir -p "$tmp/app"
+  tar -xzf "$tmp"/dl/*.tar.gz -C "$tmp/app"
+  rm -rf "$tmp/dl"
+  # 3.3.x has the Quarkus fast-jar at the archive root; 3.1.5-3.2.x had it under quarkus-app/.
+  [[ -f $tmp/app/quarkus-run.jar || -f $tmp/app/quarkus-app/quarkus-run.jar ]] ||
+    { rm -rf "$tmp"; die "no quarkus-run.jar in apicurio-registry-app-$APICURIO_VERSION-all.tar.gz"; }
+  touch "$tmp/app/.complete"
+  rm -rf "$REGISTRY_HOME"
+  mv "$tmp/app" "$REGISTRY_HOME"
+  rm -rf "$tmp"
+}
+
+# ----------------------------------------------------------------------------------------------- kafka
+
+kafka_cluster_id() { # 16 random bytes, base64url without padding, like `kafka-storage random-uuid`
+  local id
+  while :; do
+    id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+    [[ $id == -* ]] || { printf '%s\n' "$id"; return; }
+  done
+}
+
+start_kafka() {
+  local java=$1
+  rm -rf "$KAFKA_STATE"
+  mkdir -p "$KAFKA_STATE/data" "$KAFKA_STATE/logs"
+  cat >"$KAFKA_STATE/server.properties" <<EOF
+# Written by scripts/stack.sh: single-node KRaft, combined broker+controller, loopback only.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$KAFKA_STATE/data
+num.partitions=$KAFKA_NUM_PARTITIONS
+default.replication.factor=1
+min.insync.replicas=1
+auto.create.topics.enable=true
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=10
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=10
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+num.network.threads=2
+num.io.threads=4
+num.recovery.threads.per.data.dir=1
+EOF
+  local common=(-Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*")
+  if ! "$java" "${common[@]}" kafka.tools.StorageTool format -t "$(kafka_cluster_id)" \
+    -c "$KAFKA_STATE/server.properties" >"$KAFKA_STATE/logs/format.log" 2>&1; then
+    show_log_tail "$KAFKA_STATE/logs/format.log"
+    die "formatting the Kafka log dir failed (see $KAFKA_STATE/logs/format.log)"
+  fi
+  local heap
+  read -r -a heap <<<"$KAFKA_HEAP_OPTS"
+  log "starting Kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$KAFKA_PORT, controller :$KAFKA_CONTROLLER_PORT (log: $KAFKA_LOG)"
+  launch "$KAFKA_STATE/kafka.pid" "$KAFKA_STATE" "$KAFKA_STATE/logs/stdout.log" \
+    "$java" "${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+    -Dtoolcall.stack.component=kafka -Dtoolcall.stack.dir="$STATE_DIR" \
+    -Dlog4j2.configurationFile="$STACK_FILES/kafka-log4j2.xml" -Dkafka.logs.dir="$KAFKA_STATE/logs" \
+    -cp "$KAFKA_HOME/lib/*" kafka.Kafka "$KAFKA_STATE/server.properties"
+}
+
+wait_kafka() { # wait_kafka JAVA PORT DEADLINE DEEP_CHECK(0|1)
+  local java=$1 port=$2 deadline=$3 deep=$4
+  while :; do
+    pid_of kafka >/dev/null || {
+      show_log_tail "$KAFKA_LOG"; show_log_tail "$KAFKA_STATE/logs/stdout.log"
+      die "Kafka exited during startup; see $KAFKA_LOG and $KAFKA_STATE/logs/stdout.log"
+    }
+    if kafka_answers "$port"; then
+      # Reached only once the broker serves requests; in KRaft that is after it caught up with metadata.
+      [[ $deep == 1 ]] || return 0
+      if timeout 60 "$java" -Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*" \
+        org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "127.0.0.1:$port" \
+        >"$KAFKA_STATE/logs/api-versions.log" 2>&1 && grep -q 'isFenced: false' "$KAFKA_STATE/logs/api-versions.log"; then
+        return 0
+      fi
+    fi
+    ((SECONDS < deadline)) || {
+      show_log_tail "$KAFKA_LOG"
+      die "Kafka did not become ready on 127.0.0.1:$port within ${STACK_TIMEOUT}s; see $KAFKA_LOG"
+    }
+    sleep 0.3
+  done
+}
+
+# -------------------------------------------------------------------------------------------- registry
+
+start_registry() {
+  local java=$1
+  rm -rf "$REGISTRY_STATE"
+  mkdir -p "$REGISTRY_STATE/tmp"
+  local jar="$REGISTRY_HOME/quarkus-run.jar"
+  [[ -f $jar ]] || jar="$REGISTRY_HOME/quarkus-app/quarkus-run.jar"
+  local heap
+  read -r -a heap <<<"$REGISTRY_HEAP_OPTS"
+  log "starting Apicurio Registry $APICURIO_VERSION on 127.0.0.1:$REGISTRY_PORT, management :$REGISTRY_MANAGEMENT_PORT (log: $REGISTRY_LOG)"
+  launch "$REGISTRY_STATE/registry.pid" "$REGISTRY_STATE" "$REGISTRY_LOG" \
+    "$java" "${heap[@]}" -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+    -Dtoolcall.stack.component=registry -Dtoolcall.stack.dir="$STATE_DIR" \
+    -Djava.io.tmpdir="$REGISTRY_STATE/tmp" \
+    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$REGISTRY_PORT" \
+    -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$REGISTRY_MANAGEMENT_PORT" \
+    -Dapicurio.storage.kind=sql -Dapicurio.storage.sql.kind=h2 \
+    -Dapicurio.storage.snapshot.location="$REGISTRY_STATE/tmp" -Dapicurio.import.work-dir="$REGISTRY_STATE/tmp" \
+    -Dapicurio.rest.deletion.group.enabled=true -Dapicurio.rest.deletion.artifact.enabled=true \
+    -Dapicurio.rest.deletion.artifact-version.enabled=true \
+    -jar "$jar"
+}
+
+wait_registry() { # wait_registry PORT MANAGEMENT_PORT DEADLINE
+  local port=$1 mport=$2 deadline=$3
+  while :; do
+    pid_of registry >/dev/null || {
+      show_log_tail "$REGISTRY_LOG"
+      die "Apicurio Registry exited during startup; see $REGISTRY_LOG"
+    }
+    registry_answers "$port" "$mport" && return 0
+    ((SECONDS < deadline)) || {
+      show_log_tail "$REGISTRY_LOG"
+      die "Apicurio Registry did not become ready on 127.0.0.1:$port (management :$mport) within ${STACK_TIMEOUT}s; see $REGISTRY_LOG"
+    }
+    sleep 0.3
+  done
+}
+
+# -------------------------------------------------------------------------------------------- commands
+
+stop_pids() { # stop_pids PID... : SIGTERM, wait STACK_STOP_TIMEOUT, then SIGKILL
+  (($# > 0)) || return 0
+  kill -TERM "$@" 2>/dev/null || true
+  local deadline=$((SECONDS + STACK_STOP_TIMEOUT)) p alive
+  while :; do
+    alive=()
+    for p in "$@"; do kill -0 "$p" 2>/dev/null && alive+=("$p"); done
+    ((${#alive[@]} == 0)) && return 0
+    if ((SECONDS >= deadline)); then
+      log "still running after ${STACK_STOP_TIMEOUT}s, sending SIGKILL to ${alive[*]}"
+      kill -KILL "${alive[@]}" 2>/dev/null || true
+      sleep 0.5
+      return 0
+    fi
+    sleep 0.2
+  done
+}
+
+STARTED=()
+on_up_exit() { # a failed `up` stops what it started (logs stay in the state dir)
+  local rc=$? c q pids=()
+  ((rc != 0 && ${#STARTED[@]} > 0)) || return 0
+  for c in "${STARTED[@]}"; do q=$(pid_of "$c" || true); [[ -z $q ]] || pids+=("$q"); done
+  log "stopping what this run started: ${STARTED[*]}"
+  stop_pids "${pids[@]}"
+  exit "$rc"
+}
+
+cmd_up() {
+  take_lock
+  mkdir -p "$STATE_DIR"
+  local kafka_pid registry_pid kjava rjava
+  kafka_pid=$(pid_of kafka || true)
+  registry_pid=$(pid_of registry || true)
+
+  if [[ -n $kafka_pid || -n $registry_pid ]]; then
+    load_recorded_ports
+    if [[ $REC_KAFKA_PORT != "$KAFKA_PORT" || $REC_KAFKA_CONTROLLER_PORT != "$KAFKA_CONTROLLER_PORT" ||
+      $REC_REGISTRY_PORT != "$REGISTRY_PORT" || $REC_REGISTRY_MANAGEMENT_PORT != "$REGISTRY_MANAGEMENT_PORT" ]]; then
+      die "the stack already runs with ports kafka=$REC_KAFKA_PORT/$REC_KAFKA_CONTROLLER_PORT registry=$REC_REGISTRY_PORT/$REC_REGISTRY_MANAGEMENT_PORT; run 'bash scripts/stack.sh down' first"
+    fi
+  fi
+  if [[ -n $kafka_pid && -n $registry_pid ]] && kafka_answers "$KAFKA_PORT" &&
+    registry_answers "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"; then
+    log "already up (kafka pid $kafka_pid, registry pid $registry_pid)"
+    env_lines "$KAFKA_PORT" "$REGISTRY_PORT"
+    return 0
+  fi
+
+  kjava=$(find_java 17 "${KAFKA_JAVA:-}") ||
+    die "Kafka $KAFKA_VERSION needs Java 17+: $(if [[ -n ${KAFKA_JAVA:-} ]]; then echo "KAFKA_JAVA=$KAFKA_JAVA is not one"; else echo "none found in JAVA_HOME, PATH or /usr/lib/jvm (set KAFKA_JAVA=/path/to/java)"; fi)"
+  rjava=$(find_java 21 "${REGISTRY_JAVA:-}") ||
+    die "Apicurio Registry $APICURIO_VERSION needs Java 21+ (on 17 it fails with UnsupportedClassVersionError): $(if [[ -n ${REGISTRY_JAVA:-} ]]; then echo "REGISTRY_JAVA=$REGISTRY_JAVA is not one"; else echo "none found in JAVA_HOME, PATH or /usr/lib/jvm (set REGISTRY_JAVA=/path/to/java)"; fi)"
+
+  # Ports must be free for what we are about to start.
+  local p
+  if [[ -z $kafka_pid ]]; then
+    for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
+      ! port_busy "$p" || die "port $p is in use by another process; set KAFKA_PORT / KAFKA_CONTROLLER_PORT"
+    done
+  fi
+  if [[ -z $registry_pid ]]; then
+    for p in "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"; do
+      ! port_busy "$p" || die "port $p is in use by another process; set REGISTRY_PORT / REGISTRY_MANAGEMENT_PORT"
+    done
+  fi
+
+  [[ -n $kafka_pid ]] || ensure_kafka_jars
+  [[ -n $registry_pid ]] || ensure_registry_app
+
+  {
+    printf 'kafka_port=%s\nkafka_controller_port=%s\n' "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
+    printf 'registry_port=%s\nregistry_management_port=%s\n' "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"
+  } >"$ENV_FILE"
+
+  local deadline=$((SECONDS + STACK_TIMEOUT))
+  STARTED=()
+  trap on_up_exit EXIT
+  if [[ -z $registry_pid ]]; then STARTED+=(registry); start_registry "$rjava"; fi  # the slower one first
+  if [[ -z $kafka_pid ]]; then STARTED+=(kafka); start_kafka "$kjava"; fi
+
+  wait_kafka "$kjava" "$KAFKA_PORT" "$deadline" "$([[ -z $kafka_pid ]] && echo 1 || echo 0)"
+  log "Kafka ready on 127.0.0.1:$KAFKA_PORT"
+  wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
+  log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
+  trap - EXIT
+  env_lines "$KAFKA_PORT" "$REGISTRY_PORT"
+}
+
+cmd_down() {
+  take_lock
+  local pids=() c p
+  for c in kafka registry; do
+    if p=$(pid_of "$c"); then log "stopping $c (pid $p)"; pids+=("$p"); fi
+  done
+  for p in $(stray_pids); do
+    [[ " ${pids[*]} " == *" $p "* ]] || { log "stopping stray stack process $p"; pids+=("$p"); }
+  done
+  stop_pids "${pids[@]}"
+  if [[ -d $STATE_DIR ]]; then rm -rf "$STATE_DIR"; fi
+  if ((${#pids[@]} > 0)); then log "stopped"; else log "nothing was running"; fi
+}
+
+cmd_status() {
+  load_recorded_ports
+  local ok=0 p
+  if p=$(pid_of kafka); then
+    if kafka_answers "$REC_KAFKA_PORT"; then
+      echo "kafka: running (pid $p) on 127.0.0.1:$REC_KAFKA_PORT, controller :$REC_KAFKA_CONTROLLER_PORT, Kafka $KAFKA_VERSION; log $KAFKA_LOG"
+    else
+      echo "kafka: process $p runs but 127.0.0.1:$REC_KAFKA_PORT does not answer; log $KAFKA_LOG"; ok=1
+    fi
+  else
+    echo "kafka: not running"; ok=1
+  fi
+  if p=$(pid_of registry); then
+    if registry_answers "$REC_REGISTRY_PORT" "$REC_REGISTRY_MANAGEMENT_PORT"; then
+      echo "registry: running (pid $p) on 127.0.0.1:$REC_REGISTRY_PORT, management :$REC_REGISTRY_MANAGEMENT_PORT, Apicurio Registry $APICURIO_VERSION; log $REGISTRY_LOG"
+    else
+      echo "registry: process $p runs but is not ready on 127.0.0.1:$REC_REGISTRY_PORT; log $REGISTRY_LOG"; ok=1
+    fi
+  else
+    echo "registry: not running"; ok=1
+  fi
+  if ((ok == 0)); then env_lines "$REC_KAFKA_PORT" "$REC_REGISTRY_PORT"; fi
+  return "$ok"
+}
+
+cmd_env() {
+  load_recorded_ports
+  if pid_of kafka >/dev/null && pid_of registry >/dev/null && kafka_answers "$REC_KAFKA_PORT" &&
+    registry_answers "$REC_REGISTRY_PORT" "$REC_REGISTRY_MANAGEMENT_PORT"; then
+    env_lines "$REC_KAFKA_PORT" "$REC_REGISTRY_PORT"
+  else
+    die "the stack is not up; run 'npm run stack:up' (bash scripts/stack.sh up)"
+  fi
+}
+
+case ${1:-} in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  env) cmd_env ;;
+  *)
+    echo "usage: bash scripts/stack.sh up|down|status|env" >&2
+    exit 2
+    ;;
+esac
