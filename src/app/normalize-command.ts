@@ -42,7 +42,9 @@ export async function normalizeStream(
     summary[record.disposition === 'normalized' ? 'normalized' : record.disposition === 'rejected' ? 'rejected' : 'deadLettered']++;
     summary.repairs += record.repairs.length;
     summary.passThroughs += record.passThroughs.length;
-    buffered += `${JSON.stringify({ line: summary.lines, ...record })}\n`;
+    // Prefix the line number onto the record's own JSON: an object spread here would cost more than the
+    // normalization itself.
+    buffered += `{"line":${summary.lines},${JSON.stringify(record).slice(1)}\n`;
     if (buffered.length >= FLUSH_CHARS) await flush();
   }
   await flush();
