@@ -91,6 +91,7 @@ export class Worker {
     });
     this.#consumer.on(this.#consumer.events.STOP, () => {
       this.#joined = false;
+      this.#metrics.assigned(0);
     });
   }
 
@@ -150,8 +151,11 @@ export class Worker {
       if (!assigned.has(key)) {
         this.#partitions.delete(key);
         void state.producer?.disconnect().catch(() => undefined);
+        const [topic = '', partition = ''] = key.split(/:(?=\d+$)/);
+        this.#metrics.forgetPartition(topic, Number(partition));
       }
     }
+    this.#metrics.assigned(assigned.size);
     this.#log.info({ assignment }, 'partitions assigned');
   }
 
