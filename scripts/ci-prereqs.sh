@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs (idempotently) what CI needs on a fresh machine beyond Node.js, Java and Maven, which the machine
-# image provides. Safe to run again and again. Today it only checks the image:
+# image provides. Safe to run again and again. It checks the image:
 #   - java (17+) and mvn: scripts/stack.sh fetches Kafka and Apicurio Registry from Maven Central with them;
 #   - a Java 21+ for Apicurio Registry 3.3.x (the image ships Temurin 25 under /usr/lib/jvm beside OpenJDK 17);
-#   - curl, flock, setsid, timeout: used by scripts/stack.sh.
+#   - curl, flock, setsid, timeout: used by scripts/stack.sh;
+# and installs the deploy tooling (Prometheus/promtool, helm, kubeconform, Kubernetes JSON schemas): see below.
 set -euo pipefail
 
 fail() { printf 'ci-prereqs: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -30,11 +31,94 @@ for tool in curl flock setsid timeout tar; do
   command -v "$tool" >/dev/null || fail "$tool not found"
 done
 
-# --- Later additions go here, each idempotent (install only when missing), e.g.:
-# Prometheus (promtool, for alert/recording rule tests):
-#   command -v promtool >/dev/null || { apt-get update -qq && apt-get install -y -qq prometheus; }
-# helm / kubeconform (chart rendering and validation), built from the Go module proxy:
-#   command -v helm >/dev/null || go install helm.sh/helm/v3/cmd/helm@v3.22.0
-#   command -v kubeconform >/dev/null || go install github.com/yannh/kubeconform/cmd/kubeconform@<version>
+# --- Deploy tooling, for scripts/check-deploy.sh and the tests in test/deploy and test/integration/prometheus.test.ts.
+# Each piece is installed only when missing (or at another version); the four run in parallel (a fresh machine
+# spends most of the time building helm from the Go module proxy: about 3 minutes of CPU).
+#   - Prometheus 2.42 from Debian (/usr/bin/prometheus and /usr/bin/promtool);
+#   - helm and kubeconform, built with `go install` into $(go env GOPATH)/bin (check-deploy.sh looks there);
+#   - the Kubernetes JSON schemas kubeconform validates against, offline: the PyPI package kubernetes-validate
+#     ships them (strict, one file per kind); its wheel is fetched with pip download (not installed) and one
+#     Kubernetes version is unpacked into the cache below, with its "$ref"s made relative to the files.
+#     CRDs (ServiceMonitor, PodMonitor, ScaledObject, TriggerAuthentication) use trimmed schemas shipped in
+#     deploy/kubeconform/; nothing is skipped and kubeconform never ignores a missing schema.
+HELM_VERSION=v3.22.0
+KUBECONFORM_VERSION=v0.8.0
+KUBERNETES_VALIDATE_VERSION=1.37.0   # PyPI; ships schemas for Kubernetes 1.25 to 1.37
+K8S_SCHEMA_VERSION=1.34.0            # the Kubernetes version the chart is validated against (check-deploy.sh)
+DEPLOY_CACHE=${TOOLCALL_DEPLOY_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/toolcall-normalizer-deploy}
+K8S_SCHEMA_DIR="$DEPLOY_CACHE/kubernetes-json-schema/v$K8S_SCHEMA_VERSION-strict"
+
+command -v go >/dev/null || fail "go not found (helm and kubeconform are built with go install)"
+command -v python3 >/dev/null || fail "python3 not found (used to unpack the Kubernetes JSON schemas)"
+GOBIN_DIR=$(go env GOBIN)
+[[ -n $GOBIN_DIR ]] || GOBIN_DIR="$(go env GOPATH)/bin"
+
+# The module version a go-installed binary was built from ("" when absent or not built by go install).
+go_binary_version() { [[ -x $1 ]] && go version -m "$1" 2>/dev/null | awk -v m="$2" '$1 == "mod" && $2 == m { print $3 }'; }
+
+install_prometheus() {
+  if [[ -x /usr/bin/prometheus && -x /usr/bin/promtool ]]; then return 0; fi
+  [[ $(id -u) -eq 0 ]] || { echo "Debian's prometheus package is missing and this is not root: apt-get install prometheus"; return 1; }
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus
+}
+
+install_go_tool() { # module, cmd package, version
+  local binary="$GOBIN_DIR/$(basename "$2")"
+  if [[ $(go_binary_version "$binary" "$1") == "$3" ]]; then return 0; fi
+  GOBIN=$GOBIN_DIR go install "$2@$3"
+}
+
+install_k8s_schemas() {
+  if [[ -f $K8S_SCHEMA_DIR/.complete ]]; then return 0; fi
+  local tmp; tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --disable-pip-version-check \
+    "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" -d "$tmp" || { rm -rf "$tmp"; return 1; }
+  python3 - "$tmp"/kubernetes_validate-*.whl "v$K8S_SCHEMA_VERSION-local-strict" "$K8S_SCHEMA_DIR" <<'PY' || { rm -rf "$tmp"; return 1; }
+import json, os, shutil, sys, zipfile
+wheel, folder, out = sys.argv[1:4]
+prefix = f"kubernetes_validate/kubernetes-json-schema/{folder}/"
+tmp_out = out + ".partial"
+shutil.rmtree(tmp_out, ignore_errors=True)
+os.makedirs(tmp_out)
+count = 0
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if not name.startswith(prefix) or not name.endswith(".json"):
+            continue
+        schema = json.loads(z.read(name))
+        # The files refer to "/api/_definitions.json#/$defs/..." against an https $id: make both file-relative,
+        # so kubeconform resolves them on disk and never over the network.
+        if not name.endswith("/_definitions.json"):
+            schema.pop("$id", None)
+        text = json.dumps(schema).replace('"/api/_definitions.json#', '"_definitions.json#')
+        with open(os.path.join(tmp_out, name[len(prefix):]), "w") as f:
+            f.write(text)
+        count += 1
+if count < 100:
+    sys.exit(f"only {count} schemas under {prefix} in {wheel}")
+open(os.path.join(tmp_out, ".complete"), "w").write(f"{count} schemas from kubernetes-validate {folder}\n")
+shutil.rmtree(out, ignore_errors=True)
+os.rename(tmp_out, out)
+PY
+  rm -rf "$tmp"
+}
+
+logs=$(mktemp -d)
+declare -A jobs=()
+install_prometheus >"$logs/prometheus" 2>&1 & jobs[prometheus]=$!
+install_go_tool helm.sh/helm/v3 helm.sh/helm/v3/cmd/helm "$HELM_VERSION" >"$logs/helm" 2>&1 & jobs[helm]=$!
+install_go_tool github.com/yannh/kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" >"$logs/kubeconform" 2>&1 & jobs[kubeconform]=$!
+install_k8s_schemas >"$logs/k8s-schemas" 2>&1 & jobs[k8s-schemas]=$!
+failed=()
+for name in "${!jobs[@]}"; do
+  if ! wait "${jobs[$name]}"; then failed+=("$name"); printf -- '--- %s install log:\n' "$name" >&2; tail -n 30 "$logs/$name" >&2; fi
+done
+rm -rf "$logs"
+[[ ${#failed[@]} -eq 0 ]] || fail "could not install: ${failed[*]}"
+info "prometheus: $(/usr/bin/prometheus --version 2>&1 | head -n 1) (/usr/bin/prometheus, /usr/bin/promtool)"
+info "helm: $(go_binary_version "$GOBIN_DIR/helm" helm.sh/helm/v3) ($GOBIN_DIR/helm)"
+info "kubeconform: $(go_binary_version "$GOBIN_DIR/kubeconform" github.com/yannh/kubeconform) ($GOBIN_DIR/kubeconform)"
+info "Kubernetes JSON schemas: $(cat "$K8S_SCHEMA_DIR/.complete") in $K8S_SCHEMA_DIR"
+case ":$PATH:" in *":$GOBIN_DIR:"*) ;; *) info "note: $GOBIN_DIR is not on PATH; scripts/check-deploy.sh adds it itself" ;; esac
 
 info "ok"

@@ -1,0 +1,37 @@
+# toolcall-normalizer worker image. Not built in CI (no Docker engine there); helm/ and deploy/compose.yaml
+# use it. Build: docker build -t toolcall-normalizer:0.1.0 .
+#
+# - build stage: `npm ci` with dev dependencies, then the TypeScript build (dist/);
+# - deps stage: production dependencies only (`npm ci --omit=dev`);
+# - runtime: node + dist/ + production node_modules, running as uid/gid 1000 (numeric, so Kubernetes can
+#   check runAsNonRoot). The worker writes nothing to disk: it runs with a read-only root filesystem
+#   (the chart mounts an emptyDir on /tmp, the only writable path, for anything Node.js may need there).
+# - signals: the worker handles SIGTERM/SIGINT itself (finishes and commits the batch in hand, then exits
+#   within SHUTDOWN_TIMEOUT_MS). It starts no child processes, so node as PID 1 needs no init (tini) to reap.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+WORKDIR /app
+COPY --from=deps --chown=0:0 /app/node_modules ./node_modules
+COPY --from=build --chown=0:0 /app/dist ./dist
+COPY --chown=0:0 package.json ./
+# Files stay owned by root and read-only for the worker's user.
+USER 1000:1000
+ENV METRICS_PORT=9464
+EXPOSE 9464
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "dist/cli.js"]
+CMD ["run"]

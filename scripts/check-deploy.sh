@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Checks everything under helm/ and deploy/ without a cluster or a Docker engine:
+#   1. helm lint --strict, for the default values and each helm/toolcall-normalizer/ci/*-values.yaml;
+#   2. helm template for the same, validated by kubeconform -strict against the Kubernetes JSON schemas
+#      (installed by scripts/ci-prereqs.sh, offline) and the CRD schemas shipped in deploy/kubeconform/;
+#      no kind is skipped and no missing schema is ignored;
+#   3. chart invariants on the rendered output: every worker variable of src/config/config.ts is set,
+#      terminationGracePeriodSeconds is above SHUTDOWN_TIMEOUT_MS, autoscalers are capped at the partition
+#      count, and rendering fails when KEDA and the HPA are both enabled;
+#   4. promtool check rules and promtool test rules on deploy/prometheus/;
+#   5. the Grafana dashboard is JSON with a description on every panel; deploy/compose.yaml sets only
+#      variables the worker reads.
+# Prints a summary; exits 1 when any check failed, 2 when a tool is missing (run scripts/ci-prereqs.sh).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CHART="$ROOT/helm/toolcall-normalizer"
+K8S_VERSION=${K8S_VERSION:-1.34.0}
+DEPLOY_CACHE=${TOOLCALL_DEPLOY_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/toolcall-normalizer-deploy}
+K8S_SCHEMA_DIR=${K8S_SCHEMA_DIR:-$DEPLOY_CACHE/kubernetes-json-schema/v$K8S_VERSION-strict}
+if command -v go >/dev/null; then PATH="$PATH:$(go env GOPATH)/bin"; fi
+
+missing=()
+for tool in helm kubeconform promtool python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+[[ -f $K8S_SCHEMA_DIR/.complete ]] || missing+=("Kubernetes JSON schemas in $K8S_SCHEMA_DIR")
+if [[ ${#missing[@]} -gt 0 ]]; then
+  printf 'check-deploy: missing: %s\ncheck-deploy: run `bash scripts/ci-prereqs.sh` (installs Prometheus/promtool, helm, kubeconform and the schemas)\n' "$(IFS=', '; echo "${missing[*]}")" >&2
+  exit 2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failures=()
+# check NAME COMMAND...: runs the command, output to a log shown on failure.
+check() {
+  local name=$1; shift
+  local log="$work/log"
+  if "$@" >"$log" 2>&1; then
+    passed=$((passed + 1)); printf 'ok    %s\n' "$name"
+  else
+    failures+=("$name"); printf 'FAIL  %s\n' "$name"; sed 's/^/      /' "$log" | tail -n 40
+  fi
+}
+
+kubeconform_strict() {
+  kubeconform -strict -summary -kubernetes-version "$K8S_VERSION" \
+    -schema-location "$K8S_SCHEMA_DIR/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
+    -schema-location "$ROOT/deploy/kubeconform/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json" "$1"
+}
+
+render() { # values-file-or-empty output
+  helm template tcn "$CHART" --namespace agents --kube-version "$K8S_VERSION" ${1:+-f "$1"} > "$2"
+}
+
+# Rendered-output invariants (python3: YAML through PyYAML, which the machine image ships).
+invariants() { # rendered.yaml
+  python3 - "$1" "$ROOT/src/config/config.ts" <<'PY'
+import re, sys, yaml
+rendered, config_ts = sys.argv[1:3]
+docs = [d for d in yaml.safe_load_all(open(rendered)) if d]
+kinds = {d["kind"]: d for d in docs}
+problems = []
+wanted = sorted(set(re.findall(r"\(\s*'([A-Z][A-Z0-9_]{2,})'", open(config_ts).read())))
+if len(wanted) < 30:
+    problems.append(f"found only {len(wanted)} variables in src/config/config.ts")
+cm = kinds["ConfigMap"]["data"]
+pod = kinds["Deployment"]["spec"]["template"]["spec"]
+container = pod["containers"][0]
+env = {e["name"] for e in container.get("env", [])}
+secret_vars = {"KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD", "SCHEMA_REGISTRY_USERNAME", "SCHEMA_REGISTRY_PASSWORD"}
+for name in wanted:
+    if name not in cm and name not in env and name not in secret_vars:
+        problems.append(f"{name} (read by src/config/config.ts) is set by neither the ConfigMap nor the Deployment")
+for name in cm:
+    if name not in wanted:
+        problems.append(f"ConfigMap sets {name}, which the worker does not read")
+for name in secret_vars & set(cm):
+    problems.append(f"secret {name} is in the ConfigMap")
+for e in container.get("env", []):
+    if e["name"] in secret_vars and "valueFrom" not in e:
+        problems.append(f"{e['name']} must come from a Secret (valueFrom.secretKeyRef)")
+shutdown_s = int(cm["SHUTDOWN_TIMEOUT_MS"]) / 1000
+grace = pod["terminationGracePeriodSeconds"]
+if not grace > shutdown_s:
+    problems.append(f"terminationGracePeriodSeconds {grace} is not above SHUTDOWN_TIMEOUT_MS ({shutdown_s} s)")
+sc = container["securityContext"]
+for key, value in {"readOnlyRootFilesystem": True, "allowPrivilegeEscalation": False, "runAsNonRoot": True}.items():
+    if sc.get(key) is not value:
+        problems.append(f"container securityContext.{key} must be {value}")
+if sc.get("capabilities", {}).get("drop") != ["ALL"]:
+    problems.append("container securityContext.capabilities.drop must be [ALL]")
+if pod["securityContext"].get("seccompProfile", {}).get("type") != "RuntimeDefault":
+    problems.append("pod seccompProfile must be RuntimeDefault")
+probes = {p: container.get(p, {}).get("httpGet", {}).get("path") for p in ("livenessProbe", "readinessProbe")}
+if probes != {"livenessProbe": "/livez", "readinessProbe": "/readyz"}:
+    problems.append(f"probes must be /livez and /readyz, got {probes}")
+if str(container["ports"][0]["containerPort"]) != cm["METRICS_PORT"]:
+    problems.append("the container port differs from METRICS_PORT")
+partitions = None
+for d in docs:
+    if d["kind"] == "ScaledObject":
+        trigger = d["spec"]["triggers"][0]["metadata"]
+        if trigger["consumerGroup"] != cm["GROUP_ID"] or trigger["topic"] != cm["INPUT_TOPIC"]:
+            problems.append("the KEDA trigger must watch GROUP_ID on INPUT_TOPIC")
+        partitions = d["spec"]["maxReplicaCount"]
+    if d["kind"] == "HorizontalPodAutoscaler":
+        partitions = d["spec"]["maxReplicas"]
+if partitions is not None and "replicas" in kinds["Deployment"]["spec"]:
+    problems.append("with an autoscaler the Deployment must not set replicas")
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+print(f"{len(wanted)} variables covered, terminationGracePeriodSeconds {grace} > {shutdown_s} s")
+PY
+}
+
+expect_render_failure() { # message-substring values...
+  local want=$1; shift
+  local out
+  if out=$(helm template tcn "$CHART" --kube-version "$K8S_VERSION" "$@" 2>&1); then
+    echo "rendering succeeded but should have failed with: $want"; return 1
+  fi
+  grep -qF -- "$want" <<<"$out" || { echo "rendering failed, but not with \"$want\":"; echo "$out"; return 1; }
+}
+
+field_check() { # rendered.yaml kind dotted.path expected
+  local got
+  got=$(python3 -c '
+import sys, yaml
+doc = next(d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == sys.argv[2])
+for key in sys.argv[3].split("."):
+    doc = doc[key]
+print(doc)' "$1" "$2" "$3") || return 1
+  [[ $got == "$4" ]] || { echo "$2 $3 is $got, expected $4"; return 1; }
+}
+
+# go-installed binaries carry their module version (helm's and kubeconform's own version flags show a build default).
+module_version() { go version -m "$(command -v "$1")" 2>/dev/null | awk -v m="$2" '$1 == "mod" && $2 == m { print $3 }'; }
+echo "== helm chart ($CHART, Kubernetes $K8S_VERSION; helm $(module_version helm helm.sh/helm/v3), kubeconform $(module_version kubeconform github.com/yannh/kubeconform))"
+values_files=("" "$CHART"/ci/*-values.yaml)
+for values in "${values_files[@]}"; do
+  label=${values:+ci/$(basename "$values")}; label=${label:-default values}
+  out="$work/rendered-$(basename "${values:-default.yaml}")"
+  check "helm lint --strict ($label)" helm lint --strict --kube-version "$K8S_VERSION" "$CHART" ${values:+-f "$values"}
+  if check "helm template ($label)" render "$values" "$out"; then
+    check "kubeconform -strict ($label)" kubeconform_strict "$out"
+    check "chart invariants ($label)" invariants "$out"
+  fi
+done
+check "KEDA maxReplicaCount capped at the partition count (20 -> 8)" field_check "$work/rendered-keda-values.yaml" ScaledObject spec.maxReplicaCount 8
+check "HPA maxReplicas capped at the partition count (10 -> 4)" field_check "$work/rendered-hpa-values.yaml" HorizontalPodAutoscaler spec.maxReplicas 4
+check "terminationGracePeriodSeconds = ceil(SHUTDOWN_TIMEOUT_MS 45500 / 1000) + 10" \
+  field_check "$work/rendered-sasl-tls-values.yaml" Deployment spec.template.spec.terminationGracePeriodSeconds 56
+check "rendering fails with KEDA and HPA both enabled" expect_render_failure "mutually exclusive" --set keda.enabled=true --set autoscaling.enabled=true
+check "rendering fails with SASL but no Secret" expect_render_failure "kafka.sasl.existingSecret" --set kafka.sasl.mechanism=plain
+check "values.schema.json rejects an unknown delivery mode" expect_render_failure "delivery" --set config.delivery=twice
+
+echo "== Prometheus rules (promtool $(promtool --version 2>&1 | awk 'NR==1 {print $3}'))"
+check "promtool check rules deploy/prometheus/alerts.yaml" promtool check rules "$ROOT/deploy/prometheus/alerts.yaml"
+check "promtool test rules deploy/prometheus/alerts.test.yaml" promtool test rules "$ROOT/deploy/prometheus/alerts.test.yaml"
+check "promtool check config deploy/compose/prometheus.yml" promtool check config --syntax-only "$ROOT/deploy/compose/prometheus.yml"
+
+echo "== Grafana dashboard and compose file"
+check "dashboard: JSON, a datasource variable, a description on every panel, queries on every non-row panel" python3 - "$ROOT/deploy/grafana/toolcall-normalizer.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+problems = []
+variables = {v["name"]: v for v in d["templating"]["list"]}
+if variables.get("datasource", {}).get("type") != "datasource":
+    problems.append("no datasource template variable")
+panels = d["panels"] + [p for row in d["panels"] for p in row.get("panels", [])]
+for p in panels:
+    if not p.get("description", "").strip():
+        problems.append(f"panel {p.get('title')!r} has no description")
+    if p["type"] != "row":
+        if not p.get("targets") or not all(t.get("expr") for t in p["targets"]):
+            problems.append(f"panel {p.get('title')!r} has no query")
+        if p.get("datasource", {}).get("uid") != "${datasource}":
+            problems.append(f"panel {p.get('title')!r} does not use the datasource variable")
+ids = [p["id"] for p in panels]
+if len(ids) != len(set(ids)):
+    problems.append("panel ids repeat")
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+print(f"{len(panels)} panels")
+PY
+check "compose: worker variables are the chart's (all read by src/config/config.ts)" python3 - "$ROOT/deploy/compose.yaml" "$ROOT/src/config/config.ts" "$work/rendered-default.yaml" <<'PY'
+import re, sys, yaml
+compose, config_ts, rendered = sys.argv[1:4]
+worker_env = set(yaml.safe_load(open(compose))["services"]["worker"]["environment"])
+known = set(re.findall(r"\(\s*'([A-Z][A-Z0-9_]{2,})'", open(config_ts).read()))
+chart = set(next(d for d in yaml.safe_load_all(open(rendered)) if d and d["kind"] == "ConfigMap")["data"])
+problems = [f"compose sets {n}, which the worker does not read" for n in sorted(worker_env - known)]
+problems += [f"compose lacks {n}, which the chart's ConfigMap sets" for n in sorted(chart - worker_env)]
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+print(f"{len(worker_env)} variables")
+PY
+
+echo
+if [[ ${#failures[@]} -gt 0 ]]; then
+  printf 'check-deploy: %d passed, %d failed\n' "$passed" "${#failures[@]}"
+  printf '  failed: %s\n' "${failures[@]}"
+  exit 1
+fi
+printf 'check-deploy: %d passed, 0 failed\n' "$passed"

@@ -1,0 +1,69 @@
+/**
+ * The chart, the alert rules and the dashboard, checked by scripts/check-deploy.sh: helm lint --strict,
+ * helm template (default values and every helm/toolcall-normalizer/ci/*-values.yaml) validated by kubeconform
+ * -strict, chart invariants, promtool check/test rules, dashboard and compose checks.
+ *
+ * The tools come from scripts/ci-prereqs.sh (which .ci/run runs first). When they are missing this test fails
+ * and says so: it never skips.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function checkDeploy(root: string): SpawnSyncReturns<string> {
+  return spawnSync('bash', [join(root, 'scripts', 'check-deploy.sh')], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+}
+
+function explain(result: SpawnSyncReturns<string>): string {
+  if (result.status === 2) {
+    return `scripts/check-deploy.sh found tools missing; run \`bash scripts/ci-prereqs.sh\` first (it installs Debian's prometheus, helm and kubeconform via go install, and the Kubernetes JSON schemas):\n${result.stderr}`;
+  }
+  return `scripts/check-deploy.sh exited ${String(result.status)}${result.signal === null ? '' : ` (${result.signal})`}:\n${result.stdout}\n${result.stderr}`;
+}
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('scripts/check-deploy.sh', () => {
+  it('lints, renders and validates the chart, and checks the rules, the dashboard and the compose file', () => {
+    const result = checkDeploy(ROOT);
+    expect(result.status, explain(result)).toBe(0);
+    const summary = /^check-deploy: (\d+) passed, (\d+) failed$/m.exec(result.stdout);
+    expect(summary, result.stdout).not.toBeNull();
+    expect(Number(summary?.[2])).toBe(0);
+    // 5 values files x 4 checks, caps, grace period, 3 expected render failures, 3 promtool, dashboard, compose.
+    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(31);
+    const valuesFiles = ['default values', 'ci/keda-values.yaml', 'ci/hpa-values.yaml', 'ci/servicemonitor-pdb-values.yaml', 'ci/sasl-tls-values.yaml'];
+    for (const values of valuesFiles) {
+      expect(result.stdout).toContain(`ok    helm lint --strict (${values})`);
+      expect(result.stdout).toContain(`ok    kubeconform -strict (${values})`);
+    }
+    expect(result.stdout).toContain('ok    promtool test rules deploy/prometheus/alerts.test.yaml');
+  }, 240_000);
+
+  it('fails, naming the checks, when an alert rule or a panel description is broken', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'check-deploy-'));
+    scratch.push(copy);
+    for (const path of ['scripts/check-deploy.sh', 'helm', 'deploy', 'src/config/config.ts']) cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+    const alerts = join(copy, 'deploy/prometheus/alerts.yaml');
+    writeFileSync(alerts, readFileSync(alerts, 'utf8').replace('> 0.05', '> 0.5'));
+    const dashboardPath = join(copy, 'deploy/grafana/toolcall-normalizer.json');
+    const dashboard = JSON.parse(readFileSync(dashboardPath, 'utf8')) as { panels: { description?: string }[] };
+    const [first] = dashboard.panels;
+    if (first !== undefined) delete first.description;
+    writeFileSync(dashboardPath, JSON.stringify(dashboard));
+
+    const result = checkDeploy(copy);
+    expect(result.status, explain(result)).toBe(1);
+    expect(result.stdout).toMatch(/^check-deploy: \d+ passed, 2 failed$/m);
+    expect(result.stdout).toContain('failed: promtool test rules deploy/prometheus/alerts.test.yaml');
+    expect(result.stdout).toContain('failed: dashboard');
+  }, 240_000);
+});
