@@ -1,0 +1,36 @@
+/**
+ * The audit's human-readable report: one block per finding under a header row, grouped by tool, then a summary.
+ *
+ * Pure: returns text.
+ */
+import { AUDIT_LAYERS, type Finding } from './types.js';
+
+/** Renders findings as a table: LAYER, TOOL, PARAMETER, KEYWORD, then the evidence and the fix, indented. */
+export function renderTable(findings: readonly Finding[], options: { markNew?: ReadonlySet<string> } = {}): string {
+  if (findings.length === 0) return 'No findings.\n';
+  const rows = findings.map((f) => [
+    options.markNew?.has(f.id) === true ? `${f.layer} (new)` : f.layer,
+    f.tool,
+    f.parameter ?? '(tool)',
+    f.keyword,
+  ]);
+  const header = ['LAYER', 'TOOL', 'PARAMETER', 'KEYWORD'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const out: string[] = [line(header)];
+  findings.forEach((finding, index) => {
+    out.push(line(rows[index] ?? []));
+    out.push(`    evidence:   ${finding.evidence}`);
+    out.push(`    suggestion: ${finding.suggestion}`);
+    out.push(`    id:         ${finding.id}`);
+  });
+  out.push('', summary(findings));
+  return `${out.join('\n')}\n`;
+}
+
+/** "5 findings in 2 tools: 1 validity, 3 prose-only, 1 schema-only". */
+export function summary(findings: readonly Finding[]): string {
+  const tools = new Set(findings.map((f) => f.tool)).size;
+  const counts = AUDIT_LAYERS.map((layer) => `${findings.filter((f) => f.layer === layer).length} ${layer}`);
+  return `${findings.length} finding${findings.length === 1 ? '' : 's'} in ${tools} tool${tools === 1 ? '' : 's'}: ${counts.join(', ')}`;
+}
