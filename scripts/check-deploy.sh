@@ -18,7 +18,10 @@ CHART="$ROOT/helm/toolcall-normalizer"
 K8S_VERSION=${K8S_VERSION:-1.34.0}
 DEPLOY_CACHE=${TOOLCALL_DEPLOY_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/toolcall-normalizer-deploy}
 K8S_SCHEMA_DIR=${K8S_SCHEMA_DIR:-$DEPLOY_CACHE/kubernetes-json-schema/v$K8S_VERSION-strict}
-if command -v go >/dev/null; then PATH="$PATH:$(go env GOPATH)/bin"; fi
+# scripts/ci-prereqs.sh installs helm and kubeconform with go install: into GOBIN, or GOPATH/bin.
+if command -v go >/dev/null; then
+  gobin=$(go env GOBIN); PATH="$PATH:${gobin:-$(go env GOPATH)/bin}"
+fi
 
 missing=()
 for tool in helm kubeconform promtool python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done

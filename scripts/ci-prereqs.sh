@@ -14,8 +14,9 @@ java_major() { "$1" -version 2>&1 | sed -n 's/^.* version "\([0-9]*\).*$/\1/p' |
 
 command -v java >/dev/null || fail "java not found (Java 17+ is needed for Kafka)"
 command -v mvn >/dev/null || fail "mvn not found (needed to fetch Kafka and Apicurio Registry from Maven Central)"
-java -version 2>&1 | head -n 1 >&2
-mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g' >&2
+# sed -n 1p reads everything: with pipefail, head would let mvn die of SIGPIPE and end this script at random.
+java -version 2>&1 | sed -n 1p >&2
+mvn -v 2>/dev/null | sed -n '1{s/\x1b\[[0-9;]*m//g;p}' >&2
 [[ $(java_major java) -ge 17 ]] || fail "java on PATH is older than 17"
 
 registry_java=${REGISTRY_JAVA:-}
