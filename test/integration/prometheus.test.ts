@@ -319,7 +319,8 @@ beforeAll(async () => {
   const running = worker;
   const total = `sum(toolcall_calls_total{job="${JOB}"})`;
   await eventually(
-    async () => (await scalarOf(total)) === calls.length,
+    // At least: a transaction aborted and retried counts its records again (metrics are not transactional).
+    async () => (await scalarOf(total)) >= calls.length,
     () => `Prometheus to see all ${calls.length} records processed (${total})\n--- worker ---\n${running.output()}\n--- prometheus ---\n${prom.output()}`,
     120_000,
   );
@@ -339,8 +340,8 @@ describe('the dashboard and the alert rules against a real Prometheus scraping t
     for (const outcome of ['normalized', 'rejected', 'dead_lettered']) expect(workerMetrics).toMatch(new RegExp(`^toolcall_calls_total\\{[^}]*outcome="${outcome}"`, 'm'));
     for (const kind of ['json_decoded', 'entities_decoded']) expect(workerMetrics).toMatch(new RegExp(`^toolcall_repairs_total\\{[^}]*kind="${kind}"`, 'm'));
     for (const reason of ['string_declared', 'shape_mismatch', 'not_json']) expect(workerMetrics).toMatch(new RegExp(`^toolcall_pass_throughs_total\\{[^}]*reason="${reason}"`, 'm'));
-    expect(workerMetrics).toMatch(/^toolcall_dead_letters_total\{reason="record_not_json"\} 1$/m);
-    expect(workerMetrics).toMatch(/^toolcall_validation_errors_total\{code="tool_unknown",tool="unknown"\} 1$/m);
+    expect(workerMetrics).toMatch(/^toolcall_dead_letters_total\{reason="record_not_json"\} [1-9]\d*$/m);
+    expect(workerMetrics).toMatch(/^toolcall_validation_errors_total\{code="tool_unknown",tool="unknown"\} [1-9]\d*$/m);
   });
 
   it('scrapes the worker: the target is up under the job the rules select', async () => {
