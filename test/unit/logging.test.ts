@@ -16,7 +16,7 @@
  * URL encoding.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -308,6 +308,7 @@ describe('secrets never reach a log line or an error message', () => {
 
   it('the worker process: startup, readiness probe and fatal error on stdout/stderr carry no secret', async () => {
     const cli = join(ROOT, 'dist', 'cli.js');
+    expect(existsSync(cli), `${cli} is missing: run \`npm run build\` first (npm test builds before vitest)`).toBe(true);
     // The refusal comes after 1.5 s, so the readiness probe below reaches the registry first.
     const broker = await fakeSaslBroker(1_500);
     const registry = await fakeRegistry(401);
