@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # Local integration stack without Docker: a single-node Apache Kafka (KRaft, combined broker+controller)
-# and Apicurio Registry (Confluent-compatible API, in-memory H2), both on 127.0.0.1, both from Maven Central.
+# and Apicurio Registry (Confluent-compatible API, H2 database in a file), both on 127.0.0.1, both from
+# Maven Central.
 #
 #   bash scripts/stack.sh up       start both (idempotent); on success prints exactly two lines on stdout:
 #                                    KAFKA_BROKERS=127.0.0.1:<port>
 #                                    SCHEMA_REGISTRY_URL=http://127.0.0.1:<port>/apis/ccompat/v7
-#   bash scripts/stack.sh down     stop both (SIGTERM, then SIGKILL), remove runtime state (idempotent)
+#                                  A service stopped with stop-* is started again with its data.
+#   bash scripts/stack.sh down     stop both (SIGTERM, then SIGKILL), remove all state and data (idempotent)
 #   bash scripts/stack.sh status   show what runs (exit 0 when both are up and answering, 1 otherwise)
 #   bash scripts/stack.sh env      print the two lines above when both are up (exit 1 otherwise)
+#
+#   Fault injection on a running stack (idempotent, nothing on stdout, exit 0 on success):
+#   bash scripts/stack.sh stop-kafka | stop-registry
+#                                  stop that one service (SIGTERM, SIGKILL after STACK_STOP_TIMEOUT); its
+#                                  data stays (Kafka log dirs incl. committed offsets and transaction state;
+#                                  the registry's H2 database file)
+#   bash scripts/stack.sh start-kafka | start-registry
+#                                  start it again with the same ports and data, wait until ready (same checks
+#                                  as `up`)
 #
 #   export $(bash scripts/stack.sh up) && npx vitest run test/integration
 #
@@ -17,10 +28,12 @@
 #   KAFKA_PORT=19092  KAFKA_CONTROLLER_PORT=19093  REGISTRY_PORT=18081  REGISTRY_MANAGEMENT_PORT=19000
 #   KAFKA_NUM_PARTITIONS=3                default partitions of auto-created / admin-created topics
 #   KAFKA_HEAP_OPTS="-Xms256m -Xmx512m"   REGISTRY_HEAP_OPTS="-Xms128m -Xmx512m"
+#   KAFKA_JVM_OPTS / REGISTRY_JVM_OPTS    default "-XX:TieredStopAtLevel=1" (set to "" for the full C2 JIT)
+#   REGISTRY_CDS=1                        0: no class-data-sharing archive for the registry (see notes)
 #   STACK_CACHE_DIR=~/.cache/toolcall-normalizer-stack   downloads, unpacked jars, private Maven repo
-#   STACK_STATE_DIR=<repo>/.stack         pid files, logs, Kafka log dirs (removed by `down`)
-#   STACK_TIMEOUT=120                     seconds `up` waits for readiness
-#   STACK_STOP_TIMEOUT=20                 seconds `down` waits after SIGTERM before SIGKILL
+#   STACK_STATE_DIR=<repo>/.stack         pid files, logs, Kafka log dirs, registry database (removed by `down`)
+#   STACK_TIMEOUT=120                     seconds `up` / `start-*` wait for readiness
+#   STACK_STOP_TIMEOUT=20                 seconds `down` / `stop-*` wait after SIGTERM before SIGKILL
 #   KAFKA_JAVA / REGISTRY_JAVA            java binaries to use (default: found automatically, see below)
 #
 # Notes / pitfalls:
@@ -35,7 +48,18 @@
 #   JAVA_HOME, PATH or /usr/lib/jvm/* (this machine kind ships Temurin 25 beside OpenJDK 17); Kafka runs on 17+.
 # - Replication factor 1 for __consumer_offsets and __transaction_state (and min ISR 1) is required on a
 #   single node, otherwise consumer groups and transactions hang.
-# - Each start of Kafka formats a fresh log dir: the stack is ephemeral, like the registry's in-memory storage.
+# - Startup speed (measured on a loaded 2-CPU box): the JVMs run with the C1 JIT only
+#   (-XX:TieredStopAtLevel=1), which roughly halves Kafka's and the registry's startup, plenty for a test
+#   stack. The registry (Java >= 21) also uses a dynamic CDS archive in the cache dir
+#   (<cache>/cds/apicurio-registry-<v>-java<major>.jsa, -XX:+AutoCreateSharedArchive): the JVM writes it
+#   when a registry without a usable archive exits (once, adds a few seconds to that stop) and every later
+#   start maps it, 12-18 s -> 3-4 s together with C1. A stale archive is rewritten by the JVM at the next exit,
+#   one without a valid header (an interrupted dump) is removed by start_registry first.
+# - State lives until `down`: Kafka formats its log dir only when it holds no meta.properties yet, and the
+#   registry keeps its data in H2 file mode (<state>/registry/db/registry.mv.db) instead of Apicurio's default
+#   in-memory H2 (apicurio.datasource.url=jdbc:h2:mem:...). So `stop-*` / `start-*`, and `up` after a crash,
+#   keep topics, committed offsets, transactions and registered schemas (with their ids).
+#   Ports are part of that state: while state is kept, `up` insists on the ports it was created with.
 set -euo pipefail
 
 KAFKA_VERSION=4.1.2       # org.apache.kafka:kafka_2.13 (see scripts/stack/kafka-pom.xml)
@@ -53,6 +77,11 @@ REGISTRY_MANAGEMENT_PORT=${REGISTRY_MANAGEMENT_PORT:-19000}
 KAFKA_NUM_PARTITIONS=${KAFKA_NUM_PARTITIONS:-3}
 KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 REGISTRY_HEAP_OPTS=${REGISTRY_HEAP_OPTS:--Xms128m -Xmx512m}
+KAFKA_JVM_OPTS=${KAFKA_JVM_OPTS--XX:TieredStopAtLevel=1}
+REGISTRY_JVM_OPTS=${REGISTRY_JVM_OPTS--XX:TieredStopAtLevel=1}
+REGISTRY_CDS=${REGISTRY_CDS:-1}
+# Short-lived Kafka tool JVMs (format, readiness check): start fast, no GC threads to speak of.
+TOOL_JVM_OPTS=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 STACK_TIMEOUT=${STACK_TIMEOUT:-120}
 STACK_STOP_TIMEOUT=${STACK_STOP_TIMEOUT:-20}
 
@@ -67,6 +96,10 @@ REGISTRY_STATE="$STATE_DIR/registry"
 KAFKA_LOG="$KAFKA_STATE/logs/server.log"
 REGISTRY_LOG="$REGISTRY_STATE/registry.log"
 ENV_FILE="$STATE_DIR/stack.env"
+REGISTRY_DB="$REGISTRY_STATE/db/registry"  # H2 file mode: the data is $REGISTRY_DB.mv.db
+# DB_CLOSE_ON_EXIT=FALSE: H2's own shutdown hook must not close the database under Quarkus, which closes its
+# pool (and with the last connection the database) on SIGTERM itself.
+REGISTRY_H2_OPTIONS="DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0"
 
 log() { printf 'stack: %s\n' "$*" >&2; }
 die() { printf 'stack: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -75,6 +108,7 @@ for n in KAFKA_PORT KAFKA_CONTROLLER_PORT REGISTRY_PORT REGISTRY_MANAGEMENT_PORT
   STACK_TIMEOUT STACK_STOP_TIMEOUT; do
   [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer (got '${!n}')"
 done
+[[ $REGISTRY_CDS == [01] ]] || die "REGISTRY_CDS must be 0 or 1 (got '$REGISTRY_CDS')"
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -182,9 +216,11 @@ launch() {
   rm -f "$pidfile"
   local detach=(nohup)
   command -v setsid >/dev/null && detach=(setsid nohup)
+  # Appends: after stop-*/start-* the log of the previous run stays above the marker line.
+  printf '===== %s: started by scripts/stack.sh\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$logfile"
   # shellcheck disable=SC2016 # $$, $1.. belong to the inner bash
   "${detach[@]}" bash -c 'echo $$ >"$1" && cd "$2" && shift 2 && exec "$@"' launch "$pidfile" "$dir" "$@" \
-    >"$logfile" 2>&1 </dev/null 9>&- &  # 9>&-: the daemon must not inherit (and keep) the up/down lock
+    >>"$logfile" 2>&1 </dev/null 9>&- &  # 9>&-: the daemon must not inherit (and keep) the up/down lock
   for ((i = 0; i < 50; i++)); do [[ -s $pidfile ]] && return 0; sleep 0.1; done
   die "could not start $(basename "$pidfile" .pid) (see $logfile)"
 }
@@ -243,9 +279,8 @@ kafka_cluster_id() { # 16 random bytes, base64url without padding, like `kafka-s
   done
 }
 
-start_kafka() {
+start_kafka() { # uses KAFKA_PORT / KAFKA_CONTROLLER_PORT; keeps an already formatted log dir
   local java=$1
-  rm -rf "$KAFKA_STATE"
   mkdir -p "$KAFKA_STATE/data" "$KAFKA_STATE/logs"
   cat >"$KAFKA_STATE/server.properties" <<EOF
 # Written by scripts/stack.sh: single-node KRaft, combined broker+controller, loopback only.
@@ -274,17 +309,23 @@ num.network.threads=2
 num.io.threads=4
 num.recovery.threads.per.data.dir=1
 EOF
-  local common=(-Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*")
-  if ! "$java" "${common[@]}" kafka.tools.StorageTool format -t "$(kafka_cluster_id)" \
-    -c "$KAFKA_STATE/server.properties" >"$KAFKA_STATE/logs/format.log" 2>&1; then
-    show_log_tail "$KAFKA_STATE/logs/format.log"
-    die "formatting the Kafka log dir failed (see $KAFKA_STATE/logs/format.log)"
+  local how="with its kept log dir"
+  if [[ ! -f $KAFKA_STATE/data/meta.properties ]]; then
+    how="with a freshly formatted log dir"
+    rm -rf "$KAFKA_STATE/data" && mkdir -p "$KAFKA_STATE/data"  # whatever a failed format left behind
+    local common=("${TOOL_JVM_OPTS[@]}" -Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*")
+    if ! "$java" "${common[@]}" kafka.tools.StorageTool format -t "$(kafka_cluster_id)" \
+      -c "$KAFKA_STATE/server.properties" >"$KAFKA_STATE/logs/format.log" 2>&1; then
+      show_log_tail "$KAFKA_STATE/logs/format.log"
+      die "formatting the Kafka log dir failed (see $KAFKA_STATE/logs/format.log)"
+    fi
   fi
-  local heap
+  local heap jvm
   read -r -a heap <<<"$KAFKA_HEAP_OPTS"
-  log "starting Kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$KAFKA_PORT, controller :$KAFKA_CONTROLLER_PORT (log: $KAFKA_LOG)"
+  read -r -a jvm <<<"$KAFKA_JVM_OPTS"
+  log "starting Kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$KAFKA_PORT, controller :$KAFKA_CONTROLLER_PORT, $how (log: $KAFKA_LOG)"
   launch "$KAFKA_STATE/kafka.pid" "$KAFKA_STATE" "$KAFKA_STATE/logs/stdout.log" \
-    "$java" "${heap[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+    "$java" "${heap[@]}" "${jvm[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dtoolcall.stack.component=kafka -Dtoolcall.stack.dir="$STATE_DIR" \
     -Dlog4j2.configurationFile="$STACK_FILES/kafka-log4j2.xml" -Dkafka.logs.dir="$KAFKA_STATE/logs" \
     -cp "$KAFKA_HOME/lib/*" kafka.Kafka "$KAFKA_STATE/server.properties"
@@ -300,7 +341,7 @@ wait_kafka() { # wait_kafka JAVA PORT DEADLINE DEEP_CHECK(0|1)
     if kafka_answers "$port"; then
       # Reached only once the broker serves requests; in KRaft that is after it caught up with metadata.
       [[ $deep == 1 ]] || return 0
-      if timeout 60 "$java" -Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*" \
+      if timeout 60 "$java" "${TOOL_JVM_OPTS[@]}" -Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*" \
         org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "127.0.0.1:$port" \
         >"$KAFKA_STATE/logs/api-versions.log" 2>&1 && grep -q 'isFenced: false' "$KAFKA_STATE/logs/api-versions.log"; then
         return 0
@@ -316,22 +357,40 @@ wait_kafka() { # wait_kafka JAVA PORT DEADLINE DEEP_CHECK(0|1)
 
 # -------------------------------------------------------------------------------------------- registry
 
-start_registry() {
+start_registry() { # uses REGISTRY_PORT / REGISTRY_MANAGEMENT_PORT; keeps the H2 database file
   local java=$1
-  rm -rf "$REGISTRY_STATE"
-  mkdir -p "$REGISTRY_STATE/tmp"
+  mkdir -p "$REGISTRY_STATE/tmp" "$REGISTRY_STATE/db"
+  local how="with its kept database"
+  [[ -f $REGISTRY_DB.mv.db ]] || how="with a new database"
   local jar="$REGISTRY_HOME/quarkus-run.jar"
   [[ -f $jar ]] || jar="$REGISTRY_HOME/quarkus-app/quarkus-run.jar"
-  local heap
+  local heap jvm
   read -r -a heap <<<"$REGISTRY_HEAP_OPTS"
-  log "starting Apicurio Registry $APICURIO_VERSION on 127.0.0.1:$REGISTRY_PORT, management :$REGISTRY_MANAGEMENT_PORT (log: $REGISTRY_LOG)"
+  read -r -a jvm <<<"$REGISTRY_JVM_OPTS"
+  if [[ $REGISTRY_CDS == 1 ]]; then
+    mkdir -p "$CACHE_DIR/cds"
+    local jsa
+    jsa="$CACHE_DIR/cds/apicurio-registry-$APICURIO_VERSION-java$(java_major "$java").jsa"
+    # The JVM rewrites a stale or truncated archive itself, but one without a valid header (a dump cut short:
+    # the header is written last) only disables CDS, for good. Such a file goes; the next exit writes it anew.
+    # a8 ab 0b f0: CDS_DYNAMIC_ARCHIVE_MAGIC 0xf00baba8, little-endian.
+    if [[ -f $jsa && $(od -An -tx1 -N4 "$jsa" 2>/dev/null | tr -d ' \n') != a8ab0bf0 ]]; then
+      log "removing the unusable class-data archive $jsa"
+      rm -f "$jsa"
+    fi
+    # -Xlog:cds*=error: the dump lists ~20 harmless "Skipping <class>" warnings otherwise.
+    jvm+=(-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$jsa" '-Xlog:cds*=error')
+  fi
+  log "starting Apicurio Registry $APICURIO_VERSION on 127.0.0.1:$REGISTRY_PORT, management :$REGISTRY_MANAGEMENT_PORT, $how (log: $REGISTRY_LOG)"
   launch "$REGISTRY_STATE/registry.pid" "$REGISTRY_STATE" "$REGISTRY_LOG" \
-    "$java" "${heap[@]}" -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+    "$java" "${heap[@]}" "${jvm[@]}" -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dtoolcall.stack.component=registry -Dtoolcall.stack.dir="$STATE_DIR" \
     -Djava.io.tmpdir="$REGISTRY_STATE/tmp" \
     -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$REGISTRY_PORT" \
     -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$REGISTRY_MANAGEMENT_PORT" \
     -Dapicurio.storage.kind=sql -Dapicurio.storage.sql.kind=h2 \
+    -Dapicurio.datasource.url="jdbc:h2:file:$REGISTRY_DB;$REGISTRY_H2_OPTIONS" \
+    -Dapicurio.datasource.username=sa -Dapicurio.datasource.password=sa \
     -Dapicurio.storage.snapshot.location="$REGISTRY_STATE/tmp" -Dapicurio.import.work-dir="$REGISTRY_STATE/tmp" \
     -Dapicurio.rest.deletion.group.enabled=true -Dapicurio.rest.deletion.artifact.enabled=true \
     -Dapicurio.rest.deletion.artifact-version.enabled=true \
@@ -356,26 +415,35 @@ wait_registry() { # wait_registry PORT MANAGEMENT_PORT DEADLINE
 
 # -------------------------------------------------------------------------------------------- commands
 
-stop_pids() { # stop_pids PID... : SIGTERM, wait STACK_STOP_TIMEOUT, then SIGKILL
+pid_alive() { # pid_alive PID : exists and is not a zombie
+  local st
+  st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [[ $st != Z* ]]
+}
+
+stop_pids() { # stop_pids PID... : SIGTERM, wait STACK_STOP_TIMEOUT, then SIGKILL (and wait until gone)
   (($# > 0)) || return 0
   kill -TERM "$@" 2>/dev/null || true
-  local deadline=$((SECONDS + STACK_STOP_TIMEOUT)) p alive
+  local deadline=$((SECONDS + STACK_STOP_TIMEOUT)) p alive killed=0
   while :; do
     alive=()
-    for p in "$@"; do kill -0 "$p" 2>/dev/null && alive+=("$p"); done
+    for p in "$@"; do pid_alive "$p" && alive+=("$p"); done
     ((${#alive[@]} == 0)) && return 0
     if ((SECONDS >= deadline)); then
+      if ((killed)); then
+        log "still present 10s after SIGKILL: ${alive[*]}"
+        return 0
+      fi
       log "still running after ${STACK_STOP_TIMEOUT}s, sending SIGKILL to ${alive[*]}"
       kill -KILL "${alive[@]}" 2>/dev/null || true
-      sleep 0.5
-      return 0
+      killed=1 deadline=$((SECONDS + 10))  # tearing down a big JVM takes a moment, more so on a busy box
     fi
     sleep 0.2
   done
 }
 
 STARTED=()
-on_up_exit() { # a failed `up` stops what it started (logs stay in the state dir)
+on_up_exit() { # a failed `up` / `start-*` stops what it started (logs and data stay in the state dir)
   local rc=$? c q pids=()
   ((rc != 0 && ${#STARTED[@]} > 0)) || return 0
   for c in "${STARTED[@]}"; do q=$(pid_of "$c" || true); [[ -z $q ]] || pids+=("$q"); done
@@ -384,18 +452,42 @@ on_up_exit() { # a failed `up` stops what it started (logs stay in the state dir
   exit "$rc"
 }
 
+KJAVA='' RJAVA=''
+resolve_kafka_java() {
+  KJAVA=$(find_java 17 "${KAFKA_JAVA:-}") ||
+    die "Kafka $KAFKA_VERSION needs Java 17+: $(if [[ -n ${KAFKA_JAVA:-} ]]; then echo "KAFKA_JAVA=$KAFKA_JAVA is not one"; else echo "none found in JAVA_HOME, PATH or /usr/lib/jvm (set KAFKA_JAVA=/path/to/java)"; fi)"
+}
+resolve_registry_java() {
+  RJAVA=$(find_java 21 "${REGISTRY_JAVA:-}") ||
+    die "Apicurio Registry $APICURIO_VERSION needs Java 21+ (on 17 it fails with UnsupportedClassVersionError): $(if [[ -n ${REGISTRY_JAVA:-} ]]; then echo "REGISTRY_JAVA=$REGISTRY_JAVA is not one"; else echo "none found in JAVA_HOME, PATH or /usr/lib/jvm (set REGISTRY_JAVA=/path/to/java)"; fi)"
+}
+
+ports_must_be_free() { # ports_must_be_free kafka|registry [HINT] : for what we are about to start
+  local p ports hint
+  if [[ $1 == kafka ]]; then
+    ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT") hint=${2-"; set KAFKA_PORT / KAFKA_CONTROLLER_PORT"}
+  else
+    ports=("$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT") hint=${2-"; set REGISTRY_PORT / REGISTRY_MANAGEMENT_PORT"}
+  fi
+  for p in "${ports[@]}"; do
+    ! port_busy "$p" || die "port $p is in use by another process$hint"
+  done
+}
+
+has_kept_data() { [[ -f $KAFKA_STATE/data/meta.properties || -f $REGISTRY_DB.mv.db ]]; }
+
 cmd_up() {
   take_lock
   mkdir -p "$STATE_DIR"
-  local kafka_pid registry_pid kjava rjava
+  local kafka_pid registry_pid
   kafka_pid=$(pid_of kafka || true)
   registry_pid=$(pid_of registry || true)
 
-  if [[ -n $kafka_pid || -n $registry_pid ]]; then
+  if [[ -n $kafka_pid || -n $registry_pid ]] || has_kept_data; then
     load_recorded_ports
     if [[ $REC_KAFKA_PORT != "$KAFKA_PORT" || $REC_KAFKA_CONTROLLER_PORT != "$KAFKA_CONTROLLER_PORT" ||
       $REC_REGISTRY_PORT != "$REGISTRY_PORT" || $REC_REGISTRY_MANAGEMENT_PORT != "$REGISTRY_MANAGEMENT_PORT" ]]; then
-      die "the stack already runs with ports kafka=$REC_KAFKA_PORT/$REC_KAFKA_CONTROLLER_PORT registry=$REC_REGISTRY_PORT/$REC_REGISTRY_MANAGEMENT_PORT; run 'bash scripts/stack.sh down' first"
+      die "the stack in $STATE_DIR $(if [[ -n $kafka_pid || -n $registry_pid ]]; then echo "already runs"; else echo "is stopped but keeps its data"; fi) with ports kafka=$REC_KAFKA_PORT/$REC_KAFKA_CONTROLLER_PORT registry=$REC_REGISTRY_PORT/$REC_REGISTRY_MANAGEMENT_PORT; use those or run 'bash scripts/stack.sh down' first"
     fi
   fi
   if [[ -n $kafka_pid && -n $registry_pid ]] && kafka_answers "$KAFKA_PORT" &&
@@ -405,24 +497,10 @@ cmd_up() {
     return 0
   fi
 
-  kjava=$(find_java 17 "${KAFKA_JAVA:-}") ||
-    die "Kafka $KAFKA_VERSION needs Java 17+: $(if [[ -n ${KAFKA_JAVA:-} ]]; then echo "KAFKA_JAVA=$KAFKA_JAVA is not one"; else echo "none found in JAVA_HOME, PATH or /usr/lib/jvm (set KAFKA_JAVA=/path/to/java)"; fi)"
-  rjava=$(find_java 21 "${REGISTRY_JAVA:-}") ||
-    die "Apicurio Registry $APICURIO_VERSION needs Java 21+ (on 17 it fails with UnsupportedClassVersionError): $(if [[ -n ${REGISTRY_JAVA:-} ]]; then echo "REGISTRY_JAVA=$REGISTRY_JAVA is not one"; else echo "none found in JAVA_HOME, PATH or /usr/lib/jvm (set REGISTRY_JAVA=/path/to/java)"; fi)"
-
-  # Ports must be free for what we are about to start.
-  local p
-  if [[ -z $kafka_pid ]]; then
-    for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
-      ! port_busy "$p" || die "port $p is in use by another process; set KAFKA_PORT / KAFKA_CONTROLLER_PORT"
-    done
-  fi
-  if [[ -z $registry_pid ]]; then
-    for p in "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"; do
-      ! port_busy "$p" || die "port $p is in use by another process; set REGISTRY_PORT / REGISTRY_MANAGEMENT_PORT"
-    done
-  fi
-
+  resolve_kafka_java
+  resolve_registry_java
+  [[ -n $kafka_pid ]] || ports_must_be_free kafka
+  [[ -n $registry_pid ]] || ports_must_be_free registry
   [[ -n $kafka_pid ]] || ensure_kafka_jars
   [[ -n $registry_pid ]] || ensure_registry_app
 
@@ -434,10 +512,10 @@ cmd_up() {
   local deadline=$((SECONDS + STACK_TIMEOUT))
   STARTED=()
   trap on_up_exit EXIT
-  if [[ -z $registry_pid ]]; then STARTED+=(registry); start_registry "$rjava"; fi  # the slower one first
-  if [[ -z $kafka_pid ]]; then STARTED+=(kafka); start_kafka "$kjava"; fi
+  if [[ -z $registry_pid ]]; then STARTED+=(registry); start_registry "$RJAVA"; fi  # the slower one first
+  if [[ -z $kafka_pid ]]; then STARTED+=(kafka); start_kafka "$KJAVA"; fi
 
-  wait_kafka "$kjava" "$KAFKA_PORT" "$deadline" "$([[ -z $kafka_pid ]] && echo 1 || echo 0)"
+  wait_kafka "$KJAVA" "$KAFKA_PORT" "$deadline" "$([[ -z $kafka_pid ]] && echo 1 || echo 0)"
   log "Kafka ready on 127.0.0.1:$KAFKA_PORT"
   wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
   log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
@@ -459,6 +537,62 @@ cmd_down() {
   if ((${#pids[@]} > 0)); then log "stopped"; else log "nothing was running"; fi
 }
 
+cmd_stop_one() { # cmd_stop_one kafka|registry : stop one service, keep its data (idempotent)
+  local c=$1 p
+  take_lock
+  if p=$(pid_of "$c"); then
+    log "stopping $c (pid $p); its data stays in $STATE_DIR/$c"
+    local t0=$SECONDS
+    stop_pids "$p"
+    ! pid_alive "$p" || die "$c (pid $p) survived SIGKILL"
+    rm -f "$STATE_DIR/$c/$c.pid"
+    log "$c stopped ($((SECONDS - t0))s)"
+  else
+    log "$c is not running"
+  fi
+}
+
+cmd_start_one() { # cmd_start_one kafka|registry : start one service again with its ports and data (idempotent)
+  local c=$1 pid
+  take_lock
+  [[ -f $ENV_FILE ]] || die "no stack in $STATE_DIR to start $c in; run 'bash scripts/stack.sh up'"
+  # The ports the stack was created with, whatever this shell sets.
+  load_recorded_ports
+  KAFKA_PORT=$REC_KAFKA_PORT KAFKA_CONTROLLER_PORT=$REC_KAFKA_CONTROLLER_PORT
+  REGISTRY_PORT=$REC_REGISTRY_PORT REGISTRY_MANAGEMENT_PORT=$REC_REGISTRY_MANAGEMENT_PORT
+  local deadline=$((SECONDS + STACK_TIMEOUT))
+  if [[ $c == kafka ]]; then
+    resolve_kafka_java
+    if pid=$(pid_of kafka); then
+      log "kafka already runs (pid $pid)"
+      wait_kafka "$KJAVA" "$KAFKA_PORT" "$deadline" 0
+    else
+      ports_must_be_free kafka " (start-kafka reuses the stack's ports: free it, or 'down' and 'up' with other ports)"
+      ensure_kafka_jars
+      STARTED=(kafka)
+      trap on_up_exit EXIT
+      start_kafka "$KJAVA"
+      wait_kafka "$KJAVA" "$KAFKA_PORT" "$deadline" 1
+      trap - EXIT
+    fi
+    log "Kafka ready on 127.0.0.1:$KAFKA_PORT"
+  else
+    resolve_registry_java
+    if pid=$(pid_of registry); then
+      log "registry already runs (pid $pid)"
+    else
+      ports_must_be_free registry " (start-registry reuses the stack's ports: free it, or 'down' and 'up' with other ports)"
+      ensure_registry_app
+      STARTED=(registry)
+      trap on_up_exit EXIT
+      start_registry "$RJAVA"
+    fi
+    wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
+    trap - EXIT
+    log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
+  fi
+}
+
 cmd_status() {
   load_recorded_ports
   local ok=0 p
@@ -468,6 +602,8 @@ cmd_status() {
     else
       echo "kafka: process $p runs but 127.0.0.1:$REC_KAFKA_PORT does not answer; log $KAFKA_LOG"; ok=1
     fi
+  elif [[ -f $KAFKA_STATE/data/meta.properties ]]; then
+    echo "kafka: not running, data kept in $KAFKA_STATE/data ('bash scripts/stack.sh start-kafka' or 'up' starts it)"; ok=1
   else
     echo "kafka: not running"; ok=1
   fi
@@ -477,6 +613,8 @@ cmd_status() {
     else
       echo "registry: process $p runs but is not ready on 127.0.0.1:$REC_REGISTRY_PORT; log $REGISTRY_LOG"; ok=1
     fi
+  elif [[ -f $REGISTRY_DB.mv.db ]]; then
+    echo "registry: not running, data kept in $REGISTRY_DB.mv.db ('bash scripts/stack.sh start-registry' or 'up' starts it)"; ok=1
   else
     echo "registry: not running"; ok=1
   fi
@@ -494,13 +632,43 @@ cmd_env() {
   fi
 }
 
+usage() {
+  cat <<'EOF_USAGE'
+usage: bash scripts/stack.sh <command>
+
+  up              start Kafka and Apicurio Registry (idempotent; also starts a service stopped with stop-*,
+                  with its data); prints KAFKA_BROKERS=... and SCHEMA_REGISTRY_URL=... on stdout
+  down            stop both and remove all state and data (idempotent)
+  status          show what runs (exit 0 when both are up and answering)
+  env             print KAFKA_BROKERS=... and SCHEMA_REGISTRY_URL=... when both are up
+  stop-kafka      stop Kafka only (SIGTERM, then SIGKILL after STACK_STOP_TIMEOUT); keeps its log dirs
+  start-kafka     start Kafka again with the same ports and data; waits until ready
+  stop-registry   stop Apicurio Registry only; keeps its database
+  start-registry  start Apicurio Registry again with the same ports and data; waits until ready
+  help            this text
+
+Environment: KAFKA_PORT KAFKA_CONTROLLER_PORT REGISTRY_PORT REGISTRY_MANAGEMENT_PORT STACK_STATE_DIR
+STACK_CACHE_DIR STACK_TIMEOUT STACK_STOP_TIMEOUT ... (see the comment at the top of scripts/stack.sh)
+EOF_USAGE
+}
+
 case ${1:-} in
   up) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
+  stop-kafka) cmd_stop_one kafka ;;
+  start-kafka) cmd_start_one kafka ;;
+  stop-registry) cmd_stop_one registry ;;
+  start-registry) cmd_start_one registry ;;
+  help | -h | --help) usage ;;
+  '')
+    usage >&2
+    exit 2
+    ;;
   *)
-    echo "usage: bash scripts/stack.sh up|down|status|env" >&2
+    log "unknown command '$1'"
+    usage >&2
     exit 2
     ;;
 esac
