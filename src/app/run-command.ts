@@ -43,7 +43,11 @@ export async function runMain(args: string[]): Promise<number> {
     level: config.logLevel,
     base: { service: 'toolcall-normalizer' },
     // Belt and braces: nothing we log carries these, but a future log line must not leak them either.
-    redact: { paths: ['password', '*.password', 'sasl', '*.sasl', 'authorization', '*.authorization'], censor: '[redacted]' },
+    // pino's wildcards match one level each, so the paths cover the config's own nesting (kafka.sasl.password).
+    redact: {
+      paths: ['password', '*.password', '*.*.password', 'sasl', '*.sasl', '*.*.sasl', 'authorization', '*.authorization', '*.*.authorization', 'key', '*.ssl.key', '*.*.ssl.key'],
+      censor: '[redacted]',
+    },
   });
   return runWorker(config, logger);
 }
