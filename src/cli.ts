@@ -3,7 +3,9 @@
  * The one entry point: `toolcall-normalizer <command> [options]`. Each command lives in src/app; this file
  * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
  */
+import { auditMain } from './app/audit-command.js';
 import { normalizeMain } from './app/normalize-main.js';
+import { replayMain } from './app/replay-command.js';
 import { runMain } from './app/run-command.js';
 import { schemasMain } from './app/schemas-command.js';
 import { UsageError } from './app/usage.js';
@@ -13,6 +15,8 @@ const USAGE = `Usage: toolcall-normalizer <command> [options]
 Commands:
   normalize --schemas DIR [--input FILE] [--output FILE]   Normalize and validate JSON Lines tool calls
   schemas push --registry URL DIR                          Register tool definitions in a schema registry
+  audit DIR | audit --registry URL                         Audit tool definitions: schema validity, prose vs schema
+  replay --schemas DIR --golden FILE                       Replay golden model calls and check their results
   run                                                      Run the stream worker (configured by environment)
   help                                                     Show this help
 
@@ -23,6 +27,8 @@ type Command = (args: string[]) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   normalize: normalizeMain,
   schemas: schemasMain,
+  audit: (args) => auditMain(args),
+  replay: (args) => replayMain(args),
   // The worker leaves client sockets and timers behind once stopped; its exit status is final, so exit now.
   run: async (args) => process.exit(await runMain(args)),
 };

@@ -8,6 +8,8 @@ import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-sc
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadSchemaDir } from '../adapters/schema-dir.js';
+import { validityFindings } from '../core/audit/validity.js';
+import { createSchemaChecker } from '../core/schema-meta.js';
 import {
   DEFAULT_REGISTRY_CONFIG,
   parseRegistryUrl,
@@ -32,7 +34,10 @@ Options:
   --username U               Basic auth user name (with --password-env)
   --password-env VAR         Name of the environment variable holding the password (never the password itself)
   --timeout-ms N             Timeout of one registry request in ms (default ${DEFAULT_REGISTRY_CONFIG.timeoutMs})
+  --force                    Push definitions even when the audit's validity layer finds errors in them
 
+Each definition is checked first by the validity layer of "toolcall-normalizer audit" (meta-schema, required
+names, default/enum values); one with validity errors is reported and not pushed unless --force.
 The registry's compatibility rules for each subject are left as configured; an incompatible change is reported.
 
 Exit status: 0 when every definition was pushed; 1 when a definition has problems (it is not pushed, the others
@@ -45,6 +50,8 @@ export interface PushOptions {
   readonly username?: string;
   readonly password?: string;
   readonly timeoutMs?: number;
+  /** Push definitions with validity errors too (they are still reported). */
+  readonly force?: boolean;
 }
 
 export interface PushedTool {
@@ -87,6 +94,7 @@ export async function schemasMain(args: string[], output: CommandOutput = STDIO)
       username: { type: 'string' },
       'password-env': { type: 'string' },
       'timeout-ms': { type: 'string' },
+      force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     SCHEMAS_USAGE,
@@ -121,6 +129,7 @@ export async function schemasMain(args: string[], output: CommandOutput = STDIO)
     dir,
     subjectTemplate,
     timeoutMs: positiveInt(values['timeout-ms'], 'timeout-ms', DEFAULT_REGISTRY_CONFIG.timeoutMs, SCHEMAS_USAGE),
+    force: values.force === true,
   };
   if (username !== undefined && passwordEnv !== undefined) {
     const password = readSecretEnv(passwordEnv);
@@ -146,6 +155,24 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
     output.err(`${problem.file}: not pushed: ${problem.message}`);
   }
   const withProblems = new Set(loaded.problems.map((problem) => problem.file));
+
+  // The audit's validity layer: a schema that is unsound (a required name with no property, a default its own
+  // schema rejects...) is not registered unless forced.
+  const checker = createSchemaChecker();
+  for (const { file, definition } of loaded.definitions) {
+    if (withProblems.has(file)) continue;
+    const findings = validityFindings(definition, checker);
+    if (findings.length === 0) continue;
+    const details = findings.map((f) => `${f.parameter === null ? '' : `${f.parameter}: `}${f.keyword}: ${f.suggestion}`).join(' | ');
+    if (options.force === true) {
+      output.err(`${file}: pushed despite ${findings.length} validity error${findings.length === 1 ? '' : 's'} (--force): ${details}`);
+      continue;
+    }
+    const message = `${findings.length} validity error${findings.length === 1 ? '' : 's'} (fix, or push with --force): ${details}`;
+    failed.push({ file, message });
+    output.err(`${file}: not pushed: ${message}`);
+    withProblems.add(file);
+  }
 
   const url = parseRegistryUrl(options.registry);
   const username = options.username ?? url.username;

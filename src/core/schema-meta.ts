@@ -14,6 +14,8 @@ import type { ErrorObject, Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { JsonObject, JsonValue } from './json.js';
+import type { Diagnostic } from './types.js';
+import { createSchemaCompiler, type SchemaCompiler } from './validate.js';
 
 // ajv-formats is CommonJS; see core/validate.ts for why `.default` is the plugin.
 const addFormats = formatsModule.default;
@@ -83,11 +85,17 @@ export interface SchemaChecker {
    * caller reports that elsewhere). Empty when the value is valid. Never throws.
    */
   valueErrors(root: JsonObject, draft: SchemaDraft, pointer: string, value: JsonValue): ValueError[] | undefined;
+  /**
+   * Why the worker's own compiler (core/validate.ts) cannot use `schema` (`tool_schema_unusable`), or undefined
+   * when it can. The backstop for anything the finer checks do not name.
+   */
+  compileProblem(schema: JsonObject): Diagnostic | undefined;
 }
 
 /** Creates a checker; its meta-schema validators are compiled once, on first use. */
 export function createSchemaChecker(): SchemaChecker {
   const metaInstances = new Map<SchemaDraft, Ajv | Ajv2020>();
+  let compiler: SchemaCompiler | undefined;
   const metaInstance = (draft: SchemaDraft): Ajv | Ajv2020 => {
     let ajv = metaInstances.get(draft);
     if (ajv === undefined) {
@@ -125,6 +133,11 @@ export function createSchemaChecker(): SchemaChecker {
       } catch {
         return undefined;
       }
+    },
+    compileProblem(schema) {
+      compiler ??= createSchemaCompiler({ maxDiagnostics: 1 });
+      const compiled = compiler.compile(schema);
+      return compiled.ok ? undefined : compiled.diagnostic;
     },
   };
 }

@@ -579,7 +579,7 @@ function judgeBounds(
     addMissingBound(findings, node, entry.location, entry.pointer, family, first.c, first.claim.sentence);
     return;
   }
-  const disagreeing = entry.claims.filter(({ c }) => comparable(node, c) && !c.fromWord);
+  const disagreeing = entry.claims.filter(({ c }) => comparable(node, c));
   if (disagreeing.length === 0) return;
   const shown = disagreeing[0];
   if (shown === undefined) return;

@@ -124,6 +124,26 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
     }
   });
 
+  // Backstop: the worker's compiler refuses the schema for a reason none of the checks above named.
+  if (byId.size === 0) {
+    const problem = checker.compileProblem(root);
+    if (problem !== undefined) {
+      const reason = problem.details?.reason;
+      const ref = problem.details?.ref;
+      const keyword = reason === 'dangling_ref' || reason === 'ref_cycle' ? '$ref' : '$schema';
+      let at: string | undefined;
+      if (typeof ref === 'string') {
+        walkSchemas(root, (schema, pointer) => {
+          if (at === undefined && typeof schema.$ref === 'string' && (schema.$ref === ref || ref.endsWith(schema.$ref))) at = pointer;
+        });
+      }
+      const suggestion = `${problem.message} Fix the schema: until then every call to this tool is rejected with tool_schema_unusable.`;
+      const evidence = json(typeof ref === 'string' ? { $ref: ref } : { reason: typeof reason === 'string' ? reason : 'compile_failed' });
+      if (at === undefined) add('', keyword, evidence, suggestion, null);
+      else add(at, keyword, evidence, suggestion);
+    }
+  }
+
   return [...byId.values()];
 }
 
