@@ -20,7 +20,8 @@ export type Headers = Record<string, HeaderValue | HeaderValue[] | undefined>;
 export interface OutputMessage {
   readonly topic: string;
   readonly key: Buffer | null;
-  readonly value: Buffer | string;
+  /** null only for a dead-lettered tombstone: the DLQ carries the input value as it was. */
+  readonly value: Buffer | string | null;
   readonly headers: Headers;
 }
 
@@ -82,7 +83,7 @@ export function buildOutputMessage(
     headers[HEADER.dlqOffset] = input.source.offset;
     headers[HEADER.dlqClass] = code;
     headers[HEADER.dlqMessage] = truncate(error?.message ?? '', MAX_HEADER_MESSAGE);
-    return { topic: topics.dlq, key: input.key, value: input.value ?? Buffer.alloc(0), headers };
+    return { topic: topics.dlq, key: input.key, value: input.value, headers };
   }
   if (record.errors[0] !== undefined) headers[HEADER.errorCode] = record.errors[0].code;
   const value: Record<string, unknown> = {
