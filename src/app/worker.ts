@@ -74,6 +74,10 @@ export class Worker {
       // Read only committed input: an upstream transactional producer's aborted records are never processed.
       readUncommitted: false,
       allowAutoTopicCreation: false,
+      sessionTimeout: this.#config.kafka.sessionTimeoutMs,
+      // kafkajs wants heartbeats well inside the session timeout; a tenth leaves room for slow batches.
+      heartbeatInterval: Math.max(1_000, Math.floor(this.#config.kafka.sessionTimeoutMs / 10)),
+      maxWaitTimeInMs: this.#config.kafka.fetchMaxWaitMs,
       retry: { retries: 8 },
     });
     this.#consumer.on(this.#consumer.events.GROUP_JOIN, (event) => {

@@ -18,6 +18,10 @@ export interface WorkerConfig {
     readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
     readonly sasl: { readonly mechanism: SaslMechanism; readonly username: string; readonly password: string } | undefined;
     readonly connectionTimeoutMs: number;
+    /** Consumer group session timeout: how long a dead worker keeps its partitions before the group moves them. */
+    readonly sessionTimeoutMs: number;
+    /** Longest a fetch waits for data; also how soon a resumed (paused) partition is fetched again. */
+    readonly fetchMaxWaitMs: number;
   };
   readonly topics: { readonly input: string; readonly output: string; readonly rejected: string; readonly dlq: string };
   readonly groupId: string;
@@ -121,6 +125,9 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
       ssl,
       sasl,
       connectionTimeoutMs: read.int('KAFKA_CONNECTION_TIMEOUT_MS', 10_000, 100, 300_000),
+      // 6 s is the broker's default group.min.session.timeout.ms.
+      sessionTimeoutMs: read.int('KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
+      fetchMaxWaitMs: read.int('KAFKA_FETCH_MAX_WAIT_MS', 1_000, 10, 30_000),
     },
     topics: {
       input: read.topic('INPUT_TOPIC', 'tool-calls.raw'),

@@ -375,7 +375,7 @@ const WORKER_VARIABLES = [
   'KAFKA_CONNECTION_TIMEOUT_MS', 'INPUT_TOPIC', 'OUTPUT_TOPIC', 'REJECTED_TOPIC', 'DLQ_TOPIC', 'TRANSACTIONAL_ID_PREFIX',
   'CREATE_TOPICS', 'SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD', 'SUBJECT_TEMPLATE', 'REGISTRY_TIMEOUT_MS',
   'REGISTRY_CACHE_TTL_MS', 'REGISTRY_NEGATIVE_TTL_MS', 'REGISTRY_MAX_RETRIES', 'METRICS_PORT', 'MAX_BACKOFF_MS', 'LOG_LEVEL',
-  'METRICS_TOOL_LABELS',
+  'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS',
 ];
 
 /** A port nobody listens on right now (bind port 0, read it, release it). */
@@ -435,7 +435,7 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
   const port = options.port ?? (await freePort());
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !WORKER_VARIABLES.includes(name)) childEnv[name] = value;
-  Object.assign(childEnv, { KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info' });
+  Object.assign(childEnv, { KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000' });
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) Reflect.deleteProperty(childEnv, name);
     else childEnv[name] = value;
