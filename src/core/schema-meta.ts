@@ -45,6 +45,8 @@ const OPTIONS: Options = {
   logger: false,
 };
 
+const VALUE_OPTIONS: Options = { ...OPTIONS, validateSchema: false };
+
 /** The base URI a checked root is registered under when it has no `$id` of its own. */
 const ROOT_KEY = 'https://toolcall-normalizer.invalid/audit-root';
 
@@ -117,22 +119,19 @@ export function createSchemaChecker(): SchemaChecker {
       }
     },
     valueErrors(root, draft, pointer, value) {
-      try {
-        const ajv = newInstance(draft);
-        const copy = withoutKey(root, '$schema');
-        const id = typeof copy.$id === 'string' && copy.$id !== '' ? copy.$id.replace(/#$/, '') : ROOT_KEY;
-        ajv.addSchema(copy, id === ROOT_KEY ? ROOT_KEY : undefined);
-        const validate = ajv.getSchema(`${id}#${encodePointerForUri(pointer)}`);
-        if (validate === undefined) return undefined;
-        if (validate(value) === true) return [];
-        return (validate.errors ?? []).map((error) => ({
-          instancePath: error.instancePath,
-          keyword: error.keyword,
-          message: error.message ?? `fails "${error.keyword}"`,
-        }));
-      } catch {
-        return undefined;
+      const whole = validateAt(root, draft, pointer, value);
+      if (whole !== undefined) return whole;
+      // The whole schema does not compile (a mistake elsewhere): try the subschema on its own, with the root's
+      // definitions beside it so `#/$defs/...` references still resolve.
+      const sub = valueAtPointer(root, pointer);
+      if (sub === undefined || pointer === '' || (typeof sub !== 'boolean' && (typeof sub !== 'object' || sub === null || Array.isArray(sub)))) return undefined;
+      if (typeof sub === 'boolean') return sub ? [] : [{ instancePath: '', keyword: 'false schema', message: 'no value is allowed' }];
+      const standalone: JsonObject = { ...sub };
+      for (const key of ['$defs', 'definitions'] as const) {
+        const defs = root[key];
+        if (defs !== undefined && !Object.hasOwn(sub, key)) standalone[key] = defs;
       }
+      return validateAt(standalone, draft, '', value);
     },
     compileProblem(schema) {
       compiler ??= createSchemaCompiler({ maxDiagnostics: 1 });
@@ -142,8 +141,42 @@ export function createSchemaChecker(): SchemaChecker {
   };
 }
 
-function newInstance(draft: SchemaDraft): Ajv | Ajv2020 {
-  const ajv = draft === '2020-12' ? new Ajv2020(OPTIONS) : new Ajv(OPTIONS);
+/** Validates `value` against the subschema at `pointer` of `root`; undefined when that cannot be compiled. */
+function validateAt(root: JsonObject, draft: SchemaDraft, pointer: string, value: JsonValue): ValueError[] | undefined {
+  try {
+    // Not validated against the meta-schema here: a mistake elsewhere in the schema (the validity layer reports
+    // it) must not hide whether this value fits its own subschema.
+    const ajv = newInstance(draft, VALUE_OPTIONS);
+    const copy = withoutKey(root, '$schema');
+    const id = typeof copy.$id === 'string' && copy.$id !== '' ? copy.$id.replace(/#$/, '') : ROOT_KEY;
+    ajv.addSchema(copy, id === ROOT_KEY ? ROOT_KEY : undefined);
+    const validate = ajv.getSchema(`${id}#${encodePointerForUri(pointer)}`);
+    if (validate === undefined) return undefined;
+    if (validate(value) === true) return [];
+    return (validate.errors ?? []).map((error) => ({
+      instancePath: error.instancePath,
+      keyword: error.keyword,
+      message: error.message ?? `fails "${error.keyword}"`,
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
+function valueAtPointer(root: JsonValue, pointer: string): JsonValue | undefined {
+  let node: JsonValue | undefined = root;
+  if (pointer === '') return node;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)];
+    else if (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+function newInstance(draft: SchemaDraft, options: Options = OPTIONS): Ajv | Ajv2020 {
+  const ajv = draft === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   return ajv;
 }

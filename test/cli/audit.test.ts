@@ -43,7 +43,7 @@ describe('audit (CLI)', () => {
     expect(lines[0]).toMatch(/^LAYER\s+TOOL\s+PARAMETER\s+KEYWORD$/);
     expect(result.stdout).toMatch(/prose-only\s+transfer_funds\s+currency\s+required/);
     expect(result.stdout).toContain('    evidence:   The currency is required.');
-    expect(result.stdout).toMatch(/\d+ findings in 17 tools: \d+ validity, \d+ prose-only, \d+ schema-only\n$/);
+    expect(result.stdout).toMatch(/\d+ findings in 19 tools: \d+ validity, \d+ prose-only, \d+ schema-only\n$/);
   });
 
   it('prints exactly {"findings": [...]} with --json, each finding complete', () => {

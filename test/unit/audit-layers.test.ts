@@ -88,6 +88,15 @@ describe('validity layer', () => {
     expect(where(findings)).toEqual(['validity escaped pattern', 'validity range minimum', 'validity ref $ref', 'validity slug pattern']);
   });
 
+  it('checks values even when the schema is broken elsewhere, and reports a property that is not a schema', () => {
+    const findings = validityFindings(tool({ a: 'string', e: { type: 'integer', enum: [1, '3'] }, d: { enum: [] } }));
+    expect(where(findings)).toEqual(['validity a properties', 'validity d enum', 'validity e enum']);
+  });
+
+  it('does not also report a broken keyword as a prose conflict', () => {
+    expect(where(auditTool(tool({ b: { type: 'string', maxLength: -1, description: 'B.' } })))).toEqual(['validity b maxLength']);
+  });
+
   it('reports an unsupported $schema for the tool as a whole, and an external $ref the worker cannot resolve', () => {
     expect(where(validityFindings({ name: 't', description: undefined, inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } }))).toEqual(['validity - $schema']);
     expect(where(validityFindings(tool({ a: { $ref: 'https://example.com/a.json' } })))).toEqual(['validity a $ref']);
@@ -173,6 +182,21 @@ describe('prose-only layer', () => {
       d: { type: 'string', enum: ['x', 'y'], default: 'x', description: '`x` or `y`; defaults to `x`.' },
     });
     expect(where(diffProseAndSchema(definition))).toEqual(['prose-only a default', 'prose-only b default']);
+  });
+
+  it('compares numbers in their units: "10 million", a pattern quantifier, a unit the schema does not count in', () => {
+    const definition = tool({
+      principal: { type: 'number', maximum: 10000000, description: 'Loan amount, at most 10 million.' },
+      org: { type: 'string', pattern: '^[A-Za-z0-9-]{1,39}$', description: 'Organization login, 1-39 letters, digits or hyphens.' },
+      ttl_seconds: { type: 'integer', maximum: 2592000, description: 'Time to live in seconds, at most 30 days.' },
+      value: { description: 'Any JSON value, up to 64 KB once serialized.' },
+    });
+    expect(diffProseAndSchema(definition)).toEqual([]);
+  });
+
+  it('reads "at most 2 decimal places" as precision (multipleOf), not as a maximum', () => {
+    expect(where(diffProseAndSchema(tool({ price: { type: 'number', description: 'Price with at most 2 decimal places.' } })))).toEqual(['prose-only price multipleOf']);
+    expect(diffProseAndSchema(tool({ price: { type: 'number', multipleOf: 0.01, description: 'Price with at most 2 decimal places.' } }))).toEqual([]);
   });
 
   it('reports a rule about several parameters for the tool as a whole, unless anyOf encodes it', () => {

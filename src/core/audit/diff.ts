@@ -344,10 +344,11 @@ const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveL
   properties: { lower: 'minProperties', upper: 'maxProperties' },
 };
 
-type UnitClass = 'length' | 'bytes' | 'items' | 'properties' | 'measure' | 'noun' | undefined;
+type UnitClass = 'length' | 'bytes' | 'items' | 'properties' | 'measure' | 'precision' | 'noun' | undefined;
 
 function unitClass(unit: string | undefined): UnitClass {
   if (unit === undefined) return undefined;
+  if (/^(?:places?|decimals?|significant)$/.test(unit)) return 'precision';
   if (LENGTH_UNITS.test(unit) || /^digits?$/.test(unit)) return 'length';
   if (/^(?:bytes?|b|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?)$/.test(unit)) return 'bytes';
   if (ITEM_UNITS.test(unit)) return 'items';
@@ -365,6 +366,9 @@ function boundTarget(node: AuditNode, candidate: BoundCandidate): { family: Fami
   const hasArray = view.types?.has('array') ?? false;
   const hasObject = view.types?.has('object') ?? false;
   if (candidate.fromWord) return view.types === undefined || hasNumber ? { family: 'number', onItems: false } : undefined;
+  // "at most 2 decimal places" is precision (`multipleOf`), judged apart.
+  if (cls === 'precision') return undefined;
+  if (cls === 'bytes' && !hasString) return undefined;
   if (cls === 'length' || cls === 'bytes') {
     if (view.types === undefined || hasString) return { family: 'length', onItems: false };
     if (hasArray) return { family: 'length', onItems: true };
@@ -384,10 +388,13 @@ function comparable(node: AuditNode, candidate: BoundCandidate): boolean {
   const cls = unitClass(candidate.unit);
   if (cls === 'bytes') return false;
   if (cls !== 'measure' || candidate.unit === undefined) return true;
-  // "between 5 and 1440 minutes" on `duration_minutes` ("Length in minutes"): the schema counts in that unit.
+  // "between 5 and 1440 minutes" on `duration_minutes` or a value "in minutes": the schema counts in that unit.
   const unit = singular(candidate.unit.toLowerCase());
-  const vocabulary = [...nameTokens(node.parameter), ...nameTokens(node.name), ...words(node.view.description ?? '')].map(singular);
-  return vocabulary.includes(unit) || (unit === 'ms' && vocabulary.includes('millisecond')) || (unit === 'millisecond' && vocabulary.includes('ms'));
+  const names = [...nameTokens(node.parameter), ...nameTokens(node.name)].map(singular);
+  const unitWords = unit === 'ms' || unit === 'millisecond' ? ['ms', 'millisecond'] : unit === 's' || unit === 'sec' || unit === 'second' ? ['s', 'sec', 'second'] : [unit];
+  if (unitWords.some((u) => names.includes(u))) return true;
+  const description = node.view.description ?? '';
+  return unitWords.some((u) => new RegExp(`\\bin\\s+${escapeRegExp(u)}s?\\b`, 'i').test(description));
 }
 
 function isInteger(view: SchemaView): boolean {
@@ -405,6 +412,10 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
     const { node, candidate: c } = claim;
     switch (c.kind) {
       case 'bound': {
+        if (unitClass(c.unit) === 'precision') {
+          precisionClaim(claim, c, findings);
+          break;
+        }
         const target = boundTarget(node, c);
         if (target === undefined) break;
         const itemsView = target.onItems ? itemsOf(root, node) : undefined;
@@ -481,6 +492,16 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
   for (const entry of bounds.values()) judgeBounds(entry, findings);
 }
 
+/** "At most 2 decimal places" on a number: `multipleOf: 0.01`. */
+function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
+  const { node } = claim;
+  if (c.side !== 'upper' || !allows(node.view, 'number') || node.view.types === undefined) return;
+  if (hasKeyword(node.view, 'multipleOf')) return;
+  const step = Number((10 ** -c.value).toFixed(Math.max(0, Math.min(20, Math.round(c.value)))));
+  findings.add('prose-only', node.parameter, 'multipleOf', node.location, node.pointer, quote(claim.sentence),
+    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`);
+}
+
 function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
   const items = node.view.items;
   if (items === undefined || !isJsonObject(items.schema)) return undefined;
@@ -544,6 +565,9 @@ function boundMatches(view: SchemaView, family: Family, c: BoundCandidate): bool
   if (actual === wanted) return true;
   // Lists and formats bound lengths too: every allowed value within the bound is a home.
   if (family === 'length') {
+    // A pattern whose quantifier carries the bound ("^[A-Za-z0-9-]{1,39}$" for "1-39 letters or digits").
+    const pattern = firstSite(view, 'pattern')?.value;
+    if (typeof pattern === 'string' && quantifierBounds(pattern).some((q) => (c.side === 'lower' ? q.min === wanted : q.max === wanted))) return true;
     const values = listedValues(view);
     if (values !== undefined && values.length > 0) {
       return values.every((v) => typeof v !== 'string' || (c.side === 'lower' ? Array.from(v).length >= wanted : Array.from(v).length <= wanted));
@@ -553,6 +577,14 @@ function boundMatches(view: SchemaView, family: Family, c: BoundCandidate): bool
   if (family === 'items' && c.side === 'lower' && wanted <= 1) return hasKeyword(view, 'contains');
   if (family === 'properties' && c.side === 'lower' && wanted <= 1) return view.required.size > 0;
   return false;
+}
+
+/** The `{n}`, `{n,}` and `{n,m}` quantifiers of a regular expression's source. */
+function quantifierBounds(pattern: string): { min: number; max: number | undefined }[] {
+  return [...pattern.matchAll(/\{(\d+)(,(\d*))?\}/g)].map((m) => ({
+    min: Number(m[1]),
+    max: m[2] === undefined ? Number(m[1]) : m[3] === undefined || m[3] === '' ? undefined : Number(m[3]),
+  }));
 }
 
 function familyHasKeyword(view: SchemaView, family: Family, side: 'lower' | 'upper'): boolean {
@@ -581,6 +613,9 @@ function judgeBounds(
   }
   const disagreeing = entry.claims.filter(({ c }) => comparable(node, c));
   if (disagreeing.length === 0) return;
+  // "at most 30 days (2592000)": the schema's own number is in the prose too.
+  const schemaValues = sideKeywords.map((k) => (k === undefined ? undefined : numberKeyword(view, k))).filter((v): v is number => v !== undefined);
+  if (entry.claims.some(({ claim }) => schemaValues.some((v) => mentionsNumber(claim.sentence, v)))) return;
   const shown = disagreeing[0];
   if (shown === undefined) return;
   const schemaKeyword = side === 'lower'

@@ -20,7 +20,11 @@ export { diffProseAndSchema } from './diff.js';
 
 /** Every finding of one tool, sorted. */
 export function auditTool(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
-  return [...validityFindings(definition, checker), ...diffProseAndSchema(definition)].sort(compareFindings);
+  const validity = validityFindings(definition, checker);
+  // A keyword the validity layer already reports as broken (`"maxLength": -1`) is not also a prose conflict.
+  const broken = new Set(validity.map((f) => `${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
+  const diff = diffProseAndSchema(definition).filter((f) => !broken.has(`${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
+  return [...validity, ...diff].sort(compareFindings);
 }
 
 /** Every finding of several tools, sorted (tool, parameter, layer, keyword). One checker is shared. */

@@ -163,7 +163,7 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
 };
 
 /** A number as prose writes it: `500000`, `500,000`, `1.5`, `500k`, `-3`, `ten`, `a hundred`. */
-const NUM = String.raw`(?:(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?![\d])|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])|\d+)(?:\.\d+)?(?:[kKmM](?![A-Za-z]))?|\b(?:(?:a|one)\s+(?:hundred|thousand)|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)`;
+const NUM = String.raw`(?:(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?![\d])|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])|\d+)(?:\.\d+)?(?:[kKmM](?![A-Za-z])|\s+(?:thousand|million|billion)\b)?|\b(?:(?:a|one)\s+(?:hundred|thousand)|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)`;
 /** A parenthetical gloss after a number: "from 1 (highest) to 5 (lowest)". */
 const GLOSS = String.raw`(?:\s*\([^()]{0,40}\))?`;
 /** The word after a number (its unit or noun), optionally, past an adjective ("5 uppercase letters"). */
@@ -173,10 +173,14 @@ const UNIT = String.raw`(?:\s*(%)|\s+(?:(?:upper-?case|lower-?case|capital|alpha
 export function parseNumber(raw: string): { value: number; plain: boolean } | undefined {
   const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
   if (Object.hasOwn(NUMBER_WORDS, text)) return { value: NUMBER_WORDS[text] ?? 0, plain: true };
-  const match = /^([-−]?[\d, \u00a0\u202f]+(?:\.\d+)?)([kKmM]?)$/.exec(raw.trim());
+  const match = /^([-−]?[\d, \u00a0\u202f]+?(?:\.\d+)?)\s*([kKmM]|thousand|million|billion)?$/i.exec(raw.trim());
   if (match === null) return undefined;
   const value = Number((match[1] ?? '').replace(/[, \u00a0\u202f]/g, '').replace('−', '-'));
   if (!Number.isFinite(value)) return undefined;
+  const word = (match[2] ?? '').toLowerCase();
+  if (word === 'thousand') return { value: value * 1000, plain: true };
+  if (word === 'million') return { value: value * 1_000_000, plain: true };
+  if (word === 'billion') return { value: value * 1_000_000_000, plain: true };
   const suffix = match[2] ?? '';
   if (suffix === 'k' || suffix === 'K') return { value: value * 1000, plain: true };
   if (suffix === 'M') return { value: value * 1_000_000, plain: true };

@@ -45,8 +45,9 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
     }
     for (const { pointer, keyword, messages } of grouped.values()) {
       const node = valueAt(root, pointer);
-      const value = isJsonObject(node) && Object.hasOwn(node, keyword) ? node[keyword] : node;
-      add(pointer, keyword, json(isJsonObject(node) && Object.hasOwn(node, keyword) ? { [keyword]: value ?? null } : (value ?? null)),
+      const own = isJsonObject(node) && Object.hasOwn(node, keyword);
+      const value = own ? node[keyword] : node;
+      add(pointer, keyword, json(own ? { [keyword]: value ?? null } : (value ?? null)),
         `${metaAdvice(keyword)} (meta-schema ${draft}: ${[...messages].slice(0, 3).join('; ')}).`);
     }
   }
@@ -102,6 +103,9 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
         add(pointer, 'default', json({ default: schema.default ?? null }),
           `The "default" fails its own schema (${describeErrors(errors)}): change it to a value the schema accepts, or remove it.`);
       }
+    }
+    if (Array.isArray(schema.enum) && schema.enum.length === 0) {
+      add(pointer, 'enum', json({ enum: [] }), 'An empty "enum" allows no value at all: list the allowed values, or remove "enum".');
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0) {
       const modified = replaceAt(root, pointer, withoutKeys(schema, ['enum', 'const', 'default']));
@@ -217,7 +221,8 @@ export function splitSchemaPath(instancePath: string, fallbackKeyword: string): 
     const next = tokens[i + 1];
     if (MAP_KEYWORDS.has(token) || (token === 'dependencies' && next !== undefined)) {
       if (next === undefined) return { pointer: tokensToPointer(node), keyword: token };
-      if (i + 2 >= tokens.length) return { pointer: tokensToPointer(node), keyword: token };
+      // The entry itself is not a schema (`"properties": {"a": "string"}`): the finding is on that entry.
+      if (i + 2 >= tokens.length) return { pointer: tokensToPointer([...node, token, next]), keyword: token };
       node = [...node, token, next];
       i += 2;
       continue;
