@@ -194,6 +194,23 @@ describe('prose-only layer', () => {
     expect(diffProseAndSchema(definition)).toEqual([]);
   });
 
+  it('does not pin what the tool description counts on a parameter it merely names nearby', () => {
+    const definition = tool(
+      { query: { type: 'string', description: 'Search text.' }, cursor: { type: 'string', description: 'Opaque cursor.' }, labels: { type: 'array', items: { type: 'string' }, description: 'Label names.' } },
+      {},
+      'Search `query` across repositories updated between 2020 and 2024. Returns at most 100 results; use `cursor` for more. Filter by `labels`; returns at most 50 issues.',
+    );
+    expect(diffProseAndSchema(definition)).toEqual([]);
+  });
+
+  it('reads "at least one digit" as a rule on the characters (pattern), not on the length', () => {
+    const definition = tool({
+      password: { type: 'string', minLength: 12, pattern: '^(?=.*\\d).+$', description: 'At least 12 characters, with at least one digit.' },
+      pin: { type: 'string', minLength: 12, description: 'Secret, minimum 12 characters with at least one digit.' },
+    });
+    expect(where(diffProseAndSchema(definition))).toEqual(['prose-only pin pattern']);
+  });
+
   it('reads "at most 2 decimal places" as precision (multipleOf), not as a maximum', () => {
     expect(where(diffProseAndSchema(tool({ price: { type: 'number', description: 'Price with at most 2 decimal places.' } })))).toEqual(['prose-only price multipleOf']);
     expect(diffProseAndSchema(tool({ price: { type: 'number', multipleOf: 0.01, description: 'Price with at most 2 decimal places.' } }))).toEqual([]);

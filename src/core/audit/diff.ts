@@ -45,6 +45,8 @@ interface Claim {
   readonly node: AuditNode;
   readonly candidate: Candidate;
   readonly sentence: string;
+  /** True when the claim comes from the tool description (attributed), false from the node's own description. */
+  readonly fromTool: boolean;
 }
 
 /** The prose-only and schema-only findings of one tool. */
@@ -64,7 +66,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     for (const sentence of splitSentences(node.view.description)) {
       for (const candidate of extractCandidates(sentence.text)) {
         if (ownClaimBelongsElsewhere(candidate, sentence.text, node, topLevel)) continue;
-        claims.push({ node, candidate, sentence: sentence.text });
+        claims.push({ node, candidate, sentence: sentence.text, fromTool: false });
       }
     }
   }
@@ -84,7 +86,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         if (group && candidate.kind === 'required') continue;
         for (const parameter of attribute(candidate, sentence.text, mentions, topLevel)) {
           const node = topLevel.find((n) => n.parameter === parameter);
-          if (node !== undefined) claims.push({ node, candidate, sentence: sentence.text });
+          if (node !== undefined && toolClaimFits(node, candidate)) claims.push({ node, candidate, sentence: sentence.text, fromTool: true });
         }
       }
     }
@@ -262,7 +264,7 @@ function attribute(candidate: Candidate, sentence: string, mentions: readonly Me
   if (inside !== undefined) return [inside.parameter];
   if (conditionalClause(sentence, candidate.start)) return [];
   if (before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 8) return withCoordinated(before);
-  if (after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 3) return [after.parameter];
+  if (after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 && !/[;:.,]/.test(sentence.slice(candidate.end, after.start))) return [after.parameter];
   // By its words: "use at most 1000 rows" speaks of the one parameter whose name or description says "rows".
   if (candidate.kind === 'bound' && candidate.unit !== undefined && !MEASURE_UNITS.test(candidate.unit)) {
     const unit = singular(candidate.unit);
@@ -275,6 +277,24 @@ function attribute(candidate: Candidate, sentence: string, mentions: readonly Me
     if (owner !== undefined) return [owner.parameter];
   }
   return [];
+}
+
+/**
+ * The tool description speaks of many things besides parameters ("returns at most 50 issues"): a bound attributed
+ * from it must say what it counts in the parameter's own words, unless the parameter is a number. "Use at most
+ * 1000 rows" fits `max_rows` ("rows") and a `limit` described as "Number of rows"; "at most 50 issues" does not
+ * fit `labels`.
+ */
+function toolClaimFits(node: AuditNode, candidate: Candidate): boolean {
+  if (candidate.kind !== 'bound' || candidate.fromWord) return true;
+  const cls = unitClass(candidate.unit);
+  const view = node.view;
+  const isNumber = view.types === undefined || view.types.has('number') || view.types.has('integer');
+  if (cls === 'length' || cls === 'bytes' || cls === 'items' || cls === 'properties') return true;
+  if (candidate.unit === undefined) return isNumber;
+  const unit = singular(candidate.unit);
+  const vocabulary = [...nameTokens(node.parameter), ...words(node.view.description ?? '')].map(singular);
+  return vocabulary.includes(unit) || (isNumber && cls === 'measure');
 }
 
 /** A candidate inside "if ..."/"when ..." states when something happens, not a constraint. */
@@ -416,6 +436,16 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
           precisionClaim(claim, c, findings);
           break;
         }
+        const composition = isComposition(c);
+        if (composition || characterClass(c)) {
+          // "at least one digit", "1 to 5 uppercase letters": what the characters are is a `pattern`'s job.
+          const view = node.view;
+          if (view.types !== undefined && view.types.has('string') && !hasKeyword(view, 'pattern') && !hasKeyword(view, 'format') && listedValues(view) === undefined) {
+            findings.add('prose-only', node.parameter, 'pattern', node.location, node.pointer, quote(claim.sentence),
+              `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`);
+          }
+          if (composition) break;
+        }
         const target = boundTarget(node, c);
         if (target === undefined) break;
         const itemsView = target.onItems ? itemsOf(root, node) : undefined;
@@ -491,6 +521,20 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
 
   for (const entry of bounds.values()) judgeBounds(entry, findings);
 }
+
+/** "At least one digit", "at least 2 uppercase letters": a rule on some of the characters, not on the length. */
+function isComposition(c: BoundCandidate): boolean {
+  if (c.side !== 'lower' || c.value > 3 || c.unit === undefined || (c.rule !== 'lower-inclusive' && c.rule !== 'or-more')) return false;
+  if (/^(?:digits?|numbers?|symbols?|special)$/.test(c.unit)) return true;
+  return /^(?:letters?|characters?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
+}
+
+/** "1 to 5 uppercase letters", "8 hex digits": a length and a kind of character. */
+function characterClass(c: BoundCandidate): boolean {
+  return c.unit !== undefined && /^(?:letters?|characters?|chars?|digits?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
+}
+
+const CHARACTER_CLASS = /\b(?:upper-?case|lower-?case|capital|alphanumeric|ascii|hex(?:adecimal)?|numeric|latin|printable|non-whitespace)\b/i;
 
 /** "At most 2 decimal places" on a number: `multipleOf: 0.01`. */
 function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
