@@ -309,11 +309,19 @@ function conditionalClause(sentence: string, at: number): boolean {
  */
 function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string, node: AuditNode, topLevel: readonly AuditNode[]): boolean {
   if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) return true;
-  if (candidate.kind === 'required' || candidate.kind === 'optional') return false;
-  if (conditionalClause(sentence, candidate.start)) return true;
-  const others = topLevel.filter((n) => n.parameter !== node.parameter && !FUNCTION_WORDS.has(n.parameter.toLowerCase()));
+  const others = topLevel.filter((n) => n.parameter !== node.parameter && n.parameter !== node.name);
   const prefix = sentence.slice(0, candidate.start);
-  return others.some((other) => new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"']\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix));
+  const quotedBefore = others.some((other) => new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"'],?\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix));
+  if (candidate.kind === 'required' || candidate.kind === 'optional') {
+    // "Must be after `start`, which is required": the requirement is about `start`.
+    if (candidate.kind === 'required' && candidate.subject === 'after') {
+      const suffix = sentence.slice(candidate.end);
+      return others.some((other) => new RegExp(`^\\s+(?:the\\s+)?[\`"']${escapeRegExp(other.parameter)}[\`"']`, 'i').test(suffix));
+    }
+    return quotedBefore;
+  }
+  if (conditionalClause(sentence, candidate.start)) return true;
+  return quotedBefore;
 }
 
 function namesParameters(values: readonly string[], topLevel: readonly AuditNode[]): boolean {
