@@ -214,9 +214,12 @@ interface Rule {
 }
 
 /** Words after which a comparative ("greater than 0", "below 100") states a constraint. */
-const COPULA_BEFORE = /(?:\b(?:must|should|shall|always|is|are|be|strictly|only)\s+|[,;:(—–]\s*|\s-\s*)$/i;
+const COPULA_BEFORE = /(?:\b(?:must|should|shall|always|is|are|be|strictly|only)(?:\s+(?!(?:when|if|unless|because|and|or|but|while|once)\b)[\w-]+){0,3}\s+|[,;:(—–]\s*|\s-\s*)$/i;
 
-/** "is greater than 0", "Amount, greater than 0"; not "no more than 3" or "never less than 1" (other rules). */
+/**
+ * "is greater than 0", "must be a whole number greater than zero", "Amount, greater than 0"; not "no more than 3"
+ * or "never less than 1" (other rules), not "values above 50 are slow".
+ */
 function copulaGuard(sentence: string, at: number): boolean {
   const before = sentence.slice(0, at);
   return COPULA_BEFORE.test(before) && !/\b(?:no|not|never)\s+$/i.test(before);
@@ -317,7 +320,7 @@ export const RULES: readonly Rule[] = [
       const after = s.slice(m.index + m[0].length);
       const lengthOrItems = unit !== undefined && (LENGTH_UNITS.test(unit) || ITEM_UNITS.test(unit));
       const parenthesized = /\(\s*$/.test(before) && /^\s*\)/.test(after);
-      const introduced = /\b(?:range(?:\s+of)?|values?|between|from)\s*:?\s*$/i.test(before);
+      const introduced = /\b(?:range(?:\s+of)?|values?|between|from|of)\s*:?\s*$/i.test(before);
       // Words: "5 to 1440" after a comma or "is"; dashes only where nothing else reads that way (not dates).
       const wordy = separator === 'to' || separator === 'through' || separator === '..';
       if (/\bbetween\s+$|\bfrom\s+$/i.test(before)) return [];
