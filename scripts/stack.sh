@@ -10,6 +10,9 @@
 #   bash scripts/stack.sh down     stop both (SIGTERM, then SIGKILL), remove all state and data (idempotent)
 #   bash scripts/stack.sh status   show what runs (exit 0 when both are up and answering, 1 otherwise)
 #   bash scripts/stack.sh env      print the two lines above when both are up (exit 1 otherwise)
+#   bash scripts/stack.sh up-kafka start Kafka only (no registry) in this state dir; prints KAFKA_BROKERS=...
+#                                  (plus the KAFKA_SECURITY lines below); `down` stops it. For tests that need a
+#                                  broker of their own (own ports and STACK_STATE_DIR) beside the shared stack.
 #
 #   Fault injection on a running stack (idempotent, nothing on stdout, exit 0 on success):
 #   bash scripts/stack.sh stop-kafka | stop-registry
@@ -35,6 +38,28 @@
 #   STACK_TIMEOUT=120                     seconds `up` / `start-*` wait for readiness
 #   STACK_STOP_TIMEOUT=20                 seconds `down` / `stop-*` wait after SIGTERM before SIGKILL
 #   KAFKA_JAVA / REGISTRY_JAVA            java binaries to use (default: found automatically, see below)
+#   KAFKA_AUTO_CREATE_TOPICS=true         false: the broker never creates a topic on a metadata request or produce
+#   KAFKA_SECURITY=                       empty (the default): PLAINTEXT only, as always. Otherwise a comma-separated
+#                                         list of extra listeners, each on its own port, beside the PLAINTEXT one
+#                                         (which stays for inter-broker traffic, readiness checks and the tests' own
+#                                         admin clients; loopback only):
+#                                           sasl-scram  SASL_PLAINTEXT, SCRAM-SHA-256 and SCRAM-SHA-512, on KAFKA_SASL_PORT
+#                                           tls         SSL (server certificate only), on KAFKA_TLS_PORT
+#                                           sasl-tls    SASL_SSL (SCRAM over TLS), on KAFKA_SASL_TLS_PORT
+#                                         With any of them the broker runs the StandardAuthorizer; super users are
+#                                         User:ANONYMOUS (the PLAINTEXT and controller listeners) and KAFKA_SUPER_USERS.
+#                                         `up`/`up-kafka`/`env` then also print KAFKA_SASL_BROKERS=, KAFKA_TLS_BROKERS=,
+#                                         KAFKA_SASL_TLS_BROKERS= (those enabled) and KAFKA_TLS_CA_FILE= (with TLS).
+#   KAFKA_SASL_PORT / KAFKA_TLS_PORT / KAFKA_SASL_TLS_PORT   default KAFKA_PORT+2 / +3 / +4
+#   KAFKA_SCRAM_USERS=name:password[,...] SCRAM users (both mechanisms) created by `kafka-storage format --add-scram`
+#                                         when the log dir is formatted; passwords [A-Za-z0-9._-]. Default: one user
+#                                         `toolcall` with a random password. Written to <state>/kafka/scram-users (0600).
+#   KAFKA_SUPER_USERS=name[,...]          SCRAM users with super-user rights (default: all of KAFKA_SCRAM_USERS);
+#                                         any other SCRAM user needs ACLs (create them over the PLAINTEXT listener).
+#                                         TLS material is made with openssl in <state>/kafka/tls: a CA (ca.pem), a
+#                                         broker certificate for 127.0.0.1/localhost (broker.pem, broker.key) and the
+#                                         broker's PKCS12 keystore (broker.p12, password in keystore.password).
+#                                         These settings are part of the state, like the ports.
 #
 # Notes / pitfalls:
 # - Kafka 4.x (pinned 4.1.2) works with kafkajs 2.2.4, including idempotent/transactional producers,
@@ -75,6 +100,10 @@ KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-19093}
 REGISTRY_PORT=${REGISTRY_PORT:-18081}
 REGISTRY_MANAGEMENT_PORT=${REGISTRY_MANAGEMENT_PORT:-19000}
 KAFKA_NUM_PARTITIONS=${KAFKA_NUM_PARTITIONS:-3}
+KAFKA_AUTO_CREATE_TOPICS=${KAFKA_AUTO_CREATE_TOPICS:-true}
+KAFKA_SECURITY=${KAFKA_SECURITY:-}
+KAFKA_SCRAM_USERS=${KAFKA_SCRAM_USERS:-}
+KAFKA_SUPER_USERS=${KAFKA_SUPER_USERS:-}
 KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 REGISTRY_HEAP_OPTS=${REGISTRY_HEAP_OPTS:--Xms128m -Xmx512m}
 KAFKA_JVM_OPTS=${KAFKA_JVM_OPTS--XX:TieredStopAtLevel=1}
@@ -109,6 +138,30 @@ for n in KAFKA_PORT KAFKA_CONTROLLER_PORT REGISTRY_PORT REGISTRY_MANAGEMENT_PORT
   [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer (got '${!n}')"
 done
 [[ $REGISTRY_CDS == [01] ]] || die "REGISTRY_CDS must be 0 or 1 (got '$REGISTRY_CDS')"
+[[ $KAFKA_AUTO_CREATE_TOPICS == true || $KAFKA_AUTO_CREATE_TOPICS == false ]] ||
+  die "KAFKA_AUTO_CREATE_TOPICS must be true or false (got '$KAFKA_AUTO_CREATE_TOPICS')"
+KAFKA_SASL_PORT=${KAFKA_SASL_PORT:-$((KAFKA_PORT + 2))}
+KAFKA_TLS_PORT=${KAFKA_TLS_PORT:-$((KAFKA_PORT + 3))}
+KAFKA_SASL_TLS_PORT=${KAFKA_SASL_TLS_PORT:-$((KAFKA_PORT + 4))}
+
+check_security_settings() { # validates KAFKA_SECURITY and the SCRAM settings (also after loading recorded ones)
+  local item n
+  for n in KAFKA_SASL_PORT KAFKA_TLS_PORT KAFKA_SASL_TLS_PORT; do
+    [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer (got '${!n}')"
+  done
+  [[ -z $KAFKA_SECURITY ]] && return 0
+  IFS=, read -r -a items <<<"$KAFKA_SECURITY"
+  for item in "${items[@]}"; do
+    [[ $item == sasl-scram || $item == tls || $item == sasl-tls ]] ||
+      die "KAFKA_SECURITY: '$item' is not one of sasl-scram, tls, sasl-tls (comma-separated)"
+  done
+  [[ -z $KAFKA_SCRAM_USERS || $KAFKA_SCRAM_USERS =~ ^[A-Za-z0-9._-]+:[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+:[A-Za-z0-9._-]+)*$ ]] ||
+    die "KAFKA_SCRAM_USERS must be name:password[,name:password...] with names and passwords of [A-Za-z0-9._-]"
+  [[ -z $KAFKA_SUPER_USERS || $KAFKA_SUPER_USERS =~ ^[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+)*$ ]] ||
+    die "KAFKA_SUPER_USERS must be name[,name...] with names of [A-Za-z0-9._-]"
+}
+check_security_settings
+security_has() { [[ ",$KAFKA_SECURITY," == *",$1,"* ]]; }
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -186,11 +239,27 @@ env_lines() {
   printf 'SCHEMA_REGISTRY_URL=http://127.0.0.1:%s/apis/ccompat/v7\n' "$2"
 }
 
+security_lines() { # the secured listeners of KAFKA_SECURITY (nothing when it is empty)
+  if security_has sasl-scram; then printf 'KAFKA_SASL_BROKERS=127.0.0.1:%s\n' "$KAFKA_SASL_PORT"; fi
+  if security_has tls; then printf 'KAFKA_TLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_TLS_PORT"; fi
+  if security_has sasl-tls; then printf 'KAFKA_SASL_TLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_SASL_TLS_PORT"; fi
+  if security_has tls || security_has sasl-tls; then printf 'KAFKA_TLS_CA_FILE=%s\n' "$KAFKA_STATE/tls/ca.pem"; fi
+}
+
+# The security settings a stack was created with (recorded only when they differ from the defaults).
+record_security() {
+  [[ -z $KAFKA_SECURITY ]] || printf 'kafka_security=%s\nkafka_sasl_port=%s\nkafka_tls_port=%s\nkafka_sasl_tls_port=%s\nkafka_super_users=%s\n' \
+    "$KAFKA_SECURITY" "$KAFKA_SASL_PORT" "$KAFKA_TLS_PORT" "$KAFKA_SASL_TLS_PORT" "$KAFKA_SUPER_USERS"
+  [[ $KAFKA_AUTO_CREATE_TOPICS == true ]] || printf 'kafka_auto_create_topics=%s\n' "$KAFKA_AUTO_CREATE_TOPICS"
+}
+
 # Ports a running stack was started with (so `env`/`status`/`up` agree with it whatever this shell sets).
 load_recorded_ports() {
   REC_KAFKA_PORT=$KAFKA_PORT REC_KAFKA_CONTROLLER_PORT=$KAFKA_CONTROLLER_PORT
   REC_REGISTRY_PORT=$REGISTRY_PORT REC_REGISTRY_MANAGEMENT_PORT=$REGISTRY_MANAGEMENT_PORT
+  REC_KAFKA_SECURITY=$KAFKA_SECURITY REC_KAFKA_AUTO_CREATE_TOPICS=$KAFKA_AUTO_CREATE_TOPICS
   [[ -f $ENV_FILE ]] || return 0
+  REC_KAFKA_SECURITY='' REC_KAFKA_AUTO_CREATE_TOPICS=true
   local k v
   while IFS='=' read -r k v; do
     case $k in
@@ -198,8 +267,23 @@ load_recorded_ports() {
       kafka_controller_port) REC_KAFKA_CONTROLLER_PORT=$v ;;
       registry_port) REC_REGISTRY_PORT=$v ;;
       registry_management_port) REC_REGISTRY_MANAGEMENT_PORT=$v ;;
+      kafka_security) REC_KAFKA_SECURITY=$v ;;
+      kafka_auto_create_topics) REC_KAFKA_AUTO_CREATE_TOPICS=$v ;;
+      kafka_sasl_port) REC_KAFKA_SASL_PORT=$v ;;
+      kafka_tls_port) REC_KAFKA_TLS_PORT=$v ;;
+      kafka_sasl_tls_port) REC_KAFKA_SASL_TLS_PORT=$v ;;
+      kafka_super_users) REC_KAFKA_SUPER_USERS=$v ;;
     esac
   done <"$ENV_FILE"
+}
+
+adopt_recorded_security() { # after load_recorded_ports: the stack's own security settings, whatever this shell sets
+  KAFKA_SECURITY=$REC_KAFKA_SECURITY KAFKA_AUTO_CREATE_TOPICS=$REC_KAFKA_AUTO_CREATE_TOPICS
+  if [[ -n $KAFKA_SECURITY ]]; then
+    KAFKA_SASL_PORT=${REC_KAFKA_SASL_PORT:-$KAFKA_SASL_PORT} KAFKA_TLS_PORT=${REC_KAFKA_TLS_PORT:-$KAFKA_TLS_PORT}
+    KAFKA_SASL_TLS_PORT=${REC_KAFKA_SASL_TLS_PORT:-$KAFKA_SASL_TLS_PORT} KAFKA_SUPER_USERS=${REC_KAFKA_SUPER_USERS:-}
+  fi
+  check_security_settings
 }
 
 show_log_tail() { # show_log_tail FILE
@@ -279,24 +363,94 @@ kafka_cluster_id() { # 16 random bytes, base64url without padding, like `kafka-s
   done
 }
 
+# ------------------------------------------------------------------------------- kafka security (optional)
+
+random_secret() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
+
+ensure_scram_users() { # <state>/kafka/scram-users: KAFKA_SCRAM_USERS, or one user with a random password (kept)
+  local f="$KAFKA_STATE/scram-users"
+  if [[ ! -f $f ]]; then
+    (umask 077 && printf '%s\n' "${KAFKA_SCRAM_USERS:-toolcall:$(random_secret)}" | tr ',' '\n' >"$f")
+  fi
+}
+
+ensure_tls_material() { # a CA, a broker certificate for 127.0.0.1/localhost, its PKCS12 keystore (kept)
+  local d="$KAFKA_STATE/tls"
+  [[ -f $d/broker.p12 && -f $d/keystore.password && -f $d/ca.pem ]] && return 0
+  command -v openssl >/dev/null || die "openssl not found (needed for KAFKA_SECURITY=tls/sasl-tls)"
+  rm -rf "$d" && mkdir -p "$d" && chmod 700 "$d"
+  log "making TLS material with openssl in $d (CA, broker certificate for 127.0.0.1/localhost, PKCS12 keystore)"
+  (
+    set -e
+    cd "$d"
+    umask 077
+    random_secret >keystore.password
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 30 -subj '/CN=toolcall-normalizer stack CA' \
+      -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign'
+    openssl req -newkey rsa:2048 -nodes -keyout broker.key -out broker.csr -subj '/CN=127.0.0.1'
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' >broker.ext
+    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 30 -extfile broker.ext
+    openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker -out broker.p12 -passout file:keystore.password
+    chmod 644 ca.pem broker.pem
+  ) >"$KAFKA_STATE/logs/tls.log" 2>&1 || { show_log_tail "$KAFKA_STATE/logs/tls.log"; die "making the TLS material failed (see $KAFKA_STATE/logs/tls.log)"; }
+}
+
+security_properties() { # server.properties lines for KAFKA_SECURITY (appended to the default ones)
+  local users super='User:ANONYMOUS' u l
+  users=$(cut -d: -f1 "$KAFKA_STATE/scram-users" | paste -sd, -)
+  IFS=, read -r -a names <<<"${KAFKA_SUPER_USERS:-$users}"
+  for u in "${names[@]}"; do super+=";User:$u"; done
+  printf '# KAFKA_SECURITY=%s: the listeners above beside PLAINTEXT, which stays for inter-broker traffic and tools.\n' "$KAFKA_SECURITY"
+  printf 'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n'
+  printf 'allow.everyone.if.no.acl.found=false\n'
+  printf 'super.users=%s\n' "$super"
+  if security_has sasl-scram || security_has sasl-tls; then
+    printf 'sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512\n'
+    for l in sasl_plaintext sasl_ssl; do
+      printf 'listener.name.%s.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;\n' "$l"
+      printf 'listener.name.%s.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;\n' "$l"
+    done
+  fi
+  if security_has tls || security_has sasl-tls; then
+    printf 'ssl.keystore.type=PKCS12\nssl.keystore.location=%s\n' "$KAFKA_STATE/tls/broker.p12"
+    printf 'ssl.keystore.password=%s\nssl.key.password=%s\n' "$(<"$KAFKA_STATE/tls/keystore.password")" "$(<"$KAFKA_STATE/tls/keystore.password")"
+    printf 'ssl.client.auth=none\n'
+  fi
+}
+
+# ----------------------------------------------------------------------------------------------- kafka
+
 start_kafka() { # uses KAFKA_PORT / KAFKA_CONTROLLER_PORT; keeps an already formatted log dir
   local java=$1
   mkdir -p "$KAFKA_STATE/data" "$KAFKA_STATE/logs"
+  local extra_listeners='' extra_map='' format_extra=()
+  if [[ -n $KAFKA_SECURITY ]]; then
+    ensure_scram_users
+    if security_has sasl-scram; then extra_listeners+=",SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT" extra_map+=",SASL_PLAINTEXT:SASL_PLAINTEXT"; fi
+    if security_has tls; then extra_listeners+=",SSL://127.0.0.1:$KAFKA_TLS_PORT" extra_map+=",SSL:SSL"; fi
+    if security_has sasl-tls; then extra_listeners+=",SASL_SSL://127.0.0.1:$KAFKA_SASL_TLS_PORT" extra_map+=",SASL_SSL:SASL_SSL"; fi
+    if security_has tls || security_has sasl-tls; then ensure_tls_material; fi
+    local name password
+    while IFS=: read -r name password; do
+      [[ -n $name ]] || continue
+      format_extra+=(--add-scram "SCRAM-SHA-256=[name=$name,password=$password]" --add-scram "SCRAM-SHA-512=[name=$name,password=$password]")
+    done <"$KAFKA_STATE/scram-users"
+  fi
   cat >"$KAFKA_STATE/server.properties" <<EOF
 # Written by scripts/stack.sh: single-node KRaft, combined broker+controller, loopback only.
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT$extra_listeners
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT$extra_listeners
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT$extra_map
 log.dirs=$KAFKA_STATE/data
 num.partitions=$KAFKA_NUM_PARTITIONS
 default.replication.factor=1
 min.insync.replicas=1
-auto.create.topics.enable=true
+auto.create.topics.enable=$KAFKA_AUTO_CREATE_TOPICS
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=10
 transaction.state.log.replication.factor=1
@@ -309,13 +463,14 @@ num.network.threads=2
 num.io.threads=4
 num.recovery.threads.per.data.dir=1
 EOF
+  [[ -z $KAFKA_SECURITY ]] || security_properties >>"$KAFKA_STATE/server.properties"
   local how="with its kept log dir"
   if [[ ! -f $KAFKA_STATE/data/meta.properties ]]; then
     how="with a freshly formatted log dir"
     rm -rf "$KAFKA_STATE/data" && mkdir -p "$KAFKA_STATE/data"  # whatever a failed format left behind
     local common=("${TOOL_JVM_OPTS[@]}" -Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*")
     if ! "$java" "${common[@]}" kafka.tools.StorageTool format -t "$(kafka_cluster_id)" \
-      -c "$KAFKA_STATE/server.properties" >"$KAFKA_STATE/logs/format.log" 2>&1; then
+      -c "$KAFKA_STATE/server.properties" "${format_extra[@]}" >"$KAFKA_STATE/logs/format.log" 2>&1; then
       show_log_tail "$KAFKA_STATE/logs/format.log"
       die "formatting the Kafka log dir failed (see $KAFKA_STATE/logs/format.log)"
     fi
@@ -476,12 +631,18 @@ ports_must_be_free() { # ports_must_be_free kafka|registry [HINT] : for what we 
 
 has_kept_data() { [[ -f $KAFKA_STATE/data/meta.properties || -f $REGISTRY_DB.mv.db ]]; }
 
+up_lines() { # what `up` (both) or `up-kafka` (KAFKA_ONLY=1) prints
+  if ((KAFKA_ONLY)); then printf 'KAFKA_BROKERS=127.0.0.1:%s\n' "$KAFKA_PORT"; else env_lines "$KAFKA_PORT" "$REGISTRY_PORT"; fi
+  security_lines
+}
+
+KAFKA_ONLY=0
 cmd_up() {
   take_lock
   mkdir -p "$STATE_DIR"
-  local kafka_pid registry_pid
+  local kafka_pid registry_pid=''
   kafka_pid=$(pid_of kafka || true)
-  registry_pid=$(pid_of registry || true)
+  ((KAFKA_ONLY)) || registry_pid=$(pid_of registry || true)
 
   if [[ -n $kafka_pid || -n $registry_pid ]] || has_kept_data; then
     load_recorded_ports
@@ -489,38 +650,48 @@ cmd_up() {
       $REC_REGISTRY_PORT != "$REGISTRY_PORT" || $REC_REGISTRY_MANAGEMENT_PORT != "$REGISTRY_MANAGEMENT_PORT" ]]; then
       die "the stack in $STATE_DIR $(if [[ -n $kafka_pid || -n $registry_pid ]]; then echo "already runs"; else echo "is stopped but keeps its data"; fi) with ports kafka=$REC_KAFKA_PORT/$REC_KAFKA_CONTROLLER_PORT registry=$REC_REGISTRY_PORT/$REC_REGISTRY_MANAGEMENT_PORT; use those or run 'bash scripts/stack.sh down' first"
     fi
+    if [[ $REC_KAFKA_SECURITY != "$KAFKA_SECURITY" || $REC_KAFKA_AUTO_CREATE_TOPICS != "$KAFKA_AUTO_CREATE_TOPICS" ]]; then
+      die "the stack in $STATE_DIR was created with KAFKA_SECURITY='$REC_KAFKA_SECURITY' KAFKA_AUTO_CREATE_TOPICS=$REC_KAFKA_AUTO_CREATE_TOPICS; use those or run 'bash scripts/stack.sh down' first"
+    fi
+    adopt_recorded_security
   fi
-  if [[ -n $kafka_pid && -n $registry_pid ]] && kafka_answers "$KAFKA_PORT" &&
-    registry_answers "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"; then
-    log "already up (kafka pid $kafka_pid, registry pid $registry_pid)"
-    env_lines "$KAFKA_PORT" "$REGISTRY_PORT"
+  if [[ -n $kafka_pid ]] && { ((KAFKA_ONLY)) || [[ -n $registry_pid ]]; } && kafka_answers "$KAFKA_PORT" &&
+    { ((KAFKA_ONLY)) || registry_answers "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"; }; then
+    if ((KAFKA_ONLY)); then log "already up (kafka pid $kafka_pid)"; else log "already up (kafka pid $kafka_pid, registry pid $registry_pid)"; fi
+    up_lines
     return 0
   fi
 
   resolve_kafka_java
-  resolve_registry_java
+  ((KAFKA_ONLY)) || resolve_registry_java
   [[ -n $kafka_pid ]] || ports_must_be_free kafka
-  [[ -n $registry_pid ]] || ports_must_be_free registry
+  ((KAFKA_ONLY)) || [[ -n $registry_pid ]] || ports_must_be_free registry
+  if [[ -z $kafka_pid ]] && security_has sasl-scram; then ! port_busy "$KAFKA_SASL_PORT" || die "port $KAFKA_SASL_PORT is in use by another process; set KAFKA_SASL_PORT"; fi
+  if [[ -z $kafka_pid ]] && security_has tls; then ! port_busy "$KAFKA_TLS_PORT" || die "port $KAFKA_TLS_PORT is in use by another process; set KAFKA_TLS_PORT"; fi
+  if [[ -z $kafka_pid ]] && security_has sasl-tls; then ! port_busy "$KAFKA_SASL_TLS_PORT" || die "port $KAFKA_SASL_TLS_PORT is in use by another process; set KAFKA_SASL_TLS_PORT"; fi
   [[ -n $kafka_pid ]] || ensure_kafka_jars
-  [[ -n $registry_pid ]] || ensure_registry_app
+  ((KAFKA_ONLY)) || [[ -n $registry_pid ]] || ensure_registry_app
 
   {
     printf 'kafka_port=%s\nkafka_controller_port=%s\n' "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
     printf 'registry_port=%s\nregistry_management_port=%s\n' "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT"
+    record_security
   } >"$ENV_FILE"
 
   local deadline=$((SECONDS + STACK_TIMEOUT))
   STARTED=()
   trap on_up_exit EXIT
-  if [[ -z $registry_pid ]]; then STARTED+=(registry); start_registry "$RJAVA"; fi  # the slower one first
+  if ((!KAFKA_ONLY)) && [[ -z $registry_pid ]]; then STARTED+=(registry); start_registry "$RJAVA"; fi  # the slower one first
   if [[ -z $kafka_pid ]]; then STARTED+=(kafka); start_kafka "$KJAVA"; fi
 
   wait_kafka "$KJAVA" "$KAFKA_PORT" "$deadline" "$([[ -z $kafka_pid ]] && echo 1 || echo 0)"
-  log "Kafka ready on 127.0.0.1:$KAFKA_PORT"
-  wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
-  log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
+  log "Kafka ready on 127.0.0.1:$KAFKA_PORT${KAFKA_SECURITY:+ (also $KAFKA_SECURITY)}"
+  if ((!KAFKA_ONLY)); then
+    wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
+    log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
+  fi
   trap - EXIT
-  env_lines "$KAFKA_PORT" "$REGISTRY_PORT"
+  up_lines
 }
 
 cmd_down() {
@@ -560,6 +731,7 @@ cmd_start_one() { # cmd_start_one kafka|registry : start one service again with 
   load_recorded_ports
   KAFKA_PORT=$REC_KAFKA_PORT KAFKA_CONTROLLER_PORT=$REC_KAFKA_CONTROLLER_PORT
   REGISTRY_PORT=$REC_REGISTRY_PORT REGISTRY_MANAGEMENT_PORT=$REC_REGISTRY_MANAGEMENT_PORT
+  adopt_recorded_security
   local deadline=$((SECONDS + STACK_TIMEOUT))
   if [[ $c == kafka ]]; then
     resolve_kafka_java
@@ -618,7 +790,7 @@ cmd_status() {
   else
     echo "registry: not running"; ok=1
   fi
-  if ((ok == 0)); then env_lines "$REC_KAFKA_PORT" "$REC_REGISTRY_PORT"; fi
+  if ((ok == 0)); then env_lines "$REC_KAFKA_PORT" "$REC_REGISTRY_PORT"; adopt_recorded_security; security_lines; fi
   return "$ok"
 }
 
@@ -627,6 +799,8 @@ cmd_env() {
   if pid_of kafka >/dev/null && pid_of registry >/dev/null && kafka_answers "$REC_KAFKA_PORT" &&
     registry_answers "$REC_REGISTRY_PORT" "$REC_REGISTRY_MANAGEMENT_PORT"; then
     env_lines "$REC_KAFKA_PORT" "$REC_REGISTRY_PORT"
+    adopt_recorded_security
+    security_lines
   else
     die "the stack is not up; run 'npm run stack:up' (bash scripts/stack.sh up)"
   fi
@@ -641,6 +815,8 @@ usage: bash scripts/stack.sh <command>
   down            stop both and remove all state and data (idempotent)
   status          show what runs (exit 0 when both are up and answering)
   env             print KAFKA_BROKERS=... and SCHEMA_REGISTRY_URL=... when both are up
+  up-kafka        start Kafka only (for a broker of a test's own: own ports and STACK_STATE_DIR); prints
+                  KAFKA_BROKERS=...; KAFKA_SECURITY=sasl-scram,tls,sasl-tls adds secured listeners
   stop-kafka      stop Kafka only (SIGTERM, then SIGKILL after STACK_STOP_TIMEOUT); keeps its log dirs
   start-kafka     start Kafka again with the same ports and data; waits until ready
   stop-registry   stop Apicurio Registry only; keeps its database
@@ -648,12 +824,14 @@ usage: bash scripts/stack.sh <command>
   help            this text
 
 Environment: KAFKA_PORT KAFKA_CONTROLLER_PORT REGISTRY_PORT REGISTRY_MANAGEMENT_PORT STACK_STATE_DIR
-STACK_CACHE_DIR STACK_TIMEOUT STACK_STOP_TIMEOUT ... (see the comment at the top of scripts/stack.sh)
+STACK_CACHE_DIR STACK_TIMEOUT STACK_STOP_TIMEOUT KAFKA_SECURITY KAFKA_AUTO_CREATE_TOPICS KAFKA_SCRAM_USERS ...
+(see the comment at the top of scripts/stack.sh)
 EOF_USAGE
 }
 
 case ${1:-} in
   up) cmd_up ;;
+  up-kafka) KAFKA_ONLY=1 cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;

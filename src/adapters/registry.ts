@@ -245,12 +245,24 @@ export class RegistryClient {
 
   /** Readiness: `GET /subjects` answers 2xx within the timeout. One attempt, never throws, not counted. */
   async ping(): Promise<boolean> {
+    return (await this.check()) === true;
+  }
+
+  /**
+   * Readiness with a reason: true when `GET /subjects` answers 2xx within the timeout, else a short reason for
+   * /readyz (never a credential or a URL). One attempt, never throws, not counted.
+   */
+  async check(): Promise<true | string> {
     try {
       const response = await this.#fetch(`${this.#baseUrl}/subjects`, this.#init('GET', undefined));
       await response.arrayBuffer();
-      return response.ok;
+      if (response.ok) return true;
+      if (response.status === 401 || response.status === 403) {
+        return `registry refuses the credentials (HTTP ${response.status}): check SCHEMA_REGISTRY_USERNAME and SCHEMA_REGISTRY_PASSWORD`;
+      }
+      return `registry answers HTTP ${response.status}`;
     } catch {
-      return false;
+      return 'registry not answering';
     }
   }
 
@@ -460,6 +472,11 @@ export class ToolSchemaSource {
   /** Readiness: the registry answers `GET /subjects` within the timeout. */
   ping(): Promise<boolean> {
     return this.#client.ping();
+  }
+
+  /** Readiness with a reason (see {@link RegistryClient.check}). */
+  check(): Promise<true | string> {
+    return this.#client.check();
   }
 
   #load(key: string, subject: string, tool: string, version: number | undefined): Promise<CompiledTool | undefined> {

@@ -80,7 +80,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     onFatal: (error) => void shutdown('fatal', error),
   });
 
-  let registryReady = { at: 0, ok: false };
+  let registryReady: { at: number; ok: true | string } = { at: 0, ok: 'registry not checked yet' };
   const server: Server = await startHttpServer(config.httpPort, {
     metrics: metrics.registry,
     live: () => {
@@ -88,11 +88,11 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
       return { ok: crashed === undefined, checks: { consumer: crashed === undefined ? true : 'crashed' } };
     },
     ready: async () => {
-      if (Date.now() - registryReady.at > READY_PING_TTL_MS) registryReady = { at: Date.now(), ok: await schemas.ping() };
+      if (Date.now() - registryReady.at > READY_PING_TTL_MS) registryReady = { at: Date.now(), ok: await schemas.check() };
       const { joined, crashed } = worker.health();
       const checks = {
         broker: joined && crashed === undefined ? (true as const) : 'consumer not in its group',
-        registry: registryReady.ok ? (true as const) : 'registry not answering',
+        registry: registryReady.ok,
       };
       return { ok: checks.broker === true && checks.registry === true, checks };
     },
