@@ -223,7 +223,8 @@ export class Worker {
         try {
           await this.#deliver(topic, partition, state, outputs, last.offset);
         } catch (error) {
-          await this.#stopIfOutputUnavailable(error, topic, partition, messages[0]?.offset ?? last.offset);
+          const written = [...new Set(outputs.map((o) => o.topic))];
+          await this.#stopIfOutputUnavailable(error, written, topic, partition, messages[0]?.offset ?? last.offset);
           throw error;
         }
         payload.resolveOffset(last.offset);
@@ -303,30 +304,34 @@ export class Worker {
    * After a failed delivery: when an output topic is missing or not writable by this principal, stops the worker
    * (fatal, exit 1) with a log line saying which topic and what to do. Any other failure is left to the retry.
    */
-  async #stopIfOutputUnavailable(error: unknown, topic: string, partition: number, fromOffset: string): Promise<void> {
+  async #stopIfOutputUnavailable(error: unknown, written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<void> {
     if (this.#stopping) return;
     const outputs = [this.#config.topics.output, this.#config.topics.rejected, this.#config.topics.dlq];
+    let timer: NodeJS.Timeout | undefined;
+    // listTopics only names the topics this principal may describe: "missing" also covers "not authorised".
+    const existing = await Promise.race([
+      this.#admin.listTopics().then((names) => new Set(names), () => undefined),
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => {
+          resolve(undefined);
+        }, 10_000);
+      }),
+    ]).finally(() => {
+      clearTimeout(timer);
+    });
+    if (existing === undefined) return; // the broker itself is unreachable: not this case, the retry handles it
+    let unavailable = outputs.filter((t) => !existing.has(t));
     let reason: string | undefined;
-    let unavailable: string[] = [];
-    if (errorTypes(error).includes('TOPIC_AUTHORIZATION_FAILED')) {
-      reason = 'not authorised: this principal may not write to it';
-      unavailable = outputs;
+    if (unavailable.length > 0) {
+      reason = 'missing: deleted, or not visible to this principal, and the broker does not create it';
     } else {
-      // listTopics only names the topics this principal may describe: "missing" also covers "not authorised".
-      let timer: NodeJS.Timeout | undefined;
-      const existing = await Promise.race([
-        this.#admin.listTopics().then((names) => new Set(names), () => undefined),
-        new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => {
-            resolve(undefined);
-          }, 10_000);
-        }),
-      ]).finally(() => {
-        clearTimeout(timer);
-      });
-      if (existing === undefined) return; // the broker itself is unreachable: not this case, the retry handles it
-      unavailable = outputs.filter((t) => !existing.has(t));
-      if (unavailable.length > 0) reason = 'missing: deleted, or not visible to this principal, and the broker does not create it';
+      // A transaction's AddPartitionsToTxn answers TOPIC_AUTHORIZATION_FAILED for the partitions refused and
+      // OPERATION_NOT_ATTEMPTED for the others, and kafkajs throws whichever comes first: name the batch's topics.
+      const types = errorTypes(error);
+      if (types.includes('TOPIC_AUTHORIZATION_FAILED') || types.includes('OPERATION_NOT_ATTEMPTED')) {
+        unavailable = [...written];
+        reason = `not authorised: the broker refuses this principal writes to ${unavailable.length > 1 ? 'one of them' : 'it'} (TOPIC_AUTHORIZATION_FAILED)`;
+      }
     }
     if (reason === undefined) return;
     const message =
