@@ -1,0 +1,163 @@
+/**
+ * Rebalance in exactly-once mode, against the real local stack (`npm run stack:up`; without KAFKA_BROKERS and
+ * SCHEMA_REGISTRY_URL every test FAILS on purpose): while calls stream in, a second worker joins the group
+ * (partitions move to it) and later leaves (SIGTERM: it finishes its batch, leaves the group, and its partitions
+ * move back). Every call id must come out exactly once across normalized + rejected + dead-letter
+ * (read_committed), on the right topic, in order per key, with every input offset committed.
+ *
+ * Partitions that change owner are claimed by transactional id (one per input partition): the new owner's
+ * InitProducerId aborts or waits out the old owner's open transaction and fences it (README "Delivery
+ * guarantees"); this test is the proof that nothing is lost or doubled across those hand-overs.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  callId,
+  closeClients,
+  committedOffsets,
+  createTopics,
+  endOffsets,
+  eventually,
+  expectedTopic,
+  killAllWorkers,
+  metricValue,
+  numberedCall,
+  outputTopics,
+  produce,
+  pushExampleSchemas,
+  readAll,
+  sleep,
+  stackEnv,
+  startWorker as startHarnessWorker,
+  sumOffsets,
+  tally,
+  topicEnv,
+  uniqueSubjectTemplate,
+  uniqueTopics,
+  type ReadMessage,
+  type WorkerHandle,
+} from './harness.js';
+
+const TEMPLATE = uniqueSubjectTemplate('itrb');
+
+beforeAll(async () => {
+  stackEnv();
+  await pushExampleSchemas(TEMPLATE);
+});
+
+afterEach(async () => {
+  await killAllWorkers();
+});
+
+afterAll(async () => {
+  await killAllWorkers();
+  await closeClients();
+});
+
+/** The worker as production runs it (kafkajs's production retry defaults, not its NODE_ENV=test ones). */
+function startWorker(env: Readonly<Record<string, string | undefined>>): Promise<WorkerHandle> {
+  return startHarnessWorker({ NODE_ENV: undefined, ...env });
+}
+
+/** Within each output topic, the records of one key in offset order must carry increasing call numbers. */
+function orderViolations(messages: readonly ReadMessage[], prefix: string): string[] {
+  const last = new Map<string, number>();
+  const problems: string[] = [];
+  const sorted = [...messages].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)) : a.topic < b.topic ? -1 : 1));
+  for (const message of sorted) {
+    const slot = `${message.topic}/${message.key ?? ''}`;
+    const n = Number(callId(message).slice(prefix.length + 1));
+    const before = last.get(slot);
+    if (before !== undefined && n <= before) problems.push(`${slot}: ${prefix}-${n} at offset ${message.offset} after ${prefix}-${before}`);
+    last.set(slot, n);
+  }
+  return problems;
+}
+
+interface Figures {
+  calls: number;
+  committedTransactions: number;
+  abortedTransactions: number;
+}
+
+async function figures(worker: WorkerHandle): Promise<Figures> {
+  return {
+    calls: await metricValue(worker, 'toolcall_calls_total'),
+    committedTransactions: await metricValue(worker, 'toolcall_transactions_total', { result: 'committed' }),
+    abortedTransactions: await metricValue(worker, 'toolcall_transactions_total', { result: 'aborted' }),
+  };
+}
+
+describe('rebalance', () => {
+  it('exactly-once: a second worker joins mid-stream and later leaves; every call id exactly once, none missing', async () => {
+    const topics = uniqueTopics('itrb');
+    await createTopics(topics, 6);
+    const N = 4000;
+    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE };
+    const committed = async (): Promise<number> => sumOffsets(await committedOffsets(topics.groupId, topics.input));
+    const started = Date.now();
+
+    const a = await startWorker(env);
+    await a.ready();
+    // A steady stream: 20 calls every 50 ms, over 40 keys, for the whole test.
+    let produced = 0;
+    const producing = (async () => {
+      while (produced < N) {
+        const upTo = Math.min(N, produced + 20);
+        await produce(topics.input, Array.from({ length: upTo - produced }, (_, k) => ({ key: `k${(produced + k) % 40}`, value: numberedCall('rb', produced + k) })));
+        produced = upTo;
+        await sleep(50);
+      }
+    })();
+    producing.catch(() => undefined); // awaited below
+
+    await eventually(async () => (await committed()) >= 600, 'the first worker at work', 60_000, 100);
+    const committedAtJoin = await committed();
+    const b = await startWorker(env);
+    await b.ready();
+    // B has partitions and has committed transactions of its own: the hand-over happened under load.
+    await eventually(async () => (await metricValue(b, 'toolcall_assigned_partitions')) > 0 && (await figures(b)).committedTransactions >= 3, 'the second worker at work', 60_000, 200).catch(
+      (error: unknown) => {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${b.tail()}`);
+      },
+    );
+    const bAssigned = await metricValue(b, 'toolcall_assigned_partitions');
+    const aAssignedWhileShared = await metricValue(a, 'toolcall_assigned_partitions');
+    await sleep(1500); // both busy for a while
+    const committedAtLeave = await committed();
+    const bFigures = await figures(b);
+    expect(produced, 'the stream must still be running when the second worker leaves').toBeLessThan(N);
+    expect(await b.stop(), b.tail()).toBe(0);
+
+    await producing;
+    await eventually(async () => (await committed()) === N, 'every input record committed', 120_000, 250).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${a.tail()}`);
+    });
+    const aFigures = await figures(a);
+    const aRebalances = a.logs().filter((l) => l.msg === 'partitions assigned').length;
+    expect(await a.stop(), a.tail()).toBe(0);
+
+    const ids = Array.from({ length: N }, (_, i) => `rb-${i}`);
+    const out = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000 });
+    const everything = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
+    const result = tally(out, ids);
+    console.log(
+      `rebalance (exactly-once, 6 partitions): records=${N}; worker B joined at ${committedAtJoin} committed and took ${bAssigned} partitions ` +
+        `(A kept ${aAssignedWhileShared}), left (SIGTERM, exit 0) at ${committedAtLeave} committed; A: ${aFigures.calls} calls, ` +
+        `${aFigures.committedTransactions} transactions committed, ${aFigures.abortedTransactions} aborted, ${aRebalances} assignments; ` +
+        `B (sampled just before it left): ${bFigures.calls} calls, ${bFigures.committedTransactions} committed, ${bFigures.abortedTransactions} aborted; ` +
+        `outputs(read_committed)=${result.records} duplicates=${result.duplicates} missing=${result.missing.length} unexpected=${result.unexpected.length}; ` +
+        `records in aborted transactions=${everything.length - out.length}; duration=${((Date.now() - started) / 1000).toFixed(1)}s`,
+    );
+    expect(bAssigned).toBeGreaterThan(0);
+    expect(aAssignedWhileShared).toBeGreaterThan(0);
+    expect(bFigures.calls).toBeGreaterThan(0);
+    expect(aRebalances).toBeGreaterThanOrEqual(3); // alone, shared with B, alone again
+    expect(result.missing).toEqual([]);
+    expect(result.duplicates).toBe(0);
+    expect(result.unexpected).toEqual([]);
+    expect(out).toHaveLength(N);
+    for (const message of out) expect(message.topic, callId(message)).toBe(expectedTopic(topics, Number(callId(message).slice(3))));
+    expect(orderViolations(out, 'rb')).toEqual([]);
+    expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+  }, 300_000);
+});
