@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/schema-dir.js';
 import { parseArguments } from '../src/core/envelope.js';
 import { normalizeArguments } from '../src/core/normalize.js';
+import { serializeOutputRecord } from '../src/core/output.js';
 import { processCall, readCall, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/record.js';
 import { createSchemaCompiler } from '../src/core/validate.js';
@@ -29,6 +30,7 @@ const stages: [string, () => void][] = [
   ['processCall', () => { for (const c of calls) sink += processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS).errors.length; }],
   ['JSON.stringify(input)', () => { for (const p of parsed) sink += JSON.stringify(p).length; }],
   ['JSON.stringify(output)', () => { for (const o of outs) sink += JSON.stringify(o).length; }],
+  ['serializeOutputRecord', () => { for (const o of outs) sink += serializeOutputRecord(o).length; }],
 ];
 for (const [, fn] of stages) fn();
 for (const [name, fn] of stages) {

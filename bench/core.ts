@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/schema-dir.js';
+import { buildOutputMessage, serializeOutputRecord } from '../src/core/output.js';
 import { processCall, readCall, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/record.js';
 import { createSchemaCompiler } from '../src/core/validate.js';
@@ -31,8 +32,25 @@ function pipeline(): void {
       const read = readCall(parsed.value);
       out = read.ok ? processCall(read.call, tools.get(read.call.tool), DEFAULT_PIPELINE_OPTIONS) : unreadableRecord(read.error);
     }
-    sink += JSON.stringify(out).length;
+    sink += serializeOutputRecord(out).length;
   }
+}
+
+// The written-out serialization must be JSON.stringify's text exactly: checked on every corpus call, for the
+// record (`normalize`) and for the worker's output value (with schema identity, source and, if rejected, raw).
+for (const [i, line] of corpus.entries()) {
+  const parsed = parseRecordText(line);
+  const read = parsed.ok ? readCall(parsed.value) : undefined;
+  const tool = read?.ok === true ? tools.get(read.call.tool) : undefined;
+  const out = !parsed.ok ? unreadableRecord(parsed.error) : read?.ok === true ? processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS) : unreadableRecord({ code: 'record_unknown_envelope', message: '' });
+  if (serializeOutputRecord(out) !== JSON.stringify(out)) throw new Error(`serializeOutputRecord differs from JSON.stringify on corpus line ${i}`);
+  const schema = { subject: `bench-${tool?.usable === true ? tool.definition.name : 'x'}`, version: 1 + (i % 3), id: i };
+  const source = { topic: 'tool-calls.raw', partition: i % 3, offset: String(i) };
+  const raw = parsed.ok ? parsed.value : undefined;
+  const message = buildOutputMessage({ key: null, value: Buffer.from(line), headers: {}, source }, out, schema, raw, { output: 'o', rejected: 'r', dlq: 'd' });
+  const expected: Record<string, unknown> = { ...out, schema, source };
+  if (out.disposition === 'rejected') expected.raw = raw ?? null;
+  if (out.disposition !== 'dead_letter' && message.value !== JSON.stringify(expected)) throw new Error(`buildOutputMessage value differs from JSON.stringify on corpus line ${i}`);
 }
 
 function timeOnce(fn: () => void): number {

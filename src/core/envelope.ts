@@ -17,7 +17,7 @@
  * Once a shape is recognised, a problem inside it (no tool name, an MCP method other than `tools/call`) is
  * reported against that shape instead of falling through to the next one. Unknown extra fields are ignored.
  */
-import { DEFAULT_RECORD_LIMITS, measureDepth, tooDeepFailure, truncateReason, type RecordFailure } from './record.js';
+import { DEFAULT_RECORD_LIMITS, fewContainers, measureDepth, tooDeepFailure, truncateReason, type RecordFailure } from './record.js';
 import { isJsonObject, jsonTypeOf, tryParseJson, type JsonObject, type JsonValue } from './json.js';
 import type { DecodedCall, Diagnostic, EnvelopeFormat } from './types.js';
 
@@ -211,7 +211,7 @@ function parseArgumentsText(text: string, maxDepth: number): ArgumentsResult {
   if (!parsed.ok) return notJson(parsed.reason);
   const value = parsed.value;
   if (isJsonObject(value)) {
-    if (measureDepth(value, maxDepth) <= maxDepth) return { ok: true, value };
+    if (fewContainers(text, maxDepth) || measureDepth(value, maxDepth) <= maxDepth) return { ok: true, value };
     return diagnose(
       'record_too_deep',
       tooDeepFailure(maxDepth, 'The arguments text').message,

@@ -14,7 +14,7 @@
  */
 import { decodeHTMLAttribute } from 'entities';
 import { childPointer, isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { measureDepth } from './record.js';
+import { fewContainers, measureDepth } from './record.js';
 import type { ParamRule, Schema, SchemaPlan } from './schema-plan.js';
 import type { PassThrough, PassThroughReason, Repair } from './types.js';
 
@@ -120,7 +120,7 @@ function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDec
   const shapeOk = Array.isArray(parsed) ? rule.array : isJsonObject(parsed) && rule.object;
   if (!shapeOk) return PASS.shape_mismatch;
   // Parsed text may nest far deeper than the record did; refuse what the rest of the pipeline cannot walk.
-  if (measureDepth(parsed as JsonValue, depthBudget) > depthBudget) return PASS.too_deep;
+  if (!fewContainers(text, depthBudget) && measureDepth(parsed as JsonValue, depthBudget) > depthBudget) return PASS.too_deep;
   return { ok: true, value: parsed as JsonValue };
 }
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonValue } from './json.js';
 import type { SchemaIdentity } from './tool.js';
-import type { OutputRecord } from './types.js';
+import type { OutputRecord, PassThrough, Repair } from './types.js';
 
 /** Where an input record came from. */
 export interface SourceCoordinates {
@@ -86,26 +86,55 @@ export function buildOutputMessage(
     return { topic: topics.dlq, key: input.key, value: input.value, headers };
   }
   if (record.errors[0] !== undefined) headers[HEADER.errorCode] = record.errors[0].code;
-  const value: Record<string, unknown> = {
-    id: record.id,
-    tool: record.tool,
-    format: record.format,
-    arguments: record.arguments,
-    valid: record.valid,
-    disposition: record.disposition,
-    errors: record.errors,
-    repairs: record.repairs,
-    passThroughs: record.passThroughs,
-    schema: schema ?? null,
-    source: input.source,
-  };
-  if (record.disposition === 'rejected') value.raw = raw ?? null;
+  // The text of JSON.stringify({ ...record fields, schema, source, raw? }), written out (see serializeOutputRecord).
+  const { source } = input;
+  let value = `${recordFields(record)},"schema":${schemaJson(schema)},"source":{"topic":${JSON.stringify(source.topic)},"partition":${JSON.stringify(source.partition)},"offset":${JSON.stringify(source.offset)}}`;
+  value += record.disposition === 'rejected' ? `,"raw":${JSON.stringify(raw ?? null)}}` : '}';
   return {
     topic: record.disposition === 'normalized' ? topics.output : topics.rejected,
     key: input.key,
-    value: JSON.stringify(value),
+    value,
     headers,
   };
+}
+
+/**
+ * `JSON.stringify(record)`, the same text byte for byte, written out: the fixed keys, booleans and enumerated
+ * values as literals, the repairs and pass-throughs field by field, and `JSON.stringify` only for the free
+ * values (id, tool, arguments, errors, pointers). A quarter faster than stringifying the whole record, which is
+ * the largest single cost of the core path (bench/core.ts checks the equality on its whole corpus).
+ */
+export function serializeOutputRecord(record: OutputRecord): string {
+  return `${recordFields(record)}}`;
+}
+
+/** The record's fields as JSON object text without the closing brace. */
+function recordFields(record: OutputRecord): string {
+  let text = `{"id":${JSON.stringify(record.id)},"tool":${JSON.stringify(record.tool)},"format":${JSON.stringify(record.format)},"arguments":${JSON.stringify(record.arguments)},"valid":${record.valid ? 'true' : 'false'},"disposition":"${record.disposition}","errors":${record.errors.length === 0 ? '[]' : JSON.stringify(record.errors)},"repairs":[`;
+  const { repairs, passThroughs } = record;
+  for (let i = 0; i < repairs.length; i++) {
+    const repair = repairs[i] as Repair;
+    text += `${i === 0 ? '' : ','}{"pointer":${JSON.stringify(repair.pointer)},"kind":"${repair.kind}"}`;
+  }
+  text += '],"passThroughs":[';
+  for (let i = 0; i < passThroughs.length; i++) {
+    const pass = passThroughs[i] as PassThrough;
+    text += `${i === 0 ? '' : ','}{"pointer":${JSON.stringify(pass.pointer)},"reason":"${pass.reason}"}`;
+  }
+  return `${text}]`;
+}
+
+/** A tool's schema identity as JSON, once per identity (the same object serves every call of that tool). */
+const SCHEMA_JSON = new WeakMap<SchemaIdentity, string>();
+
+function schemaJson(schema: SchemaIdentity | undefined): string {
+  if (schema === undefined) return 'null';
+  let text = SCHEMA_JSON.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(schema);
+    SCHEMA_JSON.set(schema, text);
+  }
+  return text;
 }
 
 function carriedHeaders(incoming: Headers): Headers {

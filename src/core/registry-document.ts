@@ -30,13 +30,22 @@ export function subjectTemplateProblem(template: string): string | undefined {
   return `the subject template must contain ${TOOL_PLACEHOLDER} exactly once, got "${template}"`;
 }
 
+let splitTemplate = TOOL_PLACEHOLDER;
+let splitParts = ['', ''];
+
 /**
  * The registry subject of `tool`. Plain substitution (not `String.replace`, whose replacement string treats
  * `$&`, `$1`... specially: tool names come from models and may contain `$`).
  */
 export function subjectFor(tool: string, template: string): string {
-  return template.split(TOOL_PLACEHOLDER).join(tool);
+  // The worker asks for every record (schema cache key): split each template once, not per call.
+  if (template !== splitTemplate) {
+    splitParts = template.split(TOOL_PLACEHOLDER);
+    splitTemplate = template;
+  }
+  return splitParts.length === 2 ? `${splitParts[0] ?? ''}${tool}${splitParts[1] ?? ''}` : splitParts.join(tool);
 }
+
 
 /** The tool part of `subject` under `template`, or undefined when the subject does not follow the template. */
 export function toolFromSubject(subject: string, template: string): string | undefined {

@@ -1,0 +1,249 @@
+/**
+ * The pass-through pipe the worker is measured against (bench/worker.ts): consumes the input topic and produces
+ * every record's bytes unchanged (key, value, headers) to one output topic, on the same client (kafkajs) with
+ * the same consumer and producer settings and the same delivery code path as src/app/worker.ts:
+ *
+ * - exactly-once: one transactional producer per input partition (`<prefix>-<topic>-<partition>`), claimed
+ *   with an empty transaction before the committed offset is read; each fetched batch is produced, its offsets
+ *   sent with sendOffsets and committed in one transaction;
+ * - at-least-once: one idempotent producer; sendBatch, then commitOffsets.
+ *
+ * Only the work in between differs: where the worker decodes, normalizes, validates and serializes, the pipe
+ * copies. So worker / pipe is the cost of our code on this client. Not part of the product.
+ *
+ * Run as a process (as the worker is): `node --import tsx bench/pipe.ts`, configured by the worker's own
+ * variables: KAFKA_BROKERS, INPUT_TOPIC, OUTPUT_TOPIC, GROUP_ID, DELIVERY, TRANSACTIONAL_ID_PREFIX,
+ * KAFKA_FETCH_MAX_WAIT_MS, KAFKA_SESSION_TIMEOUT_MS; PIPE_CLIENT picks the client (kafkajs, the default, or
+ * platformatic: bench/pipe-platformatic.ts); PIPE_SHAPE=output writes records shaped like the worker's output. It prints `pipe ready` on stdout once it consumes, and stops
+ * cleanly on SIGTERM.
+ */
+import { pathToFileURL } from 'node:url';
+import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Message, type Producer } from 'kafkajs';
+
+export type Delivery = 'exactly-once' | 'at-least-once';
+
+export interface PipeConfig {
+  readonly brokers: readonly string[];
+  readonly input: string;
+  readonly output: string;
+  readonly groupId: string;
+  readonly delivery: Delivery;
+  readonly transactionalIdPrefix: string;
+  /** As the worker's KAFKA_FETCH_MAX_WAIT_MS (default 1000). */
+  readonly fetchMaxWaitMs: number;
+  /** As the worker's KAFKA_SESSION_TIMEOUT_MS (default 30000). */
+  readonly sessionTimeoutMs: number;
+  /**
+   * `same` (default): each record's bytes unchanged. `output`: records shaped like the worker's output (the value
+   * as text, OUTPUT_SIZE_FACTOR times the input's length, and its two extra headers), to split the worker's cost
+   * into what the client spends on the bigger output and what our code spends (PIPE_SHAPE).
+   */
+  readonly shape: 'same' | 'output';
+}
+
+/** The worker's output value is ~2.34 times its input on the bench corpus (bench/worker.ts prints both sizes). */
+export const OUTPUT_SIZE_FACTOR = 2.34;
+
+/** A record shaped like the worker's output for `message` (see {@link PipeConfig.shape}). */
+export function outputShaped(message: KafkaMessage): Message {
+  const text = message.value?.toString('utf8') ?? '';
+  const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
+  return { key: message.key, value, headers: { ...message.headers, 'idempotency-key': `pipe-${message.offset}`, 'toolcall-disposition': 'normalized' } };
+}
+
+/** What every client's pipe offers (kafkajs here; alternatives in bench/pipe-*.ts). */
+export interface Pipe {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface PartitionState {
+  producer: Producer | undefined;
+  claimedFrom: bigint | undefined;
+}
+
+/** The kafkajs pipe: src/app/worker.ts's consumer, producers and delivery, with a copy for the processing. */
+export function kafkajsPipe(config: PipeConfig): Pipe {
+  const kafka = new Kafka({ clientId: 'toolcall-normalizer', brokers: [...config.brokers], connectionTimeout: 10_000, logLevel: logLevel.WARN });
+  const admin = kafka.admin();
+  const consumer = kafka.consumer({
+    groupId: config.groupId,
+    readUncommitted: false,
+    allowAutoTopicCreation: false,
+    sessionTimeout: config.sessionTimeoutMs,
+    heartbeatInterval: Math.max(1_000, Math.floor(config.sessionTimeoutMs / 10)),
+    maxWaitTimeInMs: config.fetchMaxWaitMs,
+    retry: { retries: 8 },
+  });
+  const partitions = new Map<string, PartitionState>();
+  let shared: Producer | undefined;
+
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    // As the worker: every partition is claimed again in a new generation.
+    for (const state of partitions.values()) state.claimedFrom = undefined;
+  });
+
+  async function claim(topic: string, partition: number, state: PartitionState): Promise<bigint> {
+    if (state.claimedFrom !== undefined && state.producer !== undefined) return state.claimedFrom;
+    if (state.producer === undefined) {
+      state.producer = kafka.producer({
+        transactionalId: `${config.transactionalIdPrefix}-${topic}-${partition}`,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        transactionTimeout: 60_000,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      await state.producer.connect();
+    }
+    const init = await state.producer.transaction();
+    await init.abort();
+    const offsets = await admin.fetchOffsets({ groupId: config.groupId, topics: [topic] });
+    const committed = offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+    state.claimedFrom = BigInt(committed) < 0n ? 0n : BigInt(committed);
+    return state.claimedFrom;
+  }
+
+  async function onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const { topic, partition } = batch;
+    if (batch.messages.length === 0) return;
+    const key = `${topic}:${partition}`;
+    let state = partitions.get(key);
+    if (state === undefined) {
+      state = { producer: undefined, claimedFrom: undefined };
+      partitions.set(key, state);
+    }
+    let messages: KafkaMessage[] = batch.messages;
+    if (config.delivery === 'exactly-once') {
+      const from = await claim(topic, partition, state);
+      messages = messages.filter((m) => BigInt(m.offset) >= from);
+      if (messages.length === 0) {
+        payload.resolveOffset(batch.lastOffset());
+        return;
+      }
+    }
+    const out: Message[] = [];
+    let last: KafkaMessage | undefined;
+    for (const message of messages) {
+      if (!payload.isRunning() || payload.isStale()) break;
+      out.push(config.shape === 'same' ? { key: message.key, value: message.value, headers: message.headers ?? {} } : outputShaped(message));
+      last = message;
+    }
+    if (last === undefined) return;
+    const next = (BigInt(last.offset) + 1n).toString();
+    if (config.delivery === 'at-least-once') {
+      if (shared === undefined) throw new Error('at-least-once producer not started');
+      await shared.sendBatch({ topicMessages: [{ topic: config.output, messages: out }], acks: -1 });
+      await consumer.commitOffsets([{ topic, partition, offset: next }]);
+    } else {
+      const producer = state.producer;
+      if (producer === undefined) throw new Error(`partition ${key} not claimed`);
+      const transaction = await producer.transaction();
+      try {
+        await transaction.sendBatch({ topicMessages: [{ topic: config.output, messages: out }], acks: -1 });
+        await withConcurrentTransactionRetry(() =>
+          transaction.sendOffsets({ consumerGroupId: config.groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
+        );
+        await transaction.commit();
+        state.claimedFrom = BigInt(next);
+      } catch (error) {
+        await transaction.abort().catch(() => undefined);
+        state.producer = undefined;
+        state.claimedFrom = undefined;
+        void producer.disconnect().catch(() => undefined);
+        throw error;
+      }
+    }
+    payload.resolveOffset(last.offset);
+    await payload.heartbeat();
+  }
+
+  return {
+    async start() {
+      await admin.connect();
+      if (config.delivery === 'at-least-once') {
+        shared = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+        await shared.connect();
+      }
+      await consumer.connect();
+      await consumer.subscribe({ topics: [config.input], fromBeginning: true });
+      await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: onBatch });
+    },
+    async stop() {
+      await consumer.stop();
+      await consumer.disconnect();
+      await Promise.allSettled([...partitions.values()].flatMap((s) => (s.producer === undefined ? [] : [s.producer.disconnect()])));
+      await shared?.disconnect();
+      await admin.disconnect();
+    },
+  };
+}
+
+/** As the worker's: kafkajs does not retry CONCURRENT_TRANSACTIONS from AddOffsetsToTxn. */
+async function withConcurrentTransactionRetry(action: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await action();
+      return;
+    } catch (error) {
+      const type = (error as { type?: unknown }).type;
+      if (type !== 'CONCURRENT_TRANSACTIONS' || attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+}
+
+/** The pipe's configuration from the worker's variables. */
+export function pipeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PipeConfig {
+  const need = (name: string): string => {
+    const value = env[name]?.trim();
+    if (value === undefined || value === '') throw new Error(`${name} is required`);
+    return value;
+  };
+  const delivery = env.DELIVERY?.trim() ?? 'exactly-once';
+  if (delivery !== 'exactly-once' && delivery !== 'at-least-once') throw new Error(`DELIVERY must be exactly-once or at-least-once, got ${delivery}`);
+  const groupId = need('GROUP_ID');
+  return {
+    brokers: need('KAFKA_BROKERS').split(',').map((b) => b.trim()),
+    input: need('INPUT_TOPIC'),
+    output: need('OUTPUT_TOPIC'),
+    groupId,
+    delivery,
+    transactionalIdPrefix: env.TRANSACTIONAL_ID_PREFIX?.trim() ?? groupId,
+    fetchMaxWaitMs: Number(env.KAFKA_FETCH_MAX_WAIT_MS ?? 1_000),
+    sessionTimeoutMs: Number(env.KAFKA_SESSION_TIMEOUT_MS ?? 30_000),
+    shape: env.PIPE_SHAPE === 'output' ? 'output' : 'same',
+  };
+}
+
+async function main(): Promise<void> {
+  const config = pipeConfigFromEnv();
+  const client = process.env.PIPE_CLIENT ?? 'kafkajs';
+  let pipe: Pipe;
+  if (client === 'kafkajs') pipe = kafkajsPipe(config);
+  else if (client === 'platformatic') pipe = (await import('./pipe-platformatic.js')).platformaticPipe(config);
+  else throw new Error(`PIPE_CLIENT must be kafkajs or platformatic, got ${client}`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    pipe.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`pipe: stop failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await pipe.start();
+  process.stdout.write(`pipe ready (${client}, ${config.delivery}, ${config.shape})\n`);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`pipe: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
