@@ -134,7 +134,7 @@ export function parseRegistryUrl(url: string): ParsedRegistryUrl {
   const password = parsed.password === '' ? undefined : decodeURIComponent(parsed.password);
   parsed.username = '';
   parsed.password = '';
-  return { baseUrl: parsed.href.replace(/\/+$/, ''), username, password };
+  return { baseUrl: parsed.href.replace(/(?<!\/)\/+$/, ''), username, password };
 }
 
 /** One version of a subject, as `GET /subjects/{subject}/versions/{version}` returns it. */

@@ -198,7 +198,7 @@ class Reader {
     } catch {
       this.problems.push(`${name}: not a URL`);
     }
-    return value.replace(/\/+$/, '');
+    return value.replace(/(?<!\/)\/+$/, '');
   }
 
   topic(name: string, fallback: string): string {

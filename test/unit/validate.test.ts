@@ -1,8 +1,10 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import fc from 'fast-check';
 import { describe, it, expect } from 'vitest';
 import { ERROR_CODES } from '../../src/core/codes.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { Diagnostic } from '../../src/core/types.js';
-import { createSchemaCompiler, DEFAULT_MAX_DIAGNOSTICS, preview } from '../../src/core/validate.js';
+import { createSchemaCompiler, DEFAULT_MAX_DIAGNOSTICS, isUrl, preview } from '../../src/core/validate.js';
 import type { CompiledValidator } from '../../src/core/validate.js';
 
 const compiler = createSchemaCompiler();
@@ -728,6 +730,38 @@ describe('formats', () => {
     expect(d).toMatchObject({ code: 'invalid_format', path: '/v', details: { format } });
     expect(d?.hint).toContain(`"${format}"`);
     expect(d?.hint).toContain('for example');
+  });
+});
+
+describe('the url format without ReDoS (isUrl)', () => {
+  // ajv-formats' regex: same language, but quadratic (`http://` and 20 000 colons took 2.5 s; found by the
+  // hostile-input campaign). isUrl must accept exactly what it accepts.
+  const original = fullFormats.url as RegExp;
+
+  it('accepts and refuses exactly what the ajv-formats regex does (short strings, where it is fast)', () => {
+    const part = fc.constantFrom(
+      'http://', 'https://', 'ftp://', 'HTTP://', 'httſ://', 'a', 'é', 'K', 'b.co', '.', '-', '@', ':', '/', '80', '8080', ' ', '\u3000', '\u00a0', '\n',
+      '1', '10', '127', '192', '168', '169.254', '172.16', '0', '255', '.com', 'x:y@', '%20', '?', '#', '\ud800', '😀', 'ab', 'zz',
+    );
+    const plausible = fc
+      .tuple(fc.constantFrom('http://', 'https://', 'ftp://'), fc.constantFrom('', 'u@', 'u:p@', 'a@b@', ':@', '@'), fc.constantFrom('example.com', '10.0.0.1', '8.8.8.8', 'xn--bcher-kva.example', 'a-b.c-d.ef', 'ünï.côdé', 'localhost', '1.2.3', 'a..b.co'), fc.constantFrom('', ':80', ':123456', ':'), fc.constantFrom('', '/', '/a b', '/p@q/r', '/?x=1#y'))
+      .map((parts) => parts.join(''));
+    fc.assert(fc.property(fc.oneof(fc.array(part, { maxLength: 14 }).map((parts) => parts.join('')), plausible), (text) => isUrl(text) === original.test(text)), { numRuns: 20_000, seed: 6 });
+  });
+
+  it('is linear: 100 000 colons after the scheme, and the worst seeds, take milliseconds', () => {
+    for (const seed of [':', '::', ':@', '@a.co/', 'a.', 'a-', '@']) {
+      const text = `http://${seed.repeat(100_000 / seed.length)} !`;
+      const started = performance.now();
+      expect(isUrl(text)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(250);
+    }
+  });
+
+  it('is what the compiled schemas use for format "url"', () => {
+    const validate = compileOk({ type: 'object', properties: { u: { type: 'string', format: 'url' } } });
+    expect(validate({ u: 'https://user:pw@example.com:8443/a/b?c=d#e' })).toEqual([]);
+    expect(validate({ u: `http://${':'.repeat(50_000)}` }).map((d) => d.code)).toEqual(['invalid_format']);
   });
 });
 
