@@ -50,11 +50,13 @@ const FORBIDDEN = [
 const PATHS = ['/metrics', '/livez', '/readyz', '/', '/metrics?debug=1', '/readyz?verbose=1', '/env', '/config', '/debug/vars'];
 
 let broker: OwnBroker | undefined;
+let sharedBrokers: string | undefined;
 let proxy: BasicAuthProxy | undefined;
 
 beforeAll(async () => {
   const registryUrl = stackEnv().registryUrl;
   broker = await startOwnBroker({ security: 'sasl-scram', scramUsers: `${SASL_USER}:${SASL_PASSWORD}` });
+  sharedBrokers = process.env.KAFKA_BROKERS;
   process.env.KAFKA_BROKERS = broker.brokers;
   proxy = await startBasicAuthProxy(registryUrl, REGISTRY_USER, REGISTRY_PASSWORD);
   await pushExampleSchemas(TEMPLATE);
@@ -69,6 +71,9 @@ afterAll(async () => {
   await closeClients();
   await proxy?.close();
   await broker?.down();
+  // The shared stack's brokers again, should another test file run in this process.
+  if (sharedBrokers === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
+  else process.env.KAFKA_BROKERS = sharedBrokers;
 }, 180_000);
 
 function workerEnv(topics: ReturnType<typeof uniqueTopics>, registryPassword: string): Record<string, string | undefined> {

@@ -52,6 +52,7 @@ import { startOwnBroker, type OwnBroker } from './own-broker.js';
 const TEMPLATE = uniqueSubjectTemplate('itout');
 const LIMITED_PASSWORD = `limited-${randomBytes(12).toString('hex')}`;
 let broker: OwnBroker | undefined;
+let sharedBrokers: string | undefined;
 let admin: Admin | undefined;
 
 function ownBroker(): OwnBroker {
@@ -76,6 +77,7 @@ beforeAll(async () => {
     scramUsers: `admin:admin-${randomBytes(8).toString('hex')},limited:${LIMITED_PASSWORD}`,
     superUsers: 'admin',
   });
+  sharedBrokers = process.env.KAFKA_BROKERS;
   process.env.KAFKA_BROKERS = broker.brokers;
   admin = new Kafka({ clientId: 'itout-admin', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
@@ -91,6 +93,9 @@ afterAll(async () => {
   await closeClients();
   await admin?.disconnect();
   await broker?.down();
+  // The shared stack's brokers again, should another test file run in this process.
+  if (sharedBrokers === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
+  else process.env.KAFKA_BROKERS = sharedBrokers;
 }, 180_000);
 
 /** CPU seconds (user + system) a running process has used, from /proc; undefined once it is gone. */

@@ -57,6 +57,7 @@ const REGISTRY_WRONG_PASSWORD = `regwrong-${randomBytes(12).toString('hex')}`;
 const SECRETS = [PASSWORD, WRONG_PASSWORD, REGISTRY_PASSWORD, REGISTRY_WRONG_PASSWORD];
 
 let broker: OwnBroker | undefined;
+let sharedBrokers: string | undefined;
 let proxy: BasicAuthProxy | undefined;
 let scratch = '';
 let rogueCa = '';
@@ -78,6 +79,7 @@ beforeAll(async () => {
   registryUrl = stackEnv().registryUrl;
   broker = await startOwnBroker({ security: 'sasl-scram,tls,sasl-tls', scramUsers: `${USER}:${PASSWORD}`, superUsers: USER });
   // The harness's own admin, producer and readers use the PLAINTEXT listener of this broker (loopback only).
+  sharedBrokers = process.env.KAFKA_BROKERS;
   process.env.KAFKA_BROKERS = broker.brokers;
   await pushExampleSchemas(TEMPLATE);
   scratch = mkdtempSync(join(tmpdir(), 'toolcall-sec-'));
@@ -94,6 +96,9 @@ afterAll(async () => {
   await closeClients();
   await proxy?.close();
   await broker?.down();
+  // The shared stack's brokers again, should another test file run in this process.
+  if (sharedBrokers === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
+  else process.env.KAFKA_BROKERS = sharedBrokers;
   if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
 }, 180_000);
 
