@@ -57,6 +57,8 @@ export async function normalizeMain(args: string[]): Promise<number> {
   }
 
   const maxDepth = positiveInt(values['max-depth'], 'max-depth', DEFAULT_RECORD_LIMITS.maxDepth, NORMALIZE_USAGE);
+  // JSON.stringify and the recursive walks overflow the stack a little above 4000 levels: stay far below.
+  if (maxDepth > 1_000) throw new UsageError(`--max-depth must be at most 1000, got "${String(maxDepth)}"`, NORMALIZE_USAGE);
   const options: PipelineOptions = {
     limits: { maxRecordBytes: positiveInt(values['max-record-bytes'], 'max-record-bytes', DEFAULT_RECORD_LIMITS.maxRecordBytes, NORMALIZE_USAGE), maxDepth },
     normalize: {

@@ -105,7 +105,9 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
 
   const delivery = read.oneOf('DELIVERY', ['exactly-once', 'at-least-once'] as const, 'exactly-once');
   const groupId = read.string('GROUP_ID', 'toolcall-normalizer');
-  const maxDepth = read.int('MAX_DEPTH', DEFAULT_RECORD_LIMITS.maxDepth, 1, 10_000);
+  // At most 1000: JSON.stringify and the recursive walks overflow the stack a little above 4000 levels, and a
+  // record the worker cannot serialize would be retried forever.
+  const maxDepth = read.int('MAX_DEPTH', DEFAULT_RECORD_LIMITS.maxDepth, 1, 1_000);
   const pipeline: PipelineOptions = {
     limits: { maxRecordBytes: read.int('MAX_RECORD_BYTES', DEFAULT_RECORD_LIMITS.maxRecordBytes, 1, 256 * 1024 * 1024), maxDepth },
     normalize: {

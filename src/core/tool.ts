@@ -1,6 +1,7 @@
 /**
  * A tool ready for the hot path: its normalization plan and its validator, each compiled once.
  */
+import { checkSchemaLimits, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './schema-limits.js';
 import { compileSchemaPlan, type SchemaPlan } from './schema-plan.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { Diagnostic } from './types.js';
@@ -30,7 +31,19 @@ export type CompiledTool =
       readonly identity: SchemaIdentity | undefined;
     };
 
-export function compileTool(definition: ToolDefinition, compiler: SchemaCompiler, identity?: SchemaIdentity): CompiledTool {
+/**
+ * Compiles a tool once for the hot path. Every schema, from a directory or the registry, comes through here:
+ * one over the size or depth limit ({@link SchemaLimits}) is refused before anything walks it, and calls to the
+ * tool get `tool_schema_unusable` with a message naming the limit.
+ */
+export function compileTool(
+  definition: ToolDefinition,
+  compiler: SchemaCompiler,
+  identity?: SchemaIdentity,
+  limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS,
+): CompiledTool {
+  const violation = checkSchemaLimits(definition.inputSchema, limits);
+  if (violation !== undefined) return unusableTool(definition.name, violation.message, identity, violation.details);
   const compiled = compiler.compile(definition.inputSchema);
   if (!compiled.ok) return { usable: false, name: definition.name, diagnostic: compiled.diagnostic, identity };
   return {
@@ -43,16 +56,13 @@ export function compileTool(definition: ToolDefinition, compiler: SchemaCompiler
 }
 
 /** A tool whose definition could not even be read (not JSON, not a schema): calls to it are rejected. */
-export function unusableTool(name: string, reason: string, identity?: SchemaIdentity): CompiledTool {
-  return {
-    usable: false,
-    name,
-    identity,
-    diagnostic: {
-      code: 'tool_schema_unusable',
-      path: '',
-      message: `The schema of tool "${name}" cannot be used: ${reason}.`,
-      hint: 'The call cannot be checked until the tool definition is fixed; report this to the tool owner rather than retrying.',
-    },
+export function unusableTool(name: string, reason: string, identity?: SchemaIdentity, details?: Diagnostic['details']): CompiledTool {
+  const diagnostic: Diagnostic = {
+    code: 'tool_schema_unusable',
+    path: '',
+    message: `The schema of tool "${name}" cannot be used: ${reason}.`,
+    hint: 'The call cannot be checked until the tool definition is fixed; report this to the tool owner rather than retrying.',
   };
+  if (details !== undefined) diagnostic.details = details;
+  return { usable: false, name, identity, diagnostic };
 }
