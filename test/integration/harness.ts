@@ -434,7 +434,11 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
   const stack = stackEnv();
   const port = options.port ?? (await freePort());
   const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !WORKER_VARIABLES.includes(name)) childEnv[name] = value;
+  // NODE_ENV is not passed on: vitest sets it to "test", which switches kafkajs to its test-mode retries, and
+  // the worker must be proven with the retries it runs with in production.
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && name !== 'NODE_ENV' && !WORKER_VARIABLES.includes(name)) childEnv[name] = value;
+  }
   Object.assign(childEnv, { KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000' });
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) Reflect.deleteProperty(childEnv, name);
