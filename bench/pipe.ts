@@ -18,7 +18,9 @@
  * cleanly on SIGTERM.
  */
 import { pathToFileURL } from 'node:url';
-import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Producer } from 'kafkajs';
+import { produceRequests } from '../src/app/worker.js';
+import type { OutputMessage } from '../src/core/output.js';
 
 export type Delivery = 'exactly-once' | 'at-least-once';
 
@@ -45,10 +47,10 @@ export interface PipeConfig {
 export const OUTPUT_SIZE_FACTOR = 2.34;
 
 /** A record shaped like the worker's output for `message` (see {@link PipeConfig.shape}). */
-export function outputShaped(message: KafkaMessage): Message {
+export function outputShaped(topic: string, message: KafkaMessage): OutputMessage {
   const text = message.value?.toString('utf8') ?? '';
   const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
-  return { key: message.key, value, headers: { ...message.headers, 'idempotency-key': `pipe-${message.offset}`, 'toolcall-disposition': 'normalized' } };
+  return { topic, key: message.key, value, headers: { ...message.headers, 'idempotency-key': `pipe-${message.offset}`, 'toolcall-disposition': 'normalized' } };
 }
 
 /** What every client's pipe offers (kafkajs here; alternatives in bench/pipe-*.ts). */
@@ -122,25 +124,27 @@ export function kafkajsPipe(config: PipeConfig): Pipe {
         return;
       }
     }
-    const out: Message[] = [];
+    const out: OutputMessage[] = [];
     let last: KafkaMessage | undefined;
     for (const message of messages) {
       if (!payload.isRunning() || payload.isStale()) break;
-      out.push(config.shape === 'same' ? { key: message.key, value: message.value, headers: message.headers ?? {} } : outputShaped(message));
+      out.push(config.shape === 'same' ? { topic: config.output, key: message.key, value: message.value, headers: message.headers ?? {} } : outputShaped(config.output, message));
       last = message;
     }
     if (last === undefined) return;
     const next = (BigInt(last.offset) + 1n).toString();
+    // The worker's own split into produce requests (each under the broker's default message.max.bytes).
+    const requests = produceRequests(out);
     if (config.delivery === 'at-least-once') {
       if (shared === undefined) throw new Error('at-least-once producer not started');
-      await shared.sendBatch({ topicMessages: [{ topic: config.output, messages: out }], acks: -1 });
+      for (const topicMessages of requests) await shared.sendBatch({ topicMessages, acks: -1 });
       await consumer.commitOffsets([{ topic, partition, offset: next }]);
     } else {
       const producer = state.producer;
       if (producer === undefined) throw new Error(`partition ${key} not claimed`);
       const transaction = await producer.transaction();
       try {
-        await transaction.sendBatch({ topicMessages: [{ topic: config.output, messages: out }], acks: -1 });
+        for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
         await withConcurrentTransactionRetry(() =>
           transaction.sendOffsets({ consumerGroupId: config.groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
         );

@@ -316,7 +316,7 @@ interface Drain {
  * Waits until `group` committed `total` offsets on `topic`; the rate is the slope between 10% and 90%. While
  * waiting, samples the children's RSS (`onSample` sees every sample).
  */
-async function drain(ctx: Context, group: string, topic: string, total: number, pids: readonly number[], timeoutMs: number, onSample?: (t: number, done: number) => void): Promise<Drain> {
+async function drain(ctx: Context, group: string, topic: string, total: number, pids: readonly number[], timeoutMs: number, onSample?: (t: number, done: number) => void, cancelled: () => boolean = () => false): Promise<Drain> {
   const started = Date.now();
   const lo = Math.floor(total * 0.1);
   const hi = Math.ceil(total * 0.9);
@@ -334,6 +334,7 @@ async function drain(ctx: Context, group: string, topic: string, total: number, 
     if (b === undefined && n >= hi) b = { t, n, cpu: cpu(), broker: cpuSeconds(ctx.stack.kafkaPid) };
     if (n >= total) break;
     if (Date.now() - started > timeoutMs) throw new Error(`${group}: only ${n} of ${total} committed after ${timeoutMs / 1000} s`);
+    if (cancelled()) throw new Error(`${group}: drain cancelled`);
     await sleep(50);
   }
   if (a === undefined || b === undefined || b.n === a.n) throw new Error('drain too short to measure');
@@ -432,9 +433,10 @@ async function measure(ctx: Context, kind: Kind, mode: Delivery, options: { call
   await createTopics(ctx, topics, options.partitions);
   await produceBacklog(ctx, topics.input, options.calls, options.partitions);
   const started = await Promise.all(Array.from({ length: processes }, (_, n) => startChild(kind, mode, topics, ctx, `${kind}${n}`)));
+  let over = false;
   try {
     const result = await Promise.race([
-      drain(ctx, topics.group, topics.input, options.calls, started.map((c) => c.pid), 600_000),
+      drain(ctx, topics.group, topics.input, options.calls, started.map((c) => c.pid), 600_000, undefined, () => over),
       ...started.map(async (c) => {
         const code = await c.exited;
         throw new Error(`${kind} exited (${String(code)}) during the drain; log: ${c.log}`);
@@ -443,6 +445,7 @@ async function measure(ctx: Context, kind: Kind, mode: Delivery, options: { call
     const lat = options.latency === true ? await latency(ctx, topics, options.partitions, LATENCY_RATE, LATENCY_SECONDS) : undefined;
     return { kind, mode, partitions: options.partitions, processes, drain: result, latency: lat };
   } finally {
+    over = true;
     await Promise.all(started.map((c) => c.stop()));
   }
 }
@@ -623,12 +626,19 @@ async function suiteSoak(ctx: Context): Promise<void> {
 }
 
 async function suiteClients(ctx: Context): Promise<void> {
-  say(`\n== clients: the pipe on kafkajs and on @platformatic/kafka, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions`);
+  say(`\n== clients: the pipe on kafkajs and on @platformatic/kafka, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`);
   const rows: Row[] = [];
   for (const mode of MODES) {
-    for (const kind of ['pipe', 'pipe-platformatic'] as const) {
-      rows.push(await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true }));
+    const byKind = { pipe: [] as Row[], 'pipe-platformatic': [] as Row[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['pipe', 'pipe-platformatic'] as const) : (['pipe-platformatic', 'pipe'] as const);
+      for (const kind of order) {
+        const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
+        process.stderr.write(`   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call\n`);
+        byKind[kind].push(row);
+      }
     }
+    rows.push(median(byKind.pipe, (r) => r.drain.rate), median(byKind['pipe-platformatic'], (r) => r.drain.rate));
   }
   say();
   printRows(rows, true);
@@ -676,7 +686,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench:worker: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench:worker: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -266,12 +266,12 @@ export class Worker {
   }
 
   async #deliver(topic: string, partition: number, state: PartitionState, outputs: OutputMessage[], lastOffset: string): Promise<void> {
-    const topicMessages = groupByTopic(outputs);
+    const requests = produceRequests(outputs);
     const next = (BigInt(lastOffset) + 1n).toString();
     if (this.#config.delivery === 'at-least-once') {
       const producer = this.#sharedProducer;
       if (producer === undefined) throw new Error('at-least-once producer not started');
-      if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, acks: -1 });
+      for (const topicMessages of requests) await producer.sendBatch({ topicMessages, acks: -1 });
       await this.#consumer.commitOffsets([{ topic, partition, offset: next }]);
       this.#metrics.transactions.inc({ result: 'committed' });
       return;
@@ -280,7 +280,7 @@ export class Worker {
     if (producer === undefined) throw new Error(`partition ${topic}:${partition} not claimed`);
     const transaction = await producer.transaction();
     try {
-      if (topicMessages.length > 0) await transaction.sendBatch({ topicMessages, acks: -1 });
+      for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
       await withConcurrentTransactionRetry(() =>
         transaction.sendOffsets({ consumerGroupId: this.#config.groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
       );
@@ -466,9 +466,30 @@ class BatchTally {
   }
 }
 
-function groupByTopic(outputs: readonly OutputMessage[]): TopicMessages[] {
-  const byTopic = new Map<string, TopicMessages>();
+/**
+ * Most bytes (keys, values, headers) put in one produce request. A request carries one record batch per output
+ * partition, and the broker refuses a batch over its message.max.bytes (1 MiB by default). Outputs are ~2.3
+ * times their input, so one full fetch (kafkajs's maxBytesPerPartition, 1 MiB) becomes ~2.4 MiB of output, all
+ * of it in one batch when the output topic has one partition (or the keys hash alike): MESSAGE_TOO_LARGE, the
+ * transaction aborts, and the worker crashes on the same batch after every restart. Half a MiB per request keeps
+ * every batch under the default whatever the partitioning; the requests of one input batch still go in one
+ * transaction (exactly-once) or before one offset commit (at-least-once), in order.
+ */
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+/** The outputs grouped by topic, in order, split into produce requests of at most {@link MAX_REQUEST_BYTES}. */
+export function produceRequests(outputs: readonly OutputMessage[], maxBytes = MAX_REQUEST_BYTES): TopicMessages[][] {
+  const requests: TopicMessages[][] = [];
+  let byTopic = new Map<string, TopicMessages>();
+  let bytes = 0;
   for (const out of outputs) {
+    const size = byteSize(out.key) + byteSize(out.value) + headersSize(out.headers);
+    if (bytes > 0 && bytes + size > maxBytes) {
+      requests.push([...byTopic.values()]);
+      byTopic = new Map();
+      bytes = 0;
+    }
+    bytes += size;
     let entry = byTopic.get(out.topic);
     if (entry === undefined) {
       entry = { topic: out.topic, messages: [] };
@@ -476,7 +497,22 @@ function groupByTopic(outputs: readonly OutputMessage[]): TopicMessages[] {
     }
     entry.messages.push({ key: out.key, value: out.value, headers: out.headers });
   }
-  return [...byTopic.values()];
+  if (byTopic.size > 0) requests.push([...byTopic.values()]);
+  return requests;
+}
+
+function byteSize(value: Buffer | string | null): number {
+  return value === null ? 0 : typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+}
+
+function headersSize(headers: OutputMessage['headers']): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(headers)) {
+    size += name.length;
+    if (Array.isArray(value)) for (const v of value) size += byteSize(v);
+    else if (value !== undefined) size += byteSize(value);
+  }
+  return size;
 }
 
 /** kafkajs does not retry CONCURRENT_TRANSACTIONS from AddOffsetsToTxn (kafkajs issue #430). */
