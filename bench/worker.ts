@@ -565,12 +565,21 @@ function kafkaLibs(): string {
 }
 
 async function suiteScaling(ctx: Context): Promise<void> {
-  say(`\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; two workers in one group`);
+  say(`\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; two workers in one group; ${ROUNDS} round(s), median`);
   const rows: Row[] = [];
-  for (const partitions of [1, 2, 4]) {
-    for (const kind of ['worker', 'pipe'] as const) rows.push(await measure(ctx, kind, 'exactly-once', { calls: SCALING_CALLS, partitions }));
+  const setups = [
+    { partitions: 1, processes: 1 },
+    { partitions: 2, processes: 1 },
+    { partitions: 4, processes: 1 },
+    { partitions: 4, processes: 2 },
+  ];
+  for (const setup of setups) {
+    for (const kind of ['worker', 'pipe'] as const) {
+      const runs: Row[] = [];
+      for (let round = 0; round < ROUNDS; round++) runs.push(await measure(ctx, kind, 'exactly-once', { calls: SCALING_CALLS, ...setup }));
+      rows.push(median(runs, (r) => r.drain.rate));
+    }
   }
-  for (const kind of ['worker', 'pipe'] as const) rows.push(await measure(ctx, kind, 'exactly-once', { calls: SCALING_CALLS, partitions: 4, processes: 2 }));
   say();
   printRows(rows, false);
 }
