@@ -271,6 +271,11 @@ export async function readAll(topics: readonly string[], options: ReadOptions): 
   return read;
 }
 
+/** {@link readAll} of the three topics the worker writes to (normalized, rejected, dead letters). */
+export async function readOutputs(topics: TestTopics, options: ReadOptions): Promise<ReadMessage[]> {
+  return readAll(outputTopics(topics), options);
+}
+
 function headerText(headers: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
@@ -314,6 +319,11 @@ export async function endOffsets(topic: string): Promise<Record<number, number>>
 /** The sum of the non-negative offsets (records committed, for a topic without transactions). */
 export function sumOffsets(offsets: Readonly<Record<number, number>>): number {
   return Object.values(offsets).reduce((sum, o) => sum + Math.max(0, o), 0);
+}
+
+/** Input records the worker's group has committed so far: the sum of its committed offsets on the input topic. */
+export async function committedInputRecords(topics: TestTopics): Promise<number> {
+  return sumOffsets(await committedOffsets(topics.groupId, topics.input));
 }
 
 // --------------------------------------------------------------------------------------------------- registry
@@ -511,6 +521,13 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
   return handle;
 }
 
+/** {@link startWorker}, then waits until its /readyz answers 200 (see {@link WorkerHandle.ready}). */
+export async function startReadyWorker(env: Readonly<Record<string, string | undefined>>, options: { port?: number } = {}): Promise<WorkerHandle> {
+  const worker = await startWorker(env, options);
+  await worker.ready();
+  return worker;
+}
+
 /** SIGKILLs every worker still running and waits for them (call in afterEach/afterAll). */
 export async function killAllWorkers(): Promise<void> {
   const left = [...workers];
@@ -569,9 +586,58 @@ export function expectedTopic(topics: TestTopics, i: number): string {
   return i % 25 === 0 ? topics.dlq : i % 10 === 0 ? topics.rejected : topics.output;
 }
 
+/**
+ * Records to produce for {@link numberedCall}s `from` (inclusive) to `to` (exclusive) of `prefix`, in order, call
+ * `i` keyed `k<i % keys>` (so each key's calls are in increasing order on one partition).
+ */
+export function numberedCalls(prefix: string, from: number, to: number, keys: number): ProduceMessage[] {
+  return Array.from({ length: to - from }, (_, k) => ({ key: `k${(from + k) % keys}`, value: numberedCall(prefix, from + k) }));
+}
+
+/** The ids of {@link numberedCall}s `first` to `first + count - 1` of `prefix`: `<prefix>-<i>`. */
+export function numberedIds(prefix: string, count: number, first = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}-${first + i}`);
+}
+
 /** The call id of an output record: `id` of a normalized or rejected value, the `id` inside a dead letter's bytes. */
 export function callId(message: ReadMessage): string {
   return String(json(message).id);
+}
+
+/** The number `i` of a {@link numberedCall}'s output record, from its id `<prefix>-<i>`. */
+export function callNumber(message: ReadMessage, prefix: string): number {
+  return Number(callId(message).slice(prefix.length + 1));
+}
+
+/**
+ * Output records of {@link numberedCall}s that are not on the topic {@link expectedTopic} names for them, as
+ * `<id>: on <topic>, expected <topic>` (none when every record is where it belongs).
+ */
+export function misplacedCalls(messages: readonly ReadMessage[], topics: TestTopics, prefix: string): string[] {
+  const problems: string[] = [];
+  for (const message of messages) {
+    const expected = expectedTopic(topics, callNumber(message, prefix));
+    if (message.topic !== expected) problems.push(`${callId(message)}: on ${message.topic}, expected ${expected}`);
+  }
+  return problems;
+}
+
+/**
+ * Order per key: within each output topic, the records of one key (one partition) in offset order must carry
+ * increasing {@link numberedCall} numbers, as they were produced. Returns the violations (none when in order).
+ */
+export function orderViolations(messages: readonly ReadMessage[], prefix: string): string[] {
+  const last = new Map<string, number>();
+  const problems: string[] = [];
+  const sorted = [...messages].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)) : a.topic < b.topic ? -1 : 1));
+  for (const message of sorted) {
+    const slot = `${message.topic}/${message.key ?? ''}`;
+    const n = callNumber(message, prefix);
+    const before = last.get(slot);
+    if (before !== undefined && n <= before) problems.push(`${slot}: ${prefix}-${n} at offset ${message.offset} after ${prefix}-${before}`);
+    last.set(slot, n);
+  }
+  return problems;
 }
 
 export interface Tally {
@@ -628,5 +694,23 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
     }
     await sleep(intervalMs);
+  }
+}
+
+/**
+ * {@link eventually}, and when it times out the error also carries `logs()` (evaluated then), typically a
+ * worker's {@link WorkerHandle.tail}, so a failure shows what the worker was doing.
+ */
+export async function eventuallyWithLogs(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+  intervalMs: number,
+  logs: () => string,
+): Promise<void> {
+  try {
+    await eventually(check, what, timeoutMs, intervalMs);
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs()}`);
   }
 }

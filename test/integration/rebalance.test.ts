@@ -11,29 +11,29 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  callId,
   closeClients,
+  committedInputRecords,
   committedOffsets,
   createTopics,
   endOffsets,
   eventually,
-  expectedTopic,
+  eventuallyWithLogs,
   killAllWorkers,
   metricValue,
-  numberedCall,
-  outputTopics,
+  misplacedCalls,
+  numberedCalls,
+  numberedIds,
+  orderViolations,
   produce,
   pushExampleSchemas,
-  readAll,
+  readOutputs,
   sleep,
   stackEnv,
-  startWorker as startHarnessWorker,
-  sumOffsets,
+  startReadyWorker,
   tally,
   topicEnv,
   uniqueSubjectTemplate,
   uniqueTopics,
-  type ReadMessage,
   type WorkerHandle,
 } from './harness.js';
 
@@ -52,26 +52,6 @@ afterAll(async () => {
   await killAllWorkers();
   await closeClients();
 });
-
-/** The worker as production runs it (kafkajs's production retry defaults, not its NODE_ENV=test ones). */
-function startWorker(env: Readonly<Record<string, string | undefined>>): Promise<WorkerHandle> {
-  return startHarnessWorker({ NODE_ENV: undefined, ...env });
-}
-
-/** Within each output topic, the records of one key in offset order must carry increasing call numbers. */
-function orderViolations(messages: readonly ReadMessage[], prefix: string): string[] {
-  const last = new Map<string, number>();
-  const problems: string[] = [];
-  const sorted = [...messages].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)) : a.topic < b.topic ? -1 : 1));
-  for (const message of sorted) {
-    const slot = `${message.topic}/${message.key ?? ''}`;
-    const n = Number(callId(message).slice(prefix.length + 1));
-    const before = last.get(slot);
-    if (before !== undefined && n <= before) problems.push(`${slot}: ${prefix}-${n} at offset ${message.offset} after ${prefix}-${before}`);
-    last.set(slot, n);
-  }
-  return problems;
-}
 
 interface Figures {
   calls: number;
@@ -93,17 +73,17 @@ describe('rebalance', () => {
     await createTopics(topics, 6);
     const N = 4000;
     const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE };
-    const committed = async (): Promise<number> => sumOffsets(await committedOffsets(topics.groupId, topics.input));
+    const committed = (): Promise<number> => committedInputRecords(topics);
     const started = Date.now();
 
-    const a = await startWorker(env);
-    await a.ready();
+    // The harness never passes vitest's NODE_ENV=test on: the workers run with kafkajs's production retries.
+    const a = await startReadyWorker(env);
     // A steady stream: 20 calls every 50 ms, over 40 keys, for the whole test.
     let produced = 0;
     const producing = (async () => {
       while (produced < N) {
         const upTo = Math.min(N, produced + 20);
-        await produce(topics.input, Array.from({ length: upTo - produced }, (_, k) => ({ key: `k${(produced + k) % 40}`, value: numberedCall('rb', produced + k) })));
+        await produce(topics.input, numberedCalls('rb', produced, upTo, 40));
         produced = upTo;
         await sleep(50);
       }
@@ -112,13 +92,14 @@ describe('rebalance', () => {
 
     await eventually(async () => (await committed()) >= 600, 'the first worker at work', 60_000, 100);
     const committedAtJoin = await committed();
-    const b = await startWorker(env);
-    await b.ready();
+    const b = await startReadyWorker(env);
     // B has partitions and has committed transactions of its own: the hand-over happened under load.
-    await eventually(async () => (await metricValue(b, 'toolcall_assigned_partitions')) > 0 && (await figures(b)).committedTransactions >= 3, 'the second worker at work', 60_000, 200).catch(
-      (error: unknown) => {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${b.tail()}`);
-      },
+    await eventuallyWithLogs(
+      async () => (await metricValue(b, 'toolcall_assigned_partitions')) > 0 && (await figures(b)).committedTransactions >= 3,
+      'the second worker at work',
+      60_000,
+      200,
+      () => b.tail(),
     );
     const bAssigned = await metricValue(b, 'toolcall_assigned_partitions');
     const aAssignedWhileShared = await metricValue(a, 'toolcall_assigned_partitions');
@@ -129,16 +110,14 @@ describe('rebalance', () => {
     expect(await b.stop(), b.tail()).toBe(0);
 
     await producing;
-    await eventually(async () => (await committed()) === N, 'every input record committed', 120_000, 250).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${a.tail()}`);
-    });
+    await eventuallyWithLogs(async () => (await committed()) === N, 'every input record committed', 120_000, 250, () => a.tail());
     const aFigures = await figures(a);
     const aRebalances = a.logs().filter((l) => l.msg === 'partitions assigned').length;
     expect(await a.stop(), a.tail()).toBe(0);
 
-    const ids = Array.from({ length: N }, (_, i) => `rb-${i}`);
-    const out = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000 });
-    const everything = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
+    const ids = numberedIds('rb', N);
+    const out = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
+    const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
     const result = tally(out, ids);
     console.log(
       `rebalance (exactly-once, 6 partitions): records=${N}; worker B joined at ${committedAtJoin} committed and took ${bAssigned} partitions ` +
@@ -156,7 +135,7 @@ describe('rebalance', () => {
     expect(result.duplicates).toBe(0);
     expect(result.unexpected).toEqual([]);
     expect(out).toHaveLength(N);
-    for (const message of out) expect(message.topic, callId(message)).toBe(expectedTopic(topics, Number(callId(message).slice(3))));
+    expect(misplacedCalls(out, topics, 'rb')).toEqual([]);
     expect(orderViolations(out, 'rb')).toEqual([]);
     expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
   }, 300_000);
