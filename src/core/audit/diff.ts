@@ -875,10 +875,47 @@ const FORMAT_VOCABULARY: Readonly<Record<string, RegExp>> = {
   'relative-json-pointer': /\b(?:pointer|json)\b/i,
 };
 
+/** `\d` (ASCII: the regex has no `u` flag). */
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+
+/** `\w`: `[A-Za-z0-9_]`. */
+function isWordChar(c: string): boolean {
+  return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
+}
+
+/**
+ * `1234567` → `1,234,567`: what `text.replace(/\B(?=(\d{3})+(?!\d))/g, ',')` gives, for any text (`1.2345e+25` →
+ * `1.2,345e+25` too), by a scan. That regex runs its `(\d{3})+` lookahead to the end of the digit run at every
+ * position: quadratic in the run's length. Here each run is walked once: a comma goes before position `i` of a
+ * run ending at `end` when `end - i` is a positive multiple of 3 and `i` is not a word boundary (`i > 0` and the
+ * character before `i` is a word character).
+ */
+export function groupThousands(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    if (!isDigit(text.charAt(i))) {
+      out += text.charAt(i);
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < text.length && isDigit(text.charAt(end))) end++;
+    for (let at = i; at < end; at++) {
+      if ((end - at) % 3 === 0 && at > 0 && isWordChar(text.charAt(at - 1))) out += ',';
+      out += text.charAt(at);
+    }
+    i = end;
+  }
+  return out;
+}
+
 function mentionsNumber(text: string, value: number): boolean {
   const variants = new Set<string>([String(value)]);
   if (Number.isInteger(value) && Math.abs(value) >= 1000) {
-    const grouped = Math.abs(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    const grouped = groupThousands(Math.abs(value).toString());
     const sign = value < 0 ? '-' : '';
     variants.add(`${sign}${grouped}`);
     variants.add(`${sign}${grouped.replace(/,/g, ' ')}`);
@@ -1054,7 +1091,25 @@ function hasMatchingExample(text: string, pattern: string): boolean {
   if (regex.test('')) return false;
   const candidates = new Set<string>();
   for (const m of text.matchAll(/`([^`]+)`|"([^"]+)"|'([^']+)'/g)) candidates.add(m[1] ?? m[2] ?? m[3] ?? '');
-  for (const token of text.split(/\s+/)) candidates.add(token.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, ''));
+  for (const token of text.split(/\s+/)) candidates.add(stripWordPunctuation(token));
   for (const candidate of candidates) if (candidate !== '' && regex.test(candidate) && candidate.length >= 2) return true;
   return false;
+}
+
+const LEADING_PUNCTUATION = new Set(['(', '"', "'", '`']);
+const TRAILING_PUNCTUATION = new Set([')', '"', "'", '`', '.', ',', ';', ':', '!', '?']);
+
+/**
+ * A token without its leading `("'\`` and trailing `)"'\`.,;:!?`: what
+ * `token.replace(/^[("'\`]+|[)"'\`.,;:!?]+$/g, '')` gives, by two scans. The regex's second branch, unanchored at
+ * the start, is tried at every position of a run of those characters and runs to its end before failing on `$`
+ * (`))))…)a`): quadratic. As with the global replace, the trailing run is taken only after the leading one (a
+ * token that is all punctuation loses it all once).
+ */
+export function stripWordPunctuation(token: string): string {
+  let start = 0;
+  while (start < token.length && LEADING_PUNCTUATION.has(token.charAt(start))) start++;
+  let end = token.length;
+  while (end > start && TRAILING_PUNCTUATION.has(token.charAt(end - 1))) end--;
+  return token.slice(start, end);
 }

@@ -107,6 +107,22 @@ export interface Sentence {
 
 const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'approx', 'incl', 'min', 'max', 'no', 'cf', 'resp', 'esp']);
 
+function isLetterOrDot(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '.';
+}
+
+/**
+ * The run of letters and dots that ends at `to` (not before `from`), '' when there is none: what
+ * `/([A-Za-z.]+)$/.exec(text.slice(from, to))?.[1] ?? ''` gives, by a scan backwards from `to`. That regex, unanchored
+ * at the start, is retried at every position of a run and runs to its end before failing on `$` (`aaaa…a1`):
+ * quadratic in the run's length.
+ */
+export function trailingWord(text: string, from: number, to: number): string {
+  let at = to;
+  while (at > from && isLetterOrDot(text.charAt(at - 1))) at--;
+  return text.slice(at, to);
+}
+
 /** Splits prose into sentences: at `.`/`!`/`?` followed by whitespace, and at line breaks; never after "e.g.". */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
@@ -121,7 +137,7 @@ export function splitSentences(text: string): Sentence[] {
   for (let match = boundary.exec(text); match !== null; match = boundary.exec(text)) {
     const at = match.index;
     if (match[0] === '.') {
-      const word = /([A-Za-z.]+)$/.exec(text.slice(Math.max(start, at - 12), at))?.[1]?.toLowerCase() ?? '';
+      const word = trailingWord(text, Math.max(start, at - 12), at).toLowerCase();
       if (ABBREVIATIONS.has(word.replace(/^\./, ''))) continue;
       // A decimal or version number ("1. 5" is not one, "v1.2" has no space): only split before whitespace.
     }
@@ -162,26 +178,71 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   'one thousand': 1000,
 };
 
-/** A number as prose writes it: `500000`, `500,000`, `1.5`, `500k`, `-3`, `ten`, `a hundred`. */
-const NUM = String.raw`(?:(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?![\d])|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])|\d+)(?:\.\d+)?(?:[kKmM](?![A-Za-z])|\s+(?:thousand|million|billion)\b)?|\b(?:(?:a|one)\s+(?:hundred|thousand)|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)`;
+/**
+ * A number as prose writes it: `500000`, `500,000`, `1.5`, `500k`, `-3`, `ten`, `a hundred`.
+ *
+ * At most 8 groups of thousands (below 10^27; int64's 9,223,372,036,854,775,807 has 6). Unbounded, `(?:,\d{3})+`
+ * made the patterns quadratic: every group of `1,000,000,…` is after a comma, so a number may start at each of
+ * them, and each start read all the groups up to the end before the rest of the pattern failed. With a bound each
+ * start reads at most 8; a longer run reads as its first 8 groups.
+ */
+const NUM = String.raw`(?:(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3}){1,8}(?![\d])|\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,8}(?![\d])|\d+)(?:\.\d+)?(?:[kKmM](?![A-Za-z])|\s+(?:thousand|million|billion)\b)?|\b(?:(?:a|one)\s+(?:hundred|thousand)|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)`;
 /** A parenthetical gloss after a number: "from 1 (highest) to 5 (lowest)". */
 const GLOSS = String.raw`(?:\s*\([^()]{0,40}\))?`;
 /** The word after a number (its unit or noun), optionally, past an adjective ("5 uppercase letters"). */
 const UNIT = String.raw`(?:\s*(%)|\s+(?:(?:upper-?case|lower-?case|capital|alphanumeric|ascii|unicode|latin|hex(?:adecimal)?|decimal|numeric|printable|non-whitespace|distinct|unique|separate)\s+)?(?!(?:of|and|or|to|in|per|for|the|than|is|are|a|an|if|when|with|by|at|on|but|each|as|from)\b)([A-Za-z][A-Za-z-]*))?`;
 
+/** `[\d, \u00a0\u202f]`: a digit or a thousands separator. */
+function isNumberBody(c: string): boolean {
+  return (c >= '0' && c <= '9') || c === ',' || c === ' ' || c === '\u00a0' || c === '\u202f';
+}
+
+const NUMBER_SUFFIXES = new Set(['k', 'm', 'thousand', 'million', 'billion']);
+
+/**
+ * Splits `-1 000.5 k` into the number (`-1 000.5`, separators kept) and the suffix (`k`; '' when none), undefined
+ * when the text is not a number. Same as
+ * `/^([-−]?[\d, \u00a0\u202f]+?(?:\.\d+)?)\s*([kKmM]|thousand|million|billion)?$/i`, once the number's trailing
+ * spaces (which that regex gives to `\s*` and the caller strips anyway) are set aside, by a scan: the regex's lazy
+ * body shares the spaces with `\s*`, so on `1` + spaces + `x` it tries every split of the spaces before failing,
+ * quadratic in their length. The body here is the longest run of digits and separators (a match exists with the
+ * longest one whenever it exists with the shortest: the only characters they disagree on are spaces).
+ */
+export function splitNumber(text: string): { number: string; suffix: string } | undefined {
+  let at = 0;
+  if (text.startsWith('-') || text.startsWith('−')) at = 1;
+  const bodyStart = at;
+  while (at < text.length && isNumberBody(text.charAt(at))) at++;
+  if (at === bodyStart) return undefined;
+  if (text.charAt(at) === '.' && isDigit(text.charAt(at + 1))) {
+    at++;
+    while (at < text.length && isDigit(text.charAt(at))) at++;
+  }
+  const numberEnd = at;
+  while (at < text.length && /\s/.test(text.charAt(at))) at++;
+  const suffix = text.slice(at);
+  // ASCII only, as the regex's `i` flag without `u` (the Kelvin sign `K` lower-cases to `k`, but is not `[kK]`).
+  if (suffix !== '' && !(/^[A-Za-z]+$/.test(suffix) && NUMBER_SUFFIXES.has(suffix.toLowerCase()))) return undefined;
+  return { number: text.slice(0, numberEnd), suffix };
+}
+
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+
 /** Parses a number matched by {@link NUM}; `plain` is false for suffixes that are not multipliers (`5m`). */
 export function parseNumber(raw: string): { value: number; plain: boolean } | undefined {
   const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
   if (Object.hasOwn(NUMBER_WORDS, text)) return { value: NUMBER_WORDS[text] ?? 0, plain: true };
-  const match = /^([-−]?[\d, \u00a0\u202f]+?(?:\.\d+)?)\s*([kKmM]|thousand|million|billion)?$/i.exec(raw.trim());
-  if (match === null) return undefined;
-  const value = Number((match[1] ?? '').replace(/[, \u00a0\u202f]/g, '').replace('−', '-'));
+  const match = splitNumber(raw.trim());
+  if (match === undefined) return undefined;
+  const value = Number(match.number.replace(/[, \u00a0\u202f]/g, '').replace('−', '-'));
   if (!Number.isFinite(value)) return undefined;
-  const word = (match[2] ?? '').toLowerCase();
+  const word = match.suffix.toLowerCase();
   if (word === 'thousand') return { value: value * 1000, plain: true };
   if (word === 'million') return { value: value * 1_000_000, plain: true };
   if (word === 'billion') return { value: value * 1_000_000_000, plain: true };
-  const suffix = match[2] ?? '';
+  const suffix = match.suffix;
   if (suffix === 'k' || suffix === 'K') return { value: value * 1000, plain: true };
   if (suffix === 'M') return { value: value * 1_000_000, plain: true };
   if (suffix === 'm') return { value, plain: false };
@@ -315,7 +376,9 @@ export const RULES: readonly Rule[] = [
     pattern: re(String.raw`(${NUM})\s*(?:to|through|\.\.|–|—|-)\s*(${NUM})${UNIT}`),
     build: (m, s) => {
       const unit = unitOf(m[3], m[4]);
-      const separator = /\s*(to|through|\.\.|–|—|-)\s*/i.exec(m[0].slice((m[1] ?? '').length))?.[1]?.toLowerCase() ?? '';
+      // Anchored: the match goes on from its first number with `\s*` and the separator. Unanchored, with `\s*`
+      // first, the regex was retried at every position of a run of spaces with no separator after it (quadratic).
+      const separator = /^\s*(to|through|\.\.|–|—|-)/i.exec(m[0].slice((m[1] ?? '').length))?.[1]?.toLowerCase() ?? '';
       const before = s.slice(0, m.index);
       const after = s.slice(m.index + m[0].length);
       const lengthOrItems = unit !== undefined && (LENGTH_UNITS.test(unit) || ITEM_UNITS.test(unit));
@@ -426,7 +489,7 @@ export const RULES: readonly Rule[] = [
   // ---- read-only
   {
     name: 'read-only',
-    pattern: re(String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`),
+    pattern: re(String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`),
     build: (m) => [simple('readOnly', m, 'read-only')],
   },
   // ---- defaults
@@ -467,7 +530,10 @@ export const RULES: readonly Rule[] = [
   { name: 'uuid', pattern: re(String.raw`\b(?:UUID|GUID)s?\b`), build: (m) => [formatCandidate(m, 'uuid', 'uuid')] },
   {
     name: 'email',
-    pattern: re(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)\s*(?:e-?mail)?(?:\s+address)?\b`),
+    // `\s*` then `(?:\s+address)?` share the spaces: on "valid" + spaces + "#" every split was tried (quadratic).
+    // `(?=(\s*))\1` takes all the spaces with no way back (a possessive `\s*`); giving some back only ever helped
+    // when nothing matched after the spaces, and then the regex fell back to the word alone: the `|\b` branch.
+    pattern: re(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)(?:(?=(\s*))\1(?:e-?mail)?(?:\s+address)?\b|\b)`),
     build: (m) => (/e-?mail/i.test(m[0]) ? [formatCandidate(m, 'email', 'email')] : []),
   },
   {
@@ -506,12 +572,12 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'required-word',
-    pattern: re(String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`),
+    pattern: re(String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`),
     build: (m, s) => requiredCandidate(m, s, 'self'),
   },
   {
     name: 'optional',
-    pattern: re(String.raw`(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`),
+    pattern: re(String.raw`(?=optional)(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`),
     build: (m, s) => (/\bnot\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('optional', m, 'optional')]),
   },
   // ---- value lists: "one of `a`, `b`", "either asc or desc", "allowed values: x, y"
@@ -575,6 +641,38 @@ const DYNAMIC_DEFAULT_WORDS = new Set([
 
 const MEASURE_UNITS = /^(?:%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|bytes?|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?|cents?|dollars?|euros?|pounds?|usd|eur|gbp|meters?|metres?|km|miles?|pixels?|px|pt|degrees?)$/i;
 
+const WORD_END_PUNCTUATION = new Set(['.', ',', ';', ':', ')', '!', '?']);
+
+function isTokenChar(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c === '_' || c === '.' || c === '+' || c === '/' || c === '-';
+}
+
+/**
+ * The word a text starts with (`open` of `open.`), and the punctuation after it (`.`): same as
+ * `/^([#@/]?[A-Za-z_][\w.+/-]*?)(?=[.,;:)!?]*(?:\s|$))([.,;:)!?]*)/`, by a scan that follows the regex. Its lazy
+ * word grows one character at a time and the lookahead reads the punctuation after it each time, so a run of dots
+ * (`a.....…#`) was read once per dot: quadratic. Here a run of punctuation is read once: every position inside it
+ * has the same end.
+ */
+export function leadingWord(text: string): { token: string; punctuation: string } | undefined {
+  let first = 0;
+  if (text.startsWith('#') || text.startsWith('@') || text.startsWith('/')) first = 1;
+  const c = text.charAt(first);
+  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_')) return undefined;
+  let runEnd = first + 1;
+  while (runEnd < text.length && WORD_END_PUNCTUATION.has(text.charAt(runEnd))) runEnd++;
+  for (let end = first + 1; ; end++) {
+    // The lookahead at `end`: punctuation from `end` to `runEnd`, then whitespace or the end of the text.
+    if (end > runEnd) {
+      runEnd = end;
+      while (runEnd < text.length && WORD_END_PUNCTUATION.has(text.charAt(runEnd))) runEnd++;
+    }
+    if (runEnd === text.length || /\s/.test(text.charAt(runEnd))) return { token: text.slice(0, end), punctuation: text.slice(end, runEnd) };
+    // The lazy `[\w.+/-]*?` takes one more character.
+    if (end >= text.length || !isTokenChar(text.charAt(end))) return undefined;
+  }
+}
+
 function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
   const at = m.index + m[0].length;
   const rest = sentence.slice(at);
@@ -603,9 +701,9 @@ function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidat
       return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: parsed.value, comparable: parsed.plain && !measured }];
     }
   }
-  const word = /^([#@/]?[A-Za-z_][\w.+/-]*?)(?=[.,;:)!?]*(?:\s|$))([.,;:)!?]*)/.exec(rest);
-  if (word === null) return [];
-  const token = word[1] ?? '';
+  const word = leadingWord(rest);
+  if (word === undefined) return [];
+  const token = word.token;
   const end = at + token.length;
   const phrase = sentence.slice(m.index, end).trim();
   const lower = token.toLowerCase();
@@ -615,7 +713,7 @@ function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidat
   // One word followed by punctuation or the end: a literal ("defaults to open."). Several words ("defaults to
   // the current user", "defaults to open issues only") or a word that names no value: the prose describes a
   // default the schema cannot state.
-  const single = /^(?:[.,;:)!?]|\s*\(|\s*$|\s+(?:and|or|but|if|when|unless|which|so)\b)/.test(after) || word[2] !== '';
+  const single = /^(?:[.,;:)!?]|\s*\(|\s*$|\s+(?:and|or|but|if|when|unless|which|so)\b)/.test(after) || word.punctuation !== '';
   if (!single || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower)) return [{ ...base, end, phrase, literal: undefined, comparable: false }];
   return [{ ...base, end, phrase, literal: token, comparable: true }];
 }
