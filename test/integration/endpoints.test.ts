@@ -12,23 +12,31 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeClients,
   createTopics,
   eventually,
   killAllWorkers,
   metricValue,
-  outputTopics,
   produce,
   pushExampleSchemas,
-  readAll,
+  readOutputs,
   stackEnv,
+  startReadyWorker,
   startWorker,
+  stopWorkersAndCloseClients,
   topicEnv,
   uniqueSubjectTemplate,
   uniqueTopics,
   type WorkerHandle,
 } from './harness.js';
-import { startBasicAuthProxy, startOwnBroker, type BasicAuthProxy, type OwnBroker } from './own-broker.js';
+import {
+  basicAuthRegistryEnv,
+  pointHarnessAt,
+  scramWorkerEnv,
+  startBasicAuthProxy,
+  startOwnBroker,
+  type BasicAuthProxy,
+  type OwnBroker,
+} from './own-broker.js';
 
 const TEMPLATE = uniqueSubjectTemplate('itep');
 const MARKER = `MARKER${randomBytes(10).toString('hex')}`;
@@ -50,14 +58,13 @@ const FORBIDDEN = [
 const PATHS = ['/metrics', '/livez', '/readyz', '/', '/metrics?debug=1', '/readyz?verbose=1', '/env', '/config', '/debug/vars'];
 
 let broker: OwnBroker | undefined;
-let sharedBrokers: string | undefined;
+let restoreSharedBrokers: (() => void) | undefined;
 let proxy: BasicAuthProxy | undefined;
 
 beforeAll(async () => {
   const registryUrl = stackEnv().registryUrl;
   broker = await startOwnBroker({ security: 'sasl-scram', scramUsers: `${SASL_USER}:${SASL_PASSWORD}` });
-  sharedBrokers = process.env.KAFKA_BROKERS;
-  process.env.KAFKA_BROKERS = broker.brokers;
+  restoreSharedBrokers = pointHarnessAt(broker);
   proxy = await startBasicAuthProxy(registryUrl, REGISTRY_USER, REGISTRY_PASSWORD);
   await pushExampleSchemas(TEMPLATE);
 }, 300_000);
@@ -67,28 +74,20 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
   await proxy?.close();
   await broker?.down();
-  // The shared stack's brokers again, should another test file run in this process.
-  if (sharedBrokers === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
-  else process.env.KAFKA_BROKERS = sharedBrokers;
+  restoreSharedBrokers?.();
 }, 180_000);
 
 function workerEnv(topics: ReturnType<typeof uniqueTopics>, registryPassword: string): Record<string, string | undefined> {
   if (broker?.sasl === undefined || proxy === undefined) throw new Error('the test broker or proxy did not start (see beforeAll)');
+  // NODE_ENV=test of vitest is never passed on by the harness: the worker runs with production retries.
   return {
     ...topicEnv(topics),
-    NODE_ENV: undefined,
     SUBJECT_TEMPLATE: TEMPLATE,
-    KAFKA_BROKERS: broker.sasl,
-    KAFKA_SASL_MECHANISM: 'scram-sha-256',
-    KAFKA_SASL_USERNAME: SASL_USER,
-    KAFKA_SASL_PASSWORD: SASL_PASSWORD,
-    SCHEMA_REGISTRY_URL: proxy.url,
-    SCHEMA_REGISTRY_USERNAME: REGISTRY_USER,
-    SCHEMA_REGISTRY_PASSWORD: registryPassword,
+    ...scramWorkerEnv(broker.sasl, 'scram-sha-256', SASL_USER, SASL_PASSWORD),
+    ...basicAuthRegistryEnv(proxy, REGISTRY_USER, registryPassword),
   };
 }
 
@@ -106,8 +105,7 @@ describe('metrics and health endpoints', () => {
   it('expose no payload data and no configuration secret, after calls carrying a marker everywhere', async () => {
     const topics = uniqueTopics('itep');
     await createTopics(topics, 2);
-    const worker = await startWorker(workerEnv(topics, REGISTRY_PASSWORD));
-    await worker.ready();
+    const worker = await startReadyWorker(workerEnv(topics, REGISTRY_PASSWORD));
     const headers = { traceparent: `00-${MARKER}-01`, [`x-${MARKER}`]: MARKER };
     const calls = [
       // valid (repaired), with the marker in arguments, id and key
@@ -123,7 +121,7 @@ describe('metrics and health endpoints', () => {
       { key: `key-${MARKER}`, value: JSON.stringify({ id: `id-${MARKER}-6`, type: 'function', function: { name: 'search_issues', arguments: JSON.stringify({ query: MARKER }) } }), headers },
     ];
     await produce(topics.input, calls);
-    const out = await readAll(outputTopics(topics), { until: calls.length, timeoutMs: 60_000, settleMs: 1000 });
+    const out = await readOutputs(topics, { until: calls.length, timeoutMs: 60_000, settleMs: 1000 });
     expect(out, worker.tail()).toHaveLength(calls.length);
     // The marker really went through the worker (it is in the outputs, where it belongs).
     expect(out.every((m) => (m.value?.toString('utf8') ?? '').includes(MARKER))).toBe(true);

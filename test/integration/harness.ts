@@ -535,6 +535,12 @@ export async function killAllWorkers(): Promise<void> {
   await Promise.all(left.map((w) => w.exited));
 }
 
+/** {@link killAllWorkers}, then {@link closeClients}: what every test file's afterAll starts with. */
+export async function stopWorkersAndCloseClients(): Promise<void> {
+  await killAllWorkers();
+  await closeClients();
+}
+
 // Last resort: a crashed test runner must not leave workers behind.
 process.once('exit', () => {
   for (const worker of workers) worker.kill('SIGKILL');

@@ -25,34 +25,34 @@ import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLeve
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   callId,
-  closeClients,
+  committedInputRecords,
   committedOffsets,
   createTopics,
   endOffsets,
   eventually,
-  expectedTopic,
+  eventuallyWithLogs,
   killAllWorkers,
-  numberedCall,
-  outputTopics,
+  misplacedCalls,
+  numberedCalls,
+  numberedIds,
   produce,
   pushExampleSchemas,
-  readAll,
+  readOutputs,
   sleep,
   startWorker as startHarnessWorker,
-  sumOffsets,
+  stopWorkersAndCloseClients,
   topicEnv,
   uniqueSubjectTemplate,
   uniqueTopics,
   type ReadMessage,
-  type TestTopics,
   type WorkerHandle,
 } from './harness.js';
-import { startOwnBroker, type OwnBroker } from './own-broker.js';
+import { pointHarnessAt, scramWorkerEnv, startOwnBroker, type OwnBroker } from './own-broker.js';
 
 const TEMPLATE = uniqueSubjectTemplate('itout');
 const LIMITED_PASSWORD = `limited-${randomBytes(12).toString('hex')}`;
 let broker: OwnBroker | undefined;
-let sharedBrokers: string | undefined;
+let restoreSharedBrokers: (() => void) | undefined;
 let admin: Admin | undefined;
 
 function ownBroker(): OwnBroker {
@@ -65,9 +65,12 @@ function theAdmin(): Admin {
   return admin;
 }
 
-/** The worker as production runs it (kafkajs's production retry defaults, not its NODE_ENV=test ones). */
+/**
+ * A worker that never creates topics itself (a deleted output topic must stay deleted); the harness runs it as
+ * production does (vitest's NODE_ENV=test is not passed on).
+ */
 function startWorker(env: Readonly<Record<string, string | undefined>>): Promise<WorkerHandle> {
-  return startHarnessWorker({ NODE_ENV: undefined, CREATE_TOPICS: 'false', ...env });
+  return startHarnessWorker({ CREATE_TOPICS: 'false', ...env });
 }
 
 beforeAll(async () => {
@@ -77,8 +80,7 @@ beforeAll(async () => {
     scramUsers: `admin:admin-${randomBytes(8).toString('hex')},limited:${LIMITED_PASSWORD}`,
     superUsers: 'admin',
   });
-  sharedBrokers = process.env.KAFKA_BROKERS;
-  process.env.KAFKA_BROKERS = broker.brokers;
+  restoreSharedBrokers = pointHarnessAt(broker);
   admin = new Kafka({ clientId: 'itout-admin', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   await pushExampleSchemas(TEMPLATE);
@@ -89,13 +91,10 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
   await admin?.disconnect();
   await broker?.down();
-  // The shared stack's brokers again, should another test file run in this process.
-  if (sharedBrokers === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
-  else process.env.KAFKA_BROKERS = sharedBrokers;
+  restoreSharedBrokers?.();
 }, 180_000);
 
 /** CPU seconds (user + system) a running process has used, from /proc; undefined once it is gone. */
@@ -146,8 +145,7 @@ function places(messages: readonly ReadMessage[]): Map<string, Set<string>> {
   return out;
 }
 
-const committedSum = async (topics: TestTopics): Promise<number> => sumOffsets(await committedOffsets(topics.groupId, topics.input));
-const calls = (prefix: string, from: number, to: number) => Array.from({ length: to - from }, (_, k) => ({ key: `k${(from + k) % 11}`, value: numberedCall(prefix, from + k) }));
+const calls = (prefix: string, from: number, to: number) => numberedCalls(prefix, from, to, 11);
 
 describe('output topic unavailable', () => {
   for (const delivery of ['exactly-once', 'at-least-once'] as const) {
@@ -159,8 +157,8 @@ describe('output topic unavailable', () => {
       const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, DELIVERY: delivery };
       await produce(topics.input, calls('del', 0, A));
       const worker = await startWorker(env);
-      await eventually(async () => (await committedSum(topics)) === A, 'the first calls committed', 60_000, 200);
-      const before = await readAll(outputTopics(topics), { until: A, timeoutMs: 30_000, settleMs: 1000 });
+      await eventually(async () => (await committedInputRecords(topics)) === A, 'the first calls committed', 60_000, 200);
+      const before = await readOutputs(topics, { until: A, timeoutMs: 30_000, settleMs: 1000 });
       expect(before).toHaveLength(A);
 
       await theAdmin().deleteTopics({ topics: [topics.output] });
@@ -175,7 +173,7 @@ describe('output topic unavailable', () => {
       })();
       const stop = await stopsAfterFault(worker, faultAt, cpuAtFault, 90_000);
       await producing;
-      const committedAtStop = await committedSum(topics);
+      const committedAtStop = await committedInputRecords(topics);
       console.log(
         `${delivery}, output topic deleted: the worker exited ${String(stop.code)} ${(stop.ms / 1000).toFixed(1)}s after the deletion; ` +
           `${stop.logLines} log lines (${(stop.logLines / Math.max(1, stop.ms / 1000)).toFixed(1)}/s), ${stop.cpuSeconds.toFixed(2)} CPU s meanwhile; ` +
@@ -194,14 +192,12 @@ describe('output topic unavailable', () => {
       // The operator recreates the topic; the worker is restarted (as Kubernetes would).
       await createTopics([topics.output], 2);
       const restarted = await startWorker(env);
-      await eventually(async () => (await committedSum(topics)) === N, 'every call committed after the restart', 90_000, 250).catch((error: unknown) => {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${restarted.tail()}`);
-      });
+      await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === N, 'every call committed after the restart', 90_000, 250, () => restarted.tail());
       expect(await restarted.stop(), restarted.tail()).toBe(0);
 
-      const after = await readAll(outputTopics(topics), { until: N - before.filter((m) => m.topic === topics.output).length, timeoutMs: 60_000, settleMs: 2000 });
+      const after = await readOutputs(topics, { until: N - before.filter((m) => m.topic === topics.output).length, timeoutMs: 60_000, settleMs: 2000 });
       const where = places([...before, ...after]);
-      const missing = Array.from({ length: N }, (_, i) => `del-${i}`).filter((id) => !where.has(id));
+      const missing = numberedIds('del', N).filter((id) => !where.has(id));
       const duplicated = [...where].filter(([, at]) => at.size > 1).map(([id, at]) => `${id}: ${[...at].join(' ')}`);
       console.log(
         `${delivery}, output topic deleted, then recreated: ${N} calls, ${where.size} accounted for (before the deletion ${before.length}, ` +
@@ -210,7 +206,7 @@ describe('output topic unavailable', () => {
       expect(missing).toEqual([]);
       // At-least-once may write a batch's rejected/dead-letter records again after the restart (it reports them).
       if (delivery === 'exactly-once') expect(duplicated).toEqual([]);
-      for (const m of after) expect(m.topic, callId(m)).toBe(expectedTopic(topics, Number(callId(m).slice(4))));
+      expect(misplacedCalls(after, topics, 'del')).toEqual([]);
       expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
     }, 300_000);
   }
@@ -240,19 +236,12 @@ describe('output topic unavailable', () => {
     await theAdmin().createAcls({ acl: [allow(AclResourceTypes.TOPIC), allow(AclResourceTypes.GROUP), allow(AclResourceTypes.TRANSACTIONAL_ID), deny] });
     const N = 300;
     await produce(topics.input, calls('acl', 0, N));
-    const env = {
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      KAFKA_BROKERS: ownBroker().sasl ?? '',
-      KAFKA_SASL_MECHANISM: 'scram-sha-512',
-      KAFKA_SASL_USERNAME: 'limited',
-      KAFKA_SASL_PASSWORD: LIMITED_PASSWORD,
-    };
+    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(ownBroker().sasl ?? '', 'scram-sha-512', 'limited', LIMITED_PASSWORD) };
     const startedAt = Date.now();
     const worker = await startWorker(env);
     const stop = await stopsAfterFault(worker, startedAt, 0, 90_000);
-    const committedAtStop = await committedSum(topics);
-    const during = await readAll(outputTopics(topics), { until: N, timeoutMs: 3000 });
+    const committedAtStop = await committedInputRecords(topics);
+    const during = await readOutputs(topics, { until: N, timeoutMs: 3000 });
     console.log(
       `output topic not authorised: the worker exited ${String(stop.code)} ${(stop.ms / 1000).toFixed(1)}s after start; ${stop.logLines} log lines; ` +
         `${stop.cpuSeconds.toFixed(2)} CPU s; input committed ${committedAtStop}/${N}, records delivered meanwhile ${during.length}; fatal line: "${stop.fatal}"`,
@@ -268,17 +257,15 @@ describe('output topic unavailable', () => {
 
     await theAdmin().deleteAcls({ filters: [deny] });
     const fixed = await startWorker(env);
-    await eventually(async () => (await committedSum(topics)) === N, 'every call committed once the ACL is fixed', 90_000, 250).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${fixed.tail()}`);
-    });
+    await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === N, 'every call committed once the ACL is fixed', 90_000, 250, () => fixed.tail());
     expect(await fixed.stop(), fixed.tail()).toBe(0);
-    const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 2000 });
+    const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 2000 });
     const where = places(all);
-    const missing = Array.from({ length: N }, (_, i) => `acl-${i}`).filter((id) => !where.has(id));
+    const missing = numberedIds('acl', N).filter((id) => !where.has(id));
     const duplicates = all.length - where.size;
     console.log(`output topic authorised again: ${N} calls, ${all.length} outputs, missing=${missing.length} duplicates=${duplicates}`);
     expect(missing).toEqual([]);
     expect(duplicates).toBe(0);
-    for (const m of all) expect(m.topic, callId(m)).toBe(expectedTopic(topics, Number(callId(m).slice(4))));
+    expect(misplacedCalls(all, topics, 'acl')).toEqual([]);
   }, 300_000);
 });

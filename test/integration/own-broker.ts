@@ -152,6 +152,25 @@ process.once('exit', () => {
   }
 });
 
+/**
+ * Points the harness's own admin, producer and readers at `broker`'s PLAINTEXT listener: they take KAFKA_BROKERS
+ * when first used, so call this in beforeAll before any of them. Returns the function that puts the previous
+ * KAFKA_BROKERS back (call it last in afterAll, should another test file run in this process).
+ */
+export function pointHarnessAt(broker: OwnBroker): () => void {
+  const previous = process.env.KAFKA_BROKERS;
+  process.env.KAFKA_BROKERS = broker.brokers;
+  return () => {
+    if (previous === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
+    else process.env.KAFKA_BROKERS = previous;
+  };
+}
+
+/** The worker's environment for SASL/SCRAM on `listener` (e.g. {@link OwnBroker.sasl}): KAFKA_BROKERS and KAFKA_SASL_*. */
+export function scramWorkerEnv(listener: string, mechanism: 'scram-sha-256' | 'scram-sha-512', username: string, password: string): Record<string, string> {
+  return { KAFKA_BROKERS: listener, KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password };
+}
+
 // ----------------------------------------------------------------------------------------- basic-auth proxy
 
 export interface BasicAuthProxy {
@@ -210,4 +229,9 @@ export async function startBasicAuthProxy(target: string, username: string, pass
         });
       }),
   };
+}
+
+/** The worker's environment for the registry behind `proxy` with these credentials: SCHEMA_REGISTRY_URL, _USERNAME, _PASSWORD. */
+export function basicAuthRegistryEnv(proxy: BasicAuthProxy, username: string, password: string): Record<string, string> {
+  return { SCHEMA_REGISTRY_URL: proxy.url, SCHEMA_REGISTRY_USERNAME: username, SCHEMA_REGISTRY_PASSWORD: password };
 }

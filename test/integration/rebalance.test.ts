@@ -11,7 +11,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeClients,
   committedInputRecords,
   committedOffsets,
   createTopics,
@@ -30,6 +29,7 @@ import {
   sleep,
   stackEnv,
   startReadyWorker,
+  stopWorkersAndCloseClients,
   tally,
   topicEnv,
   uniqueSubjectTemplate,
@@ -49,8 +49,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
 });
 
 interface Figures {

@@ -22,21 +22,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeClients,
   createTopics,
   eventually,
-  expectedTopic,
-  callId,
   killAllWorkers,
   metricValue,
-  numberedCall,
-  outputTopics,
+  misplacedCalls,
+  numberedCalls,
+  numberedIds,
   produce,
   pushExampleSchemas,
-  readAll,
+  readOutputs,
   sleep,
   stackEnv,
-  startWorker as startHarnessWorker,
+  startReadyWorker,
+  startWorker,
+  stopWorkersAndCloseClients,
   tally,
   topicEnv,
   uniqueSubjectTemplate,
@@ -44,7 +44,15 @@ import {
   type TestTopics,
   type WorkerHandle,
 } from './harness.js';
-import { startBasicAuthProxy, startOwnBroker, type BasicAuthProxy, type OwnBroker } from './own-broker.js';
+import {
+  basicAuthRegistryEnv,
+  pointHarnessAt,
+  scramWorkerEnv,
+  startBasicAuthProxy,
+  startOwnBroker,
+  type BasicAuthProxy,
+  type OwnBroker,
+} from './own-broker.js';
 
 const TEMPLATE = uniqueSubjectTemplate('itsec');
 const USER = 'worker';
@@ -57,7 +65,7 @@ const REGISTRY_WRONG_PASSWORD = `regwrong-${randomBytes(12).toString('hex')}`;
 const SECRETS = [PASSWORD, WRONG_PASSWORD, REGISTRY_PASSWORD, REGISTRY_WRONG_PASSWORD];
 
 let broker: OwnBroker | undefined;
-let sharedBrokers: string | undefined;
+let restoreSharedBrokers: (() => void) | undefined;
 let proxy: BasicAuthProxy | undefined;
 let scratch = '';
 let rogueCa = '';
@@ -79,8 +87,7 @@ beforeAll(async () => {
   registryUrl = stackEnv().registryUrl;
   broker = await startOwnBroker({ security: 'sasl-scram,tls,sasl-tls', scramUsers: `${USER}:${PASSWORD}`, superUsers: USER });
   // The harness's own admin, producer and readers use the PLAINTEXT listener of this broker (loopback only).
-  sharedBrokers = process.env.KAFKA_BROKERS;
-  process.env.KAFKA_BROKERS = broker.brokers;
+  restoreSharedBrokers = pointHarnessAt(broker);
   await pushExampleSchemas(TEMPLATE);
   scratch = mkdtempSync(join(tmpdir(), 'toolcall-sec-'));
   rogueCa = join(scratch, 'rogue-ca.pem');
@@ -92,24 +99,16 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
   await proxy?.close();
   await broker?.down();
-  // The shared stack's brokers again, should another test file run in this process.
-  if (sharedBrokers === undefined) Reflect.deleteProperty(process.env, 'KAFKA_BROKERS');
-  else process.env.KAFKA_BROKERS = sharedBrokers;
+  restoreSharedBrokers?.();
   if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
 }, 180_000);
 
-/**
- * The worker as production runs it: vitest sets NODE_ENV=test, which the harness passes on, and with it kafkajs
- * switches to its test-mode retry defaults (15 retries from 50 ms, capped at 1 s, instead of 5 from 300 ms up to
- * 30 s). The attempt counts below are those of production.
- */
-function startWorker(env: Readonly<Record<string, string | undefined>>): Promise<WorkerHandle> {
-  return startHarnessWorker({ NODE_ENV: undefined, ...env });
-}
+// The workers run as production runs them: vitest sets NODE_ENV=test, which would switch kafkajs to its test-mode
+// retry defaults (15 retries from 50 ms, capped at 1 s, instead of 5 from 300 ms up to 30 s), and the harness's
+// startWorker never passes it on. The attempt counts below are those of production.
 
 /** Every secret of this file that shows up in the worker's stdout or stderr (must be none). */
 function leakedSecrets(worker: WorkerHandle): string[] {
@@ -120,12 +119,12 @@ function leakedSecrets(worker: WorkerHandle): string[] {
 
 /** Produces `n` numbered calls, runs `worker` until all come out, checks every id once on its topic. */
 async function endToEnd(topics: TestTopics, prefix: string, n: number, worker: WorkerHandle): Promise<void> {
-  await produce(topics.input, Array.from({ length: n }, (_, i) => ({ key: `k${i % 7}`, value: numberedCall(prefix, i) })));
-  const out = await readAll(outputTopics(topics), { until: n, timeoutMs: 60_000, settleMs: 1500 });
-  const result = tally(out, Array.from({ length: n }, (_, i) => `${prefix}-${i}`));
+  await produce(topics.input, numberedCalls(prefix, 0, n, 7));
+  const out = await readOutputs(topics, { until: n, timeoutMs: 60_000, settleMs: 1500 });
+  const result = tally(out, numberedIds(prefix, n));
   expect(result.missing, worker.tail()).toEqual([]);
   expect(result.duplicates).toBe(0);
-  for (const message of out) expect(message.topic, callId(message)).toBe(expectedTopic(topics, Number(callId(message).slice(prefix.length + 1))));
+  expect(misplacedCalls(out, topics, prefix)).toEqual([]);
 }
 
 interface Refusal {
@@ -148,15 +147,7 @@ describe('Kafka SASL/SCRAM and TLS', () => {
   it('SASL/SCRAM-SHA-512 with the right credentials: calls go end to end', async () => {
     const topics = uniqueTopics('itsec-sasl');
     await createTopics(topics, 3);
-    const worker = await startWorker({
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      KAFKA_BROKERS: listener('sasl'),
-      KAFKA_SASL_MECHANISM: 'scram-sha-512',
-      KAFKA_SASL_USERNAME: USER,
-      KAFKA_SASL_PASSWORD: PASSWORD,
-    });
-    await worker.ready();
+    const worker = await startReadyWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD) });
     await endToEnd(topics, 'sasl', 200, worker);
     expect(await worker.stop(), worker.tail()).toBe(0);
     expect(leakedSecrets(worker)).toEqual([]);
@@ -167,17 +158,7 @@ describe('Kafka SASL/SCRAM and TLS', () => {
     const topics = uniqueTopics('itsec-badpw');
     await createTopics(topics, 1);
     const before = ownBroker().failedAuthentications();
-    const { worker, refusal } = await refused(
-      {
-        ...topicEnv(topics),
-        SUBJECT_TEMPLATE: TEMPLATE,
-        KAFKA_BROKERS: listener('sasl'),
-        KAFKA_SASL_MECHANISM: 'scram-sha-512',
-        KAFKA_SASL_USERNAME: USER,
-        KAFKA_SASL_PASSWORD: WRONG_PASSWORD,
-      },
-      30_000,
-    );
+    const { worker, refusal } = await refused({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, WRONG_PASSWORD) }, 30_000);
     // Observe a while longer: a process that is gone makes no more attempts, which the broker's log confirms.
     await sleep(3000);
     const attempts = ownBroker().failedAuthentications() - before;
@@ -200,23 +181,13 @@ describe('Kafka SASL/SCRAM and TLS', () => {
     const topics = uniqueTopics('itsec-tls');
     await createTopics(topics, 3);
     const tlsEnv = { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: ownBroker().caFile ?? '' };
-    const worker = await startWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_BROKERS: listener('tls'), ...tlsEnv });
-    await worker.ready();
+    const worker = await startReadyWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_BROKERS: listener('tls'), ...tlsEnv });
     await endToEnd(topics, 'tls', 150, worker);
     expect(await worker.stop(), worker.tail()).toBe(0);
 
     const topics2 = uniqueTopics('itsec-sasltls');
     await createTopics(topics2, 3);
-    const worker2 = await startWorker({
-      ...topicEnv(topics2),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      KAFKA_BROKERS: listener('saslTls'),
-      ...tlsEnv,
-      KAFKA_SASL_MECHANISM: 'scram-sha-256',
-      KAFKA_SASL_USERNAME: USER,
-      KAFKA_SASL_PASSWORD: PASSWORD,
-    });
-    await worker2.ready();
+    const worker2 = await startReadyWorker({ ...topicEnv(topics2), SUBJECT_TEMPLATE: TEMPLATE, ...tlsEnv, ...scramWorkerEnv(listener('saslTls'), 'scram-sha-256', USER, PASSWORD) });
     await endToEnd(topics2, 'sasltls', 150, worker2);
     expect(await worker2.stop(), worker2.tail()).toBe(0);
     expect(leakedSecrets(worker2)).toEqual([]);
@@ -252,16 +223,8 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     // Right credentials, over SASL too: both secrets in the environment, neither in the output.
     const good = uniqueTopics('itsec-reg');
     await createTopics(good, 3);
-    const saslEnv = { KAFKA_BROKERS: listener('sasl'), KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: USER, KAFKA_SASL_PASSWORD: PASSWORD };
-    const worker = await startWorker({
-      ...topicEnv(good),
-      ...saslEnv,
-      SUBJECT_TEMPLATE: TEMPLATE,
-      SCHEMA_REGISTRY_URL: proxy.url,
-      SCHEMA_REGISTRY_USERNAME: REGISTRY_USER,
-      SCHEMA_REGISTRY_PASSWORD: REGISTRY_PASSWORD,
-    });
-    await worker.ready();
+    const saslEnv = scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD);
+    const worker = await startReadyWorker({ ...topicEnv(good), ...saslEnv, SUBJECT_TEMPLATE: TEMPLATE, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_PASSWORD) });
     await endToEnd(good, 'reg', 100, worker);
     expect(proxy.forwarded()).toBeGreaterThan(0);
     expect(await worker.stop(), worker.tail()).toBe(0);
@@ -272,24 +235,17 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     await createTopics(topics, 2);
     const N = 60;
     // Calls 1..N: each partition starts with a valid call, so a partition waits from its first record on.
-    await produce(topics.input, Array.from({ length: N }, (_, i) => ({ key: `k${(i + 1) % 5}`, value: numberedCall('regbad', i + 1) })));
+    await produce(topics.input, numberedCalls('regbad', 1, N + 1, 5));
     const refusedBefore = proxy.refused();
-    const badEnv = {
-      ...topicEnv(topics),
-      ...saslEnv,
-      SUBJECT_TEMPLATE: TEMPLATE,
-      SCHEMA_REGISTRY_URL: proxy.url,
-      SCHEMA_REGISTRY_USERNAME: REGISTRY_USER,
-      MAX_BACKOFF_MS: '4000',
-    };
-    const bad = await startWorker({ ...badEnv, SCHEMA_REGISTRY_PASSWORD: REGISTRY_WRONG_PASSWORD });
+    const badEnv = { ...topicEnv(topics), ...saslEnv, SUBJECT_TEMPLATE: TEMPLATE, MAX_BACKOFF_MS: '4000' };
+    const bad = await startWorker({ ...badEnv, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_WRONG_PASSWORD) });
     const waitStart = Date.now();
     let readyz = { status: 0, body: '' };
     await eventually(async () => (readyz = await bad.get('/readyz')).status === 503 && readyz.body.includes('registry'), '/readyz 503 naming the registry', 30_000);
     await eventually(async () => (await metricValue(bad, 'toolcall_schema_waits_total')) >= 2, 'two schema waits', 30_000, 500);
     await sleep(5000);
     const waitedMs = Date.now() - waitStart;
-    const during = await readAll(outputTopics(topics), { until: 1, timeoutMs: 3000 });
+    const during = await readOutputs(topics, { until: 1, timeoutMs: 3000 });
     const waits = await metricValue(bad, 'toolcall_schema_waits_total');
     const refusedRequests = proxy.refused() - refusedBefore;
     const deadLettered = await metricValue(bad, 'toolcall_calls_total', { outcome: 'dead_lettered' });
@@ -314,12 +270,12 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     expect(leakedSecrets(bad)).toEqual([]);
 
     // With the right password the same records all come out, exactly once, none dead-lettered for the outage.
-    const fixed = await startWorker({ ...badEnv, SCHEMA_REGISTRY_PASSWORD: REGISTRY_PASSWORD });
-    const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 1500 });
-    const result = tally(all, Array.from({ length: N }, (_, i) => `regbad-${i + 1}`));
+    const fixed = await startWorker({ ...badEnv, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_PASSWORD) });
+    const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 1500 });
+    const result = tally(all, numberedIds('regbad', N, 1));
     expect(result.missing, fixed.tail()).toEqual([]);
     expect(result.duplicates).toBe(0);
-    for (const message of all) expect(message.topic).toBe(expectedTopic(topics, Number(callId(message).slice(7))));
+    expect(misplacedCalls(all, topics, 'regbad')).toEqual([]);
     expect(await fixed.stop(), fixed.tail()).toBe(0);
     expect(leakedSecrets(fixed)).toEqual([]);
     console.log(`registry right password after the wrong one: ${result.records} outputs for ${N} calls, missing=${result.missing.length} duplicates=${result.duplicates}`);
