@@ -17,25 +17,29 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushedTool } from '../../src/app/schemas-command.js';
 import {
   callId,
-  closeClients,
+  committedInputRecords,
   committedOffsets,
   createTopics,
   endOffsets,
   eventually,
-  expectedTopic,
+  eventuallyWithLogs,
   json,
   killAllWorkers,
   metricValue,
-  numberedCall,
-  outputTopics,
+  misplacedCalls,
+  numberedCalls,
+  numberedIds,
+  orderViolations,
   produce,
   pushExampleSchemas,
   readAll,
+  readOutputs,
   sleep,
   stackCommand,
   stackEnv,
+  startReadyWorker,
   startWorker,
-  sumOffsets,
+  stopWorkersAndCloseClients,
   tally,
   topicEnv,
   uniqueSubjectTemplate,
@@ -62,27 +66,8 @@ afterEach(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
 });
-
-/**
- * Order per key: within each output topic, the records of one key (one partition) in offset order must carry
- * increasing call numbers, as they were produced. Returns the violations.
- */
-function orderViolations(messages: readonly ReadMessage[], prefix: string): string[] {
-  const last = new Map<string, number>();
-  const problems: string[] = [];
-  const sorted = [...messages].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)) : a.topic < b.topic ? -1 : 1));
-  for (const message of sorted) {
-    const slot = `${message.topic}/${message.key ?? ''}`;
-    const n = Number(callId(message).slice(prefix.length + 1));
-    const before = last.get(slot);
-    if (before !== undefined && n <= before) problems.push(`${slot}: ${prefix}-${n} at offset ${message.offset} after ${prefix}-${before}`);
-    last.set(slot, n);
-  }
-  return problems;
-}
 
 interface KillRun {
   readonly kills: number;
@@ -106,12 +91,11 @@ async function killRepeatedly(topics: TestTopics, prefix: string, total: number,
   let produced = 0;
   const produceNext = async (count: number): Promise<void> => {
     const upTo = Math.min(total, produced + count);
-    const batch = [];
-    for (let i = produced; i < upTo; i++) batch.push({ key: `k${i % 40}`, value: numberedCall(prefix, i) });
+    const batch = numberedCalls(prefix, produced, upTo, 40);
     produced = upTo;
     await produce(topics.input, batch);
   };
-  const committed = async (): Promise<number> => sumOffsets(await committedOffsets(topics.groupId, topics.input));
+  const committed = (): Promise<number> => committedInputRecords(topics);
   const committedAtKills: number[] = [];
   const rejoinMs: number[] = [];
 
@@ -124,9 +108,7 @@ async function killRepeatedly(topics: TestTopics, prefix: string, total: number,
     const before = await committed();
     const worker = await startWorker(env);
     const startedAt = Date.now();
-    await eventually(async () => (await committed()) > before || !worker.running(), `progress of worker ${round + 1}`, 90_000, 20).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${worker.tail()}`);
-    });
+    await eventuallyWithLogs(async () => (await committed()) > before || !worker.running(), `progress of worker ${round + 1}`, 90_000, 20, () => worker.tail());
     if (!worker.running()) throw new Error(`worker ${round + 1} exited (${String(await worker.exited)}) instead of processing\n${worker.tail()}`);
     rejoinMs.push(Date.now() - startedAt);
     // The rest of the round arrives while the worker processes its backlog.
@@ -148,9 +130,7 @@ async function killRepeatedly(topics: TestTopics, prefix: string, total: number,
       await producing;
     } else {
       await producing;
-      await eventually(async () => (await committed()) === total, 'every input record committed', 120_000, 250).catch((error: unknown) => {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${worker.tail()}`);
-      });
+      await eventuallyWithLogs(async () => (await committed()) === total, 'every input record committed', 120_000, 250, () => worker.tail());
       expect(await worker.stop(), worker.tail()).toBe(0);
     }
   }
@@ -164,9 +144,9 @@ describe('worker under faults', () => {
     await createTopics(topics, 3);
     const N = 4000;
     const run = await killRepeatedly(topics, 'eos', N, 10, { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE });
-    const ids = Array.from({ length: N }, (_, i) => `eos-${i}`);
-    const committed = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000 });
-    const everything = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
+    const ids = numberedIds('eos', N);
+    const committed = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
+    const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
     const result = tally(committed, ids);
     console.log(
       `exactly-once under SIGKILL: kills=${run.kills} records=${run.records} outputs(read_committed)=${result.records} ` +
@@ -179,7 +159,7 @@ describe('worker under faults', () => {
     expect(result.duplicates).toBe(0);
     expect(result.unexpected).toEqual([]);
     expect(committed).toHaveLength(N);
-    for (const message of committed) expect(message.topic, callId(message)).toBe(expectedTopic(topics, Number(callId(message).slice(4))));
+    expect(misplacedCalls(committed, topics, 'eos')).toEqual([]);
     expect(orderViolations(committed, 'eos')).toEqual([]);
     expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
   }, 420_000);
@@ -189,8 +169,8 @@ describe('worker under faults', () => {
     await createTopics(topics, 3);
     const N = 3000;
     const run = await killRepeatedly(topics, 'alo', N, 10, { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, DELIVERY: 'at-least-once' });
-    const ids = Array.from({ length: N }, (_, i) => `alo-${i}`);
-    const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000 });
+    const ids = numberedIds('alo', N);
+    const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
     const result = tally(all, ids);
     console.log(
       `at-least-once under SIGKILL: kills=${run.kills} records=${run.records} outputs=${result.records} duplicates=${result.duplicates} ` +
@@ -198,7 +178,7 @@ describe('worker under faults', () => {
     );
     expect(result.missing).toEqual([]);
     expect(result.unexpected).toEqual([]);
-    for (const message of all) expect(message.topic, callId(message)).toBe(expectedTopic(topics, Number(callId(message).slice(4))));
+    expect(misplacedCalls(all, topics, 'alo')).toEqual([]);
     expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
   }, 420_000);
 
@@ -206,7 +186,7 @@ describe('worker under faults', () => {
     const topics = uniqueTopics('itf-reg');
     await createTopics(topics, 2);
     const { registryUrl } = stackEnv();
-    const worker = await startWorker({
+    const worker = await startReadyWorker({
       ...topicEnv(topics),
       SUBJECT_TEMPLATE: TEMPLATE,
       REGISTRY_CACHE_TTL_MS: '2000',
@@ -214,7 +194,6 @@ describe('worker under faults', () => {
       REGISTRY_MAX_RETRIES: '0',
       MAX_BACKOFF_MS: '2000',
     });
-    await worker.ready();
     const cached = (i: number): string => JSON.stringify({ id: `reg-a-${i}`, tool: 'search_issues', arguments: { query: `a${i}`, labels: '["x"]' } });
     const uncached = (i: number): string => JSON.stringify({ id: `reg-b-${i}`, tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: i + 1, currency: 'EUR' } });
 
@@ -235,7 +214,7 @@ describe('worker under faults', () => {
       ...Array.from({ length: 20 }, (_, i) => ({ key: 'b', value: uncached(i), partition: 1 })),
       ...Array.from({ length: 5 }, (_, i) => ({ key: 'b', value: cached(100 + i), partition: 1 })),
     ]);
-    const during = await readAll(outputTopics(topics), { until: 100, timeoutMs: 30_000, settleMs: 2000 });
+    const during = await readOutputs(topics, { until: 100, timeoutMs: 30_000, settleMs: 2000 });
     expect(await registryAnswers()).toBe(false);
     const duringIds = during.map(callId);
     expect(duringIds.filter((id) => id.startsWith('reg-a-') && Number(id.slice(6)) < 100)).toHaveLength(100);
@@ -260,8 +239,8 @@ describe('worker under faults', () => {
       );
     }
 
-    const all = await readAll(outputTopics(topics), { until: 125, timeoutMs: 60_000, settleMs: 2000 });
-    const result = tally(all, [...Array.from({ length: 105 }, (_, i) => `reg-a-${i}`), ...Array.from({ length: 20 }, (_, i) => `reg-b-${i}`)]);
+    const all = await readOutputs(topics, { until: 125, timeoutMs: 60_000, settleMs: 2000 });
+    const result = tally(all, [...numberedIds('reg-a', 105), ...numberedIds('reg-b', 20)]);
     console.log(
       `registry outage: ${(outageMs / 1000).toFixed(1)}s down (cache TTL 2s); ${during.length} cached-tool records flowed during it; ` +
         `schema waits=${waits}; after restart outputs=${result.records} missing=${result.missing.length} duplicates=${result.duplicates}`,
@@ -271,7 +250,7 @@ describe('worker under faults', () => {
     expect(all.filter((m) => m.topic !== topics.output).map((m) => `${m.topic}: ${show(m)}`)).toEqual([]);
     // Partition 1's records (key b) in their input order: the waiting ones first, then those queued behind them.
     const b = all.filter((m) => m.key === 'b');
-    expect(b.map(callId)).toEqual([...Array.from({ length: 20 }, (_, i) => `reg-b-${i}`), ...Array.from({ length: 5 }, (_, i) => `reg-a-${100 + i}`)]);
+    expect(b.map(callId)).toEqual([...numberedIds('reg-b', 20), ...numberedIds('reg-a', 5, 100)]);
     const transfer = pushed.find((p) => p.tool === 'transfer_funds');
     const firstB = b[0];
     if (firstB === undefined) throw new Error('no output for partition 1');
@@ -289,8 +268,8 @@ describe('worker under faults', () => {
     await createTopics(topics, 3);
     const N = 1500;
     const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE };
-    const records = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => ({ key: `k${(from + k) % 40}`, value: numberedCall('brk', from + k) }));
-    const committed = async (): Promise<number> => sumOffsets(await committedOffsets(topics.groupId, topics.input));
+    const records = (from: number, to: number) => numberedCalls('brk', from, to, 40);
+    const committed = (): Promise<number> => committedInputRecords(topics);
 
     // Restarts the worker whenever it exits on its own, as Kubernetes would; records how each one ended.
     const exits: { code: number | null; signal: string | null; afterMs: number }[] = [];
@@ -330,9 +309,7 @@ describe('worker under faults', () => {
       outageMs = Date.now() - outageStart;
 
       await produce(topics.input, records(1000, N));
-      await eventually(async () => (await committed()) === N, 'every input record committed after the broker restart', 150_000, 500).catch((error: unknown) => {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${current.tail(40)}`);
-      });
+      await eventuallyWithLogs(async () => (await committed()) === N, 'every input record committed after the broker restart', 150_000, 500, () => current.tail(40));
     } finally {
       // Whatever happened, no worker is started after this point (afterEach kills what runs).
       supervision.on = false;
@@ -341,8 +318,8 @@ describe('worker under faults', () => {
     expect(await last.stop(), last.tail()).toBe(0);
     await supervisor;
 
-    const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 3000 });
-    const result = tally(all, Array.from({ length: N }, (_, i) => `brk-${i}`));
+    const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
+    const result = tally(all, numberedIds('brk', N));
     const rodeItOut = exits.length === 0 && last === initial;
     console.log(
       `broker outage: stop-kafka took ${(stopMs / 1000).toFixed(1)}s, broker down ${(outageMs / 1000).toFixed(1)}s in all; the worker ` +
