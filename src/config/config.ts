@@ -4,9 +4,12 @@
  * worker; everything else receives a {@link WorkerConfig}.
  */
 import { readFileSync } from 'node:fs';
+import { parseRegistryUrl } from '../adapters/registry.js';
 import { DEFAULT_NORMALIZE_OPTIONS } from '../core/normalize.js';
 import { parseEntityExemptions, type PipelineOptions } from '../core/pipeline.js';
 import { DEFAULT_RECORD_LIMITS } from '../core/record.js';
+import { subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/registry-document.js';
+import { redactUserinfo } from './secrets.js';
 
 export type Delivery = 'exactly-once' | 'at-least-once';
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
@@ -65,9 +68,10 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   const problems: string[] = [];
   const read = new Reader(env, problems);
 
-  const brokers = read.list('KAFKA_BROKERS', undefined);
+  const brokers = read.list('KAFKA_BROKERS', undefined, { emptyEntries: 'refuse' });
   for (const broker of brokers) {
-    if (!/^[^\s:/]+:\d{1,5}$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
+    // An entry may carry userinfo (`user:password@host:port`): never quote what comes before the last `@`.
+    if (!/^[^\s:/]+:\d{1,5}$/.test(broker)) problems.push(`KAFKA_BROKERS: "${redactUserinfo(broker)}" is not host:port`);
   }
   const registryUrl = read.url('SCHEMA_REGISTRY_URL');
 
@@ -95,11 +99,17 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   let sasl: WorkerConfig['kafka']['sasl'];
   if (mechanism !== undefined) {
     if (mechanism !== 'plain' && mechanism !== 'scram-sha-256' && mechanism !== 'scram-sha-512') {
-      problems.push(`KAFKA_SASL_MECHANISM: must be plain, scram-sha-256 or scram-sha-512, got "${mechanism}"`);
+      problems.push(`KAFKA_SASL_MECHANISM: must be plain, scram-sha-256 or scram-sha-512, got "${redactUserinfo(mechanism)}"`);
     } else {
       const username = read.required('KAFKA_SASL_USERNAME');
       const password = read.required('KAFKA_SASL_PASSWORD');
       sasl = { mechanism, username, password };
+    }
+  } else {
+    // Credentials without a mechanism would be ignored: the worker would connect without authenticating.
+    const orphans = ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'].filter((name) => read.optional(name) !== undefined);
+    if (orphans.length > 0) {
+      problems.push(`${orphans.join(' and ')}: set without KAFKA_SASL_MECHANISM (plain, scram-sha-256 or scram-sha-512), so ${orphans.length === 1 ? 'it' : 'they'} would be ignored`);
     }
   }
 
@@ -161,7 +171,25 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   if (config.registry.username !== undefined && config.registry.password === undefined) {
     problems.push('SCHEMA_REGISTRY_PASSWORD: required when SCHEMA_REGISTRY_USERNAME is set');
   }
-  if (!config.registry.subjectTemplate.includes('{tool}')) problems.push('SUBJECT_TEMPLATE: must contain "{tool}"');
+  if (config.registry.username === undefined && config.registry.password !== undefined) {
+    problems.push('SCHEMA_REGISTRY_USERNAME: required when SCHEMA_REGISTRY_PASSWORD is set (without it no credentials are sent)');
+  }
+  // The schema source's own rule (src/core/registry-document.ts), so a template it would refuse is refused here.
+  if (subjectTemplateProblem(config.registry.subjectTemplate) !== undefined) {
+    problems.push(`SUBJECT_TEMPLATE: must contain "${TOOL_PLACEHOLDER}" exactly once, got "${redactUserinfo(config.registry.subjectTemplate)}"`);
+  }
+  // The worker does not heartbeat while it waits for a registry lookup (every attempt timing out, then retried).
+  const { timeoutMs, maxRetries } = config.registry;
+  const lookupMs = timeoutMs * (maxRetries + 1);
+  if (lookupMs >= config.kafka.sessionTimeoutMs) {
+    problems.push(
+      `REGISTRY_TIMEOUT_MS, REGISTRY_MAX_RETRIES and KAFKA_SESSION_TIMEOUT_MS: one registry lookup can take ` +
+        `REGISTRY_TIMEOUT_MS × (REGISTRY_MAX_RETRIES + 1) = ${timeoutMs} ms × ${maxRetries + 1} = ${lookupMs} ms, not below ` +
+        `KAFKA_SESSION_TIMEOUT_MS (${config.kafka.sessionTimeoutMs} ms): the worker sends no heartbeat while it waits, so one ` +
+        `lookup could outlast the consumer session and the group would take the worker's partitions away; lower ` +
+        `REGISTRY_TIMEOUT_MS or REGISTRY_MAX_RETRIES, or raise KAFKA_SESSION_TIMEOUT_MS`,
+    );
+  }
   const topicNames = Object.values(config.topics);
   if (new Set(topicNames).size !== topicNames.length) problems.push('INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC and DLQ_TOPIC must all differ');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -190,16 +218,26 @@ class Reader {
     return this.optional(name) ?? fallback;
   }
 
+  /**
+   * A registry URL, checked by the schema source's own parser (src/adapters/registry.ts), so a URL it would refuse
+   * at start-up is refused here. Its messages never quote the URL (it may hold a password); neither do ours.
+   */
   url(name: string): string {
     const value = this.required(name);
     if (value === '') return value;
+    let parsed: ReturnType<typeof parseRegistryUrl>;
     try {
-      const url = new URL(value);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') this.problems.push(`${name}: must be an http(s) URL`);
-      if (url.username !== '' || url.password !== '') this.problems.push(`${name}: put credentials in SCHEMA_REGISTRY_USERNAME/PASSWORD, not in the URL`);
-    } catch {
-      this.problems.push(`${name}: not a URL`);
+      parsed = parseRegistryUrl(value);
+    } catch (error) {
+      this.problems.push(`${name}: ${error instanceof RangeError ? error.message : 'not a URL'}`);
+      return value;
     }
+    if (parsed.username !== undefined || parsed.password !== undefined) {
+      this.problems.push(`${name}: put credentials in SCHEMA_REGISTRY_USERNAME/PASSWORD, not in the URL`);
+    }
+    // A bare "?" or "#" has an empty search/hash, so the parser lets it through, yet it stays in the base URL and
+    // would swallow every request path appended to it.
+    if (/[?#]/.test(parsed.baseUrl)) this.problems.push(`${name}: the schema registry URL must not have a query or fragment`);
     return value.replace(/(?<!\/)\/+$/, '');
   }
 
@@ -207,18 +245,28 @@ class Reader {
     const value = this.string(name, fallback);
     // Kafka's own rule for topic names.
     if (!/^[a-zA-Z0-9._-]{1,249}$/.test(value) || value === '.' || value === '..') {
-      this.problems.push(`${name}: "${value}" is not a valid topic name (letters, digits, ".", "_", "-"; at most 249)`);
+      this.problems.push(`${name}: "${redactUserinfo(value)}" is not a valid topic name (letters, digits, ".", "_", "-"; at most 249)`);
     }
     return value;
   }
 
-  list(name: string, fallback: readonly string[] | undefined): string[] {
+  /**
+   * A comma-separated list. Empty entries (`a,,b`, a trailing comma) are dropped, or with `emptyEntries: 'refuse'`
+   * refused: then a list of nothing but commas and spaces is refused as empty.
+   */
+  list(name: string, fallback: readonly string[] | undefined, options: { emptyEntries?: 'drop' | 'refuse' } = {}): string[] {
     const value = this.optional(name);
     if (value === undefined) {
       if (fallback === undefined) this.problems.push(`${name}: required`);
       return [...(fallback ?? [])];
     }
-    return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const entries = value.split(',').map((s) => s.trim());
+    const kept = entries.filter((s) => s !== '');
+    if (options.emptyEntries === 'refuse') {
+      if (kept.length === 0) this.problems.push(`${name}: the list is empty (only commas and spaces)`);
+      else if (kept.length < entries.length) this.problems.push(`${name}: has an empty entry (two commas in a row, or a comma at the start or end)`);
+    }
+    return kept;
   }
 
   bool(name: string, fallback: boolean): boolean {
@@ -226,7 +274,7 @@ class Reader {
     if (value === undefined) return fallback;
     if (['true', '1', 'yes', 'on'].includes(value)) return true;
     if (['false', '0', 'no', 'off'].includes(value)) return false;
-    this.problems.push(`${name}: must be true or false, got "${value}"`);
+    this.problems.push(`${name}: must be true or false, got "${redactUserinfo(value)}"`);
     return fallback;
   }
 
@@ -235,7 +283,7 @@ class Reader {
     if (value === undefined) return fallback;
     const n = Number(value);
     if (!Number.isSafeInteger(n) || n < min || n > max) {
-      this.problems.push(`${name}: must be an integer from ${min} to ${max}, got "${value}"`);
+      this.problems.push(`${name}: must be an integer from ${min} to ${max}, got "${redactUserinfo(value)}"`);
       return fallback;
     }
     return n;
@@ -245,7 +293,7 @@ class Reader {
     const value = this.optional(name);
     if (value === undefined) return fallback;
     if ((allowed as readonly string[]).includes(value)) return value as T;
-    this.problems.push(`${name}: must be one of ${allowed.join(', ')}, got "${value}"`);
+    this.problems.push(`${name}: must be one of ${allowed.join(', ')}, got "${redactUserinfo(value)}"`);
     return fallback;
   }
 }

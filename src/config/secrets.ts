@@ -9,3 +9,12 @@ export function readSecretEnv(name: string): string | undefined {
   const value = process.env[name];
   return value === undefined || value === '' ? undefined : value;
 }
+
+/**
+ * `value` fit to quote in a message: everything up to its last `@` (userinfo such as `user:password@`, in a
+ * broker entry or a URL) replaced by `***@`. Values without `@` are returned unchanged.
+ */
+export function redactUserinfo(value: string): string {
+  const at = value.lastIndexOf('@');
+  return at === -1 ? value : `***${value.slice(at)}`;
+}
