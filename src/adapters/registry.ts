@@ -36,8 +36,13 @@ export interface RegistryConfig {
   negativeTtlMs: number;
   /** Retries of a transient failure after the first attempt (default 2). */
   maxRetries: number;
-  /** Most cache entries kept, oldest written evicted first (default 10 000). Tool names come from models. */
+  /** Most tools kept in the cache, oldest written evicted first (default 10 000). */
   maxEntries?: number;
+  /**
+   * Most "no such subject/version" entries kept, oldest written evicted first (default 10 000). Their own bound,
+   * apart from `maxEntries`: tool names come from models, and invented names must never evict real tools.
+   */
+  maxNegativeEntries?: number;
   /** First retry delay in ms, doubled per retry, jittered, capped at 5 s (default 200). */
   retryBackoffMs?: number;
   /** After a failed refresh, how long the stale entry is served without asking the registry again (default 5 s). */
@@ -51,6 +56,7 @@ export const DEFAULT_REGISTRY_CONFIG = Object.freeze({
   negativeTtlMs: 30_000,
   maxRetries: 2,
   maxEntries: 10_000,
+  maxNegativeEntries: 10_000,
   retryBackoffMs: 200,
   staleRetryMs: 5_000,
 });
@@ -59,6 +65,18 @@ export const DEFAULT_REGISTRY_CONFIG = Object.freeze({
 const MAX_BACKOFF_MS = 5_000;
 /** How much of a registry error message we quote: enough to diagnose, never a whole HTML page. */
 const MAX_DETAIL_CHARS = 200;
+
+/**
+ * The longest subject the schema source asks the registry for, in UTF-16 code units. Real tool names are short
+ * (OpenAI, Anthropic and Gemini cap them at 64 to 128 characters), so this leaves ample room for a subject
+ * template, while a subject at the bound still makes a request line (~1 KB when ASCII) far below the smallest
+ * usual server limits (4 KB for Vert.x/Quarkus, which Apicurio runs on; 8 KB for Jetty and nginx). Longer
+ * names get 414/431 or a reset connection, which would look like an outage: they are unknown tools instead.
+ */
+export const MAX_SUBJECT_CHARS = 1_000;
+
+/** Statuses that, answered for one subject's URL, mean no registry can hold that subject (not an outage). */
+const UNADDRESSABLE_SUBJECT_STATUSES: ReadonlySet<number> = new Set([400, 414, 431]);
 
 /** Codes of the error classes, stable for logs and alerts. */
 export const REGISTRY_ERROR_CODES = ['REGISTRY_REQUEST', 'REGISTRY_AUTH', 'REGISTRY_UNAVAILABLE'] as const;
@@ -347,16 +365,26 @@ interface Entry {
   /** The tool, or undefined for "no such subject/version". */
   readonly value: CompiledTool | undefined;
   readonly expiresAt: number;
-  /** Until when a stale entry is served without asking the registry (set after a failed refresh). */
+  /** Until when a stale entry is served without asking the registry (set after any failed refresh). */
   retryAt: number;
+  /** The error of the last failed refresh; an entry is replaced when a refresh succeeds. */
+  failure: Error | undefined;
+  /** For "no such subject": why, when the registry refused the subject (HTTP 400/414/431) rather than not having it. */
+  readonly reason?: string;
 }
 
 export interface ToolSchemaSourceStats {
-  /** Lookups answered from the cache without waiting for the registry (fresh entries, and stale ones served at once). */
+  /**
+   * Lookups answered without waiting for the registry: fresh entries, stale ones served at once, and names no
+   * registry subject can have (see {@link ToolSchemaSource.unknownReason}).
+   */
   hits: number;
-  /** Lookups that had to ask the registry (or join a request in flight). */
+  /** Lookups that had to ask the registry (or join a request in flight), or got the error of a refresh that just failed. */
   misses: number;
-  /** Stale entries served: expired while the registry was unavailable, or by peek while a refresh runs. */
+  /**
+   * Expired entries served because the registry failed: their last refresh failed (any error), or the last
+   * request to the registry found it unavailable. A stale-while-revalidate serve from a healthy registry is not one.
+   */
   stale: number;
   /** Registry HTTP attempts by outcome (each retry counts; `ping` does not). */
   requests: Record<Outcome, number>;
@@ -365,11 +393,16 @@ export interface ToolSchemaSourceStats {
 /**
  * Compiled tools by (subject, version | latest), fetched from the registry on demand.
  *
- * - Entries live `cacheTtlMs`; "no such subject/version" lives `negativeTtlMs`.
+ * - Entries live `cacheTtlMs`; "no such subject/version" lives `negativeTtlMs`, in a cache of its own
+ *   (`maxNegativeEntries`), so invented tool names never evict real tools (`maxEntries`).
  * - Stale-while-error: an expired entry (positive or negative) is served while the registry is unavailable, and
- *   for `staleRetryMs` after each failed refresh no request is made, so one record does not wait out a full
- *   retry cycle per tool while the registry is down. Only {@link RegistryUnavailableError}s fall back this way:
- *   auth and request errors need an operator and are thrown.
+ *   for `staleRetryMs` after each failed refresh, whatever the error, no request is made for it: one record
+ *   does not wait out a full retry cycle per tool while the registry is down, and a refusing registry is not
+ *   asked once per lookup. Only {@link RegistryUnavailableError}s fall back to the stale entry in {@link get}:
+ *   auth and request errors need an operator and are thrown (within `staleRetryMs`, again without a request).
+ * - A name no registry subject can have (not well-formed UTF-16, empty, `.` or `..`, over
+ *   {@link MAX_SUBJECT_CHARS}) is an unknown tool at once, without a request; so is a subject the registry
+ *   answers 400/414/431 for (remembered like "no such subject"). {@link unknownReason} says why.
  * - One request per key at a time: concurrent lookups share the promise in flight.
  * - A schema that is not JSON or not usable becomes an unusable tool, cached like any other answer (it is the
  *   registered data, not a transient failure).
@@ -383,9 +416,15 @@ export class ToolSchemaSource {
   readonly #negativeTtlMs: number;
   readonly #staleRetryMs: number;
   readonly #maxEntries: number;
+  readonly #maxNegativeEntries: number;
   readonly #now: () => number;
+  /** Tools (positive entries), bounded by `maxEntries`. */
   readonly #cache = new Map<string, Entry>();
+  /** "No such subject/version" (negative entries), bounded apart by `maxNegativeEntries`. A key is in one map at most. */
+  readonly #negatives = new Map<string, Entry>();
   readonly #inFlight = new Map<string, Promise<CompiledTool | undefined>>();
+  /** The last registry request found it unavailable (until one gets an answer): stale serves are then counted. */
+  #unavailable = false;
   #hits = 0;
   #misses = 0;
   #stale = 0;
@@ -401,12 +440,14 @@ export class ToolSchemaSource {
     this.#negativeTtlMs = nonNegative(config.negativeTtlMs, 'negativeTtlMs');
     this.#staleRetryMs = nonNegative(config.staleRetryMs ?? DEFAULT_REGISTRY_CONFIG.staleRetryMs, 'staleRetryMs');
     this.#maxEntries = positive(config.maxEntries ?? DEFAULT_REGISTRY_CONFIG.maxEntries, 'maxEntries');
+    this.#maxNegativeEntries = positive(config.maxNegativeEntries ?? DEFAULT_REGISTRY_CONFIG.maxNegativeEntries, 'maxNegativeEntries');
     this.#now = deps.now ?? Date.now;
   }
 
   /**
    * The compiled tool for `tool` (latest version, or `version` when the event pins one); undefined when the
-   * registry has no such subject or version (404 with 40401/40402).
+   * registry has no such subject or version (404 with 40401/40402), cannot hold the subject (400/414/431), or
+   * when no registry subject can have the name (see {@link unknownReason}; no request then).
    *
    * @throws RegistryUnavailableError on a transient failure when nothing (not even stale) is cached.
    * @throws RegistryAuthError / RegistryError on failures retrying cannot fix.
@@ -415,8 +456,12 @@ export class ToolSchemaSource {
   async get(tool: string, version?: number): Promise<CompiledTool | undefined> {
     if (version !== undefined && !isPositiveInteger(version)) throw new RangeError(`a schema version must be a positive integer, got ${String(version)}`);
     const subject = subjectFor(tool, this.#template);
+    if (subjectProblem(subject) !== undefined) {
+      this.#hits++;
+      return undefined;
+    }
     const key = cacheKey(subject, version);
-    const entry = this.#cache.get(key);
+    const entry = this.#entry(key);
     const now = this.#now();
     if (entry !== undefined) {
       if (now < entry.expiresAt) {
@@ -424,6 +469,11 @@ export class ToolSchemaSource {
         return entry.value;
       }
       if (now < entry.retryAt) {
+        // A refresh failed a moment ago: answer as it did, without asking again before retryAt.
+        if (entry.failure !== undefined && !(entry.failure instanceof RegistryUnavailableError)) {
+          this.#misses++;
+          throw entry.failure;
+        }
         this.#hits++;
         this.#stale++;
         return entry.value;
@@ -443,13 +493,24 @@ export class ToolSchemaSource {
    * Synchronous cache peek, so the hot path avoids a promise when the tool is cached: the tool (or undefined
    * for a remembered "no such subject") when an entry is present, else `'miss'` (call {@link get}).
    * A stale tool is returned as is and refreshed in the background (stale-while-revalidate); a stale "no such
-   * subject" is a `'miss'`, so the tool is looked up again.
+   * subject" is a `'miss'`, so the tool is looked up again. A name no registry subject can have is undefined
+   * (see {@link unknownReason}).
    */
   peek(tool: string, version?: number): CompiledTool | undefined | 'miss' {
     const subject = subjectFor(tool, this.#template);
+    // The length first: a 100 KB name is not even hashed into a cache key.
+    if (subject.length > MAX_SUBJECT_CHARS) {
+      this.#hits++;
+      return undefined;
+    }
     const key = cacheKey(subject, version);
-    const entry = this.#cache.get(key);
-    if (entry === undefined) return 'miss';
+    const entry = this.#cache.get(key) ?? this.#negatives.get(key);
+    if (entry === undefined) {
+      // Names that cannot be subjects are never cached, so they are checked here, off the hit path.
+      if (subjectProblem(subject) === undefined) return 'miss';
+      this.#hits++;
+      return undefined;
+    }
     const now = this.#now();
     if (now < entry.expiresAt) {
       this.#hits++;
@@ -457,12 +518,23 @@ export class ToolSchemaSource {
     }
     if (entry.value === undefined) return 'miss';
     this.#hits++;
-    this.#stale++;
+    // Served stale because the registry failed, not merely while a refresh from a healthy registry runs.
+    if (entry.failure !== undefined || this.#unavailable) this.#stale++;
     if (now >= entry.retryAt && !this.#inFlight.has(key)) {
       // Failures are already recorded (retryAt, counters); a caller that needs the error uses get().
       this.#load(key, subject, tool, version).catch(() => undefined);
     }
     return entry.value;
+  }
+
+  /**
+   * Why `tool` (at `version`) is unknown, when there is more to say than "the registry has no such subject": a
+   * name no registry subject can have, or a subject the registry refused (HTTP 400/414/431) in a remembered
+   * lookup. Undefined otherwise. No request, no counter: for the message of the caller that rejects the call.
+   */
+  unknownReason(tool: string, version?: number): string | undefined {
+    const subject = subjectFor(tool, this.#template);
+    return subjectProblem(subject) ?? this.#negatives.get(cacheKey(subject, version))?.reason;
   }
 
   stats(): ToolSchemaSourceStats {
@@ -494,19 +566,35 @@ export class ToolSchemaSource {
     try {
       registered = await this.#client.getSubjectVersion(subject, version);
     } catch (error) {
-      const entry = this.#cache.get(key);
-      if (entry !== undefined && error instanceof RegistryUnavailableError) entry.retryAt = this.#now() + this.#staleRetryMs;
+      if (error instanceof RegistryError && !error.canRetry && error.status !== undefined && UNADDRESSABLE_SUBJECT_STATUSES.has(error.status)) {
+        // The registry answered, about this subject's URL: it cannot hold such a subject. Not an outage.
+        this.#unavailable = false;
+        const reason = `the schema registry refuses the subject of this tool name (HTTP ${error.status}), so no schema can be registered for it`;
+        this.#store(key, { value: undefined, expiresAt: this.#now() + this.#negativeTtlMs, retryAt: 0, failure: undefined, reason });
+        return undefined;
+      }
+      if (error instanceof RegistryUnavailableError) this.#unavailable = true;
+      // Whatever the error, the next request for this key waits staleRetryMs: a refusing registry is not asked
+      // once per lookup of an expired entry.
+      const entry = this.#entry(key);
+      if (entry !== undefined) {
+        entry.retryAt = this.#now() + this.#staleRetryMs;
+        entry.failure = error instanceof Error ? error : new Error(String(error));
+      }
       throw error;
     }
+    this.#unavailable = false;
     const now = this.#now();
     if (registered === undefined) {
-      this.#store(key, { value: undefined, expiresAt: now + this.#negativeTtlMs, retryAt: 0 });
+      this.#store(key, { value: undefined, expiresAt: now + this.#negativeTtlMs, retryAt: 0, failure: undefined });
       return undefined;
     }
     const compiled = this.#compile(tool, subject, registered);
-    this.#store(key, { value: compiled, expiresAt: now + this.#ttlMs, retryAt: 0 });
+    this.#store(key, { value: compiled, expiresAt: now + this.#ttlMs, retryAt: 0, failure: undefined });
     // Versions are immutable, so `latest` also answers for the version it named.
-    if (version === undefined) this.#store(cacheKey(subject, registered.version), { value: compiled, expiresAt: now + this.#ttlMs, retryAt: 0 });
+    if (version === undefined) {
+      this.#store(cacheKey(subject, registered.version), { value: compiled, expiresAt: now + this.#ttlMs, retryAt: 0, failure: undefined });
+    }
     return compiled;
   }
 
@@ -523,15 +611,44 @@ export class ToolSchemaSource {
     return compileTool(read.definition, this.#compiler, identity);
   }
 
-  /** Insert (or move to the newest position), then evict the oldest written entries beyond the bound. */
+  #entry(key: string): Entry | undefined {
+    return this.#cache.get(key) ?? this.#negatives.get(key);
+  }
+
+  /**
+   * Insert into the tools or the negative cache (or move to the newest position there, and out of the other),
+   * then evict that cache's oldest written entries beyond its bound.
+   */
   #store(key: string, entry: Entry): void {
-    this.#cache.delete(key);
-    this.#cache.set(key, entry);
-    for (const oldest of this.#cache.keys()) {
-      if (this.#cache.size <= this.#maxEntries) break;
-      this.#cache.delete(oldest);
+    const [cache, other, max] = entry.value === undefined ? [this.#negatives, this.#cache, this.#maxNegativeEntries] : [this.#cache, this.#negatives, this.#maxEntries];
+    other.delete(key);
+    cache.delete(key);
+    cache.set(key, entry);
+    for (const oldest of cache.keys()) {
+      if (cache.size <= max) break;
+      cache.delete(oldest);
     }
   }
+}
+
+/** `String.prototype.isWellFormed`: in Node 20, not in the ES2023 lib this project compiles against. */
+interface WellFormed {
+  isWellFormed(): boolean;
+}
+
+/**
+ * Why no registry subject can be `subject`, or undefined when one can. Not well-formed UTF-16 (a lone surrogate:
+ * `encodeURIComponent` throws), empty, `.` or `..` (URL parsers collapse them into another path), or longer than
+ * {@link MAX_SUBJECT_CHARS}. The message never quotes the subject: it may be huge or unprintable.
+ */
+function subjectProblem(subject: string): string | undefined {
+  if (subject.length > MAX_SUBJECT_CHARS) {
+    return `the registry subject of this tool name is ${subject.length} characters long, over the ${MAX_SUBJECT_CHARS}-character limit`;
+  }
+  if (subject === '') return 'the registry subject of this tool name is empty';
+  if (subject === '.' || subject === '..') return `the registry subject of this tool name is "${subject}", which cannot be addressed in a registry URL`;
+  if (!(subject as string & WellFormed).isWellFormed()) return 'the tool name is not well-formed Unicode (it holds a lone surrogate), so it cannot name a registry subject';
+  return undefined;
 }
 
 /** Versions never contain NUL, so `version NUL subject` keys cannot collide whatever the subject holds. */

@@ -89,6 +89,11 @@ function registered(subject: string, version: number, id: number, doc: unknown =
   return { status: 200, body };
 }
 
+/** The subject of a `/subjects/{subject}/versions/...` request, decoded. */
+function subjectOf(url: string): string {
+  return decodeURIComponent(/\/subjects\/([^/]*)\//.exec(url)?.[1] ?? '');
+}
+
 const NOT_FOUND: Reply = { status: 404, body: { error_code: 40401, message: 'Subject not found.' } };
 
 const compiler = createSchemaCompiler();
@@ -291,7 +296,7 @@ describe('ToolSchemaSource: retries and failure classification', () => {
     expect(server.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from('u@x:p:w').toString('base64')}`);
   });
 
-  it.each([400, 422])('does not retry %i', async (status) => {
+  it.each([409, 422])('does not retry %i', async (status) => {
     const server = await startServer(() => ({ status, body: { error_code: 42202, message: 'Invalid version' } }));
     const tools = source(server.url, { now: 0 });
     const error: unknown = await tools.get('search').catch((e: unknown) => e);
@@ -433,9 +438,21 @@ describe('ToolSchemaSource: configuration, bounds, readiness', () => {
     expect(() => source('http://127.0.0.1:1/x', { now: 0 }, { maxRetries: 1.5 })).toThrow(/maxRetries/);
   });
 
-  it('keeps at most maxEntries entries, evicting the oldest', async () => {
-    const server = await startServer(() => NOT_FOUND);
+  it('keeps at most maxEntries tools, evicting the oldest', async () => {
+    const server = await startServer((seen) => registered(subjectOf(seen.url), 1, 1));
     const tools = source(server.url, { now: 0 }, { maxEntries: 2 });
+    await tools.get('a', 1);
+    await tools.get('b', 1);
+    await tools.get('c', 1);
+    expect(tools.peek('a', 1)).toBe('miss');
+    expect(peekedId(tools.peek('b', 1))).toBe(1);
+    expect(peekedId(tools.peek('c', 1))).toBe(1);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('keeps at most maxNegativeEntries unknown tools, evicting the oldest, apart from the tools', async () => {
+    const server = await startServer(() => NOT_FOUND);
+    const tools = source(server.url, { now: 0 }, { maxEntries: 1, maxNegativeEntries: 2 });
     await tools.get('a');
     await tools.get('b');
     await tools.get('c');
@@ -443,6 +460,7 @@ describe('ToolSchemaSource: configuration, bounds, readiness', () => {
     expect(tools.peek('b')).toBeUndefined();
     expect(tools.peek('c')).toBeUndefined();
     expect(server.requests).toHaveLength(3);
+    expect(() => source(server.url, { now: 0 }, { maxNegativeEntries: 0 })).toThrow(/maxNegativeEntries/);
   });
 
   it('ping answers true when GET /subjects answers, false on errors and timeouts', async () => {
@@ -456,5 +474,207 @@ describe('ToolSchemaSource: configuration, bounds, readiness', () => {
     reply = { status: 200, body: [], delayMs: 500 };
     expect(await tools.ping()).toBe(false);
     expect(tools.stats().requests).toEqual({ ok: 0, not_found: 0, error: 0 });
+  });
+});
+
+describe('ToolSchemaSource: refused refreshes are bounded (no storm)', () => {
+  it.each([
+    [401, RegistryAuthError],
+    [403, RegistryAuthError],
+    [422, RegistryError],
+  ])('after a refresh refused with %i, peeks serve the stale tool and ask again only after staleRetryMs', async (status, errorClass) => {
+    let refused = false;
+    const server = await startServer(() => (refused ? { status, body: { error_code: status * 100, message: 'no' } } : registered('search', 1, 1)));
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { cacheTtlMs: 1_000, staleRetryMs: 5_000 });
+    const tool = await tools.get('search');
+    refused = true;
+    clock.now = 1_500;
+    expect(tools.peek('search')).toBe(tool); // starts the background refresh
+    // get joins the refresh in flight, so it has settled when get has: refused, and thrown.
+    await expect(tools.get('search')).rejects.toThrow(errorClass);
+    expect(server.requests).toHaveLength(2);
+    for (let i = 0; i < 50; i++) {
+      expect(tools.peek('search')).toBe(tool);
+      // Within the backoff get answers the refusal again without asking (auth errors are never hidden).
+      const error: unknown = await tools.get('search').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(errorClass);
+      expect((error as RegistryError).status).toBe(status);
+    }
+    expect(server.requests).toHaveLength(2);
+    // After staleRetryMs: exactly one new request.
+    clock.now = 1_500 + 5_000;
+    expect(tools.peek('search')).toBe(tool);
+    expect(tools.peek('search')).toBe(tool);
+    await expect(tools.get('search')).rejects.toThrow(errorClass);
+    expect(server.requests).toHaveLength(3);
+    // Once the registry answers again, the tool is refreshed.
+    refused = false;
+    clock.now = 1_500 + 10_000;
+    expect((await tools.get('search'))?.usable).toBe(true);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('bounds the requests for an expired unknown tool refused with 401', async () => {
+    let status = 404;
+    const server = await startServer(() => (status === 404 ? NOT_FOUND : { status }));
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { negativeTtlMs: 1_000, staleRetryMs: 5_000 });
+    expect(await tools.get('nope')).toBeUndefined();
+    status = 401;
+    clock.now = 2_000;
+    for (let i = 0; i < 20; i++) {
+      expect(tools.peek('nope')).toBe('miss');
+      await expect(tools.get('nope')).rejects.toThrow(RegistryAuthError);
+    }
+    expect(server.requests).toHaveLength(2);
+    clock.now = 7_000;
+    await expect(tools.get('nope')).rejects.toThrow(RegistryAuthError);
+    expect(server.requests).toHaveLength(3);
+  });
+});
+
+describe('ToolSchemaSource: unknown tools never evict known ones', () => {
+  it('keeps serving cached tools through an outage after thousands of unknown names', async () => {
+    let down = false;
+    const known = new Set(['search', 'lookup']);
+    const server = await startServer((seen) => {
+      if (down) return { status: 503 };
+      const subject = subjectOf(seen.url);
+      return known.has(subject) ? registered(subject, 1, subject.length) : NOT_FOUND;
+    });
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { cacheTtlMs: 1_000, maxRetries: 0, maxEntries: 4, maxNegativeEntries: 100 });
+    const search = await tools.get('search');
+    const lookup = await tools.get('lookup');
+    for (let i = 0; i < 1_000; i++) expect(await tools.get(`invented-${i}`)).toBeUndefined();
+    // The negative bound holds: the oldest unknown names are forgotten, the newest remembered.
+    expect(tools.peek('invented-0')).toBe('miss');
+    expect(tools.peek('invented-999')).toBeUndefined();
+    // Both tools are still cached: hits, no request.
+    const before = server.requests.length;
+    expect(tools.peek('search')).toBe(search);
+    expect(tools.peek('lookup')).toBe(lookup);
+    expect(server.requests).toHaveLength(before);
+    // And served stale through an outage.
+    down = true;
+    clock.now = 5_000;
+    expect(await tools.get('search')).toBe(search);
+    expect(await tools.get('lookup')).toBe(lookup);
+  });
+
+  it('a tool that becomes known replaces its "unknown" entry, and the reverse', async () => {
+    let exists = false;
+    const server = await startServer(() => (exists ? registered('search', 1, 1) : NOT_FOUND));
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { cacheTtlMs: 1_000, negativeTtlMs: 1_000 });
+    expect(await tools.get('search')).toBeUndefined();
+    exists = true;
+    clock.now = 1_000;
+    expect((await tools.get('search'))?.usable).toBe(true);
+    expect(tools.peek('search')).not.toBe('miss');
+    exists = false;
+    clock.now = 2_000;
+    expect(await tools.get('search')).toBeUndefined();
+    expect(tools.peek('search')).toBeUndefined();
+    expect(tools.peek('search', 1)).not.toBe('miss'); // version 1 was returned by latest: versions are immutable
+  });
+});
+
+describe('ToolSchemaSource: names no registry subject can have', () => {
+  it.each([
+    ['a lone high surrogate', '\ud800x', /not well-formed Unicode/],
+    ['a lone low surrogate', 'x\udc00', /not well-formed Unicode/],
+    ['an empty name', '', /empty/],
+    ['"."', '.', /cannot be addressed/],
+    ['".."', '..', /cannot be addressed/],
+    ['1,001 characters', 'x'.repeat(1_001), /1001 characters long, over the 1000-character limit/],
+    ['100 KB', 'x'.repeat(100_000), /100000 characters long/],
+  ])('%s is an unknown tool at once: no request, no wait, no throw', async (_name, tool, reason) => {
+    const server = await startServer(() => registered('search', 1, 1));
+    const tools = source(server.url, { now: 0 });
+    expect(tools.peek(tool)).toBeUndefined();
+    expect(await tools.get(tool)).toBeUndefined();
+    expect(await tools.get(tool, 2)).toBeUndefined();
+    expect(tools.unknownReason(tool)).toMatch(reason);
+    expect(server.requests).toHaveLength(0);
+    expect(tools.stats().misses).toBe(0);
+  });
+
+  it('applies the checks to the subject, and lets every well-formed name up to the bound through', async () => {
+    const server = await startServer(() => NOT_FOUND);
+    const tools = source(server.url, { now: 0 }, { subjectTemplate: 'tools.{tool}' });
+    // "tools.." and "tools.x...x" (1,000 characters) are subjects a registry may hold.
+    expect(await tools.get('.')).toBeUndefined();
+    expect(await tools.get('x'.repeat(1_000 - 'tools.'.length))).toBeUndefined();
+    expect(await tools.get('\ud83d\ude00')).toBeUndefined();
+    expect(server.requests.map((r) => r.url.length > 200 ? 'long' : r.url)).toEqual([
+      '/apis/ccompat/v7/subjects/tools../versions/latest',
+      'long',
+      '/apis/ccompat/v7/subjects/tools.%F0%9F%98%80/versions/latest',
+    ]);
+    expect(tools.unknownReason('.')).toBeUndefined();
+    expect(tools.peek('x'.repeat(1_001 - 'tools.'.length))).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it.each([400, 414, 431])('HTTP %i for a subject means the subject cannot exist: unknown, remembered, not an outage', async (status) => {
+    const server = await startServer(() => ({ status, text: 'Bad Request' }));
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { negativeTtlMs: 10_000 });
+    expect(await tools.get('weird')).toBeUndefined();
+    expect(tools.peek('weird')).toBeUndefined();
+    expect(await tools.get('weird')).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+    expect(tools.unknownReason('weird')).toMatch(new RegExp(`HTTP ${status}`));
+    expect(tools.unknownReason('search')).toBeUndefined();
+    clock.now = 10_000;
+    expect(tools.peek('weird')).toBe('miss');
+  });
+});
+
+describe('ToolSchemaSource: stale serves are counted only when the registry failed', () => {
+  it('does not count a stale-while-revalidate serve while the registry is healthy', async () => {
+    let id = 1;
+    const server = await startServer(() => registered('search', id, id));
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { cacheTtlMs: 1_000 });
+    const first = await tools.get('search');
+    id = 2;
+    clock.now = 1_500;
+    expect(tools.peek('search')).toBe(first);
+    expect(tools.peek('search')).toBe(first);
+    await expect.poll(() => peekedId(tools.peek('search'))).toBe(2);
+    expect(tools.stats().stale).toBe(0);
+  });
+
+  it('counts the serves after a refresh failed, and those of other tools while the registry is known down', async () => {
+    let down = false;
+    const server = await startServer((seen) => (down ? { status: 503 } : registered(subjectOf(seen.url), 1, 1)));
+    const clock = { now: 0 };
+    const tools = source(server.url, clock, { cacheTtlMs: 1_000, maxRetries: 0, staleRetryMs: 5_000 });
+    const search = await tools.get('search');
+    const lookup = await tools.get('lookup');
+    down = true;
+    clock.now = 1_500;
+    expect(tools.peek('search')).toBe(search); // not known yet: the refresh starts now
+    expect(tools.stats().stale).toBe(0);
+    expect(await tools.get('search')).toBe(search); // joins the refresh, which fails: served stale
+    expect(tools.stats().stale).toBe(1);
+    expect(tools.peek('search')).toBe(search);
+    expect(tools.stats().stale).toBe(2);
+    // Another expired tool, never refreshed yet, while the registry is known to be down.
+    expect(tools.peek('lookup')).toBe(lookup);
+    expect(tools.stats().stale).toBe(3);
+    expect(await tools.get('lookup')).toBe(lookup);
+    expect(tools.stats().stale).toBe(4);
+    // The registry answers again: a successful refresh clears it.
+    down = false;
+    clock.now = 10_000;
+    expect((await tools.get('lookup'))?.identity?.id).toBe(1);
+    const staleBefore = tools.stats().stale;
+    clock.now = 20_000;
+    expect(tools.peek('lookup')).not.toBe('miss');
+    expect(tools.stats().stale).toBe(staleBefore);
   });
 });
