@@ -119,7 +119,7 @@ export class WorkerMetrics {
       });
       mirrorCounter(this.registry, {
         name: 'toolcall_registry_cache_stale_total',
-        help: 'Expired cache entries served while the registry was unavailable or a refresh was in flight (stale-while-error).',
+        help: 'Expired cache entries served because the registry failed: their refresh failed, or the registry was last found unavailable (stale-while-error).',
         labelName: undefined,
         read: () => ({ '': stats.stats().stale }),
       });

@@ -26,7 +26,7 @@ import { RegistryUnavailableError, RegistryError, type ToolSchemaSource } from '
 import type { WorkerMetrics } from '../adapters/metrics.js';
 import type { WorkerConfig } from '../config/config.js';
 import type { JsonValue } from '../core/json.js';
-import { buildOutputMessage, type InputMessage, type OutputMessage } from '../core/output.js';
+import { buildBoundedOutput, type InputMessage, type OutputMessage } from '../core/output.js';
 import { processCall, readCall, unreadableRecord } from '../core/pipeline.js';
 import { decodeRecordBytes } from '../core/record.js';
 import type { CompiledTool } from '../core/tool.js';
@@ -158,11 +158,16 @@ export class Worker {
     for (const [topic, partitions] of Object.entries(assignment)) for (const p of partitions) assigned.add(`${topic}:${p}`);
     for (const [key, state] of this.#partitions) {
       // A pending resume timer is left to fire: kafkajs keeps a partition paused across rebalances.
-      // Every partition is claimed again in a new generation: another worker may have owned it meanwhile.
+      // Every partition is claimed again in a new generation, with a new producer even when this worker keeps
+      // it: kafkajs initialises a producer id (InitProducerId) once per producer, so only a new one fences and
+      // waits out the transaction of whoever owned the partition meanwhile. Reusing the producer would read the
+      // committed offset without that wait, possibly before a just-committed transaction's offsets are
+      // visible, and produce its records a second time.
       state.claimedFrom = undefined;
+      void state.producer?.disconnect().catch(() => undefined);
+      state.producer = undefined;
       if (!assigned.has(key)) {
         this.#partitions.delete(key);
-        void state.producer?.disconnect().catch(() => undefined);
         const [topic = '', partition = ''] = key.split(/:(?=\d+$)/);
         this.#metrics.forgetPartition(topic, Number(partition));
       }
@@ -210,7 +215,15 @@ export class Worker {
         if (!payload.isRunning() || payload.isStale()) break;
         // Synchronous while the tool's schema is cached (almost always): no promise per record.
         const processed = this.#process(topic, partition, message);
-        const output = processed instanceof Promise ? await processed : processed;
+        let output: OutputMessage | typeof WAIT;
+        if (processed instanceof Promise) {
+          output = await processed;
+          // kafkajs heartbeats only when asked: a batch waiting on several registry lookups in a row must not
+          // outlive the consumer session (the heartbeat is throttled to its interval, so this costs nothing).
+          await payload.heartbeat();
+        } else {
+          output = processed;
+        }
         if (output === WAIT) {
           blocked = true;
           break;
@@ -218,10 +231,11 @@ export class Worker {
         outputs.push(output);
         last = message;
       }
-      this.#tally.flush(this.#metrics);
       if (last !== undefined) {
         try {
-          await this.#deliver(topic, partition, state, outputs, last.offset);
+          await this.#deliver(topic, partition, state, outputs, last.offset, (offset) =>
+            payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset }] }] }),
+          );
         } catch (error) {
           const written = [...new Set(outputs.map((o) => o.topic))];
           await this.#stopIfOutputUnavailable(error, written, topic, partition, messages[0]?.offset ?? last.offset);
@@ -230,12 +244,16 @@ export class Worker {
         payload.resolveOffset(last.offset);
         state.backoffMs = 0;
       }
+      // Counted once the batch's outputs are delivered: a batch aborted and fetched again counts once.
+      this.#tally.flush(this.#metrics);
     } finally {
+      this.#tally.clear();
       this.#metrics.inFlight.dec(messages.length);
       timer();
     }
-    await payload.heartbeat();
+    // Paused before the heartbeat, which throws when the group rebalances: the backoff is never skipped.
     if (blocked) this.#waitForSchema(topic, partition, state, () => payload.pause());
+    await payload.heartbeat();
   }
 
   /**
@@ -265,14 +283,19 @@ export class Worker {
     return state.claimedFrom;
   }
 
-  async #deliver(topic: string, partition: number, state: PartitionState, outputs: OutputMessage[], lastOffset: string): Promise<void> {
+  /**
+   * Publishes a batch's outputs and commits the offset after `lastOffset`: in one transaction (exactly-once), or
+   * produce then `commit` (at-least-once). `commit` is the batch's own commit: the consumer's `commitOffsets`
+   * does nothing once `stop()` began, which would leave the batch in hand uncommitted on every SIGTERM.
+   */
+  async #deliver(topic: string, partition: number, state: PartitionState, outputs: OutputMessage[], lastOffset: string, commit: (offset: string) => Promise<void>): Promise<void> {
     const requests = produceRequests(outputs);
     const next = (BigInt(lastOffset) + 1n).toString();
     if (this.#config.delivery === 'at-least-once') {
       const producer = this.#sharedProducer;
       if (producer === undefined) throw new Error('at-least-once producer not started');
       for (const topicMessages of requests) await producer.sendBatch({ topicMessages, acks: -1 });
-      await this.#consumer.commitOffsets([{ topic, partition, offset: next }]);
+      await commit(next);
       this.#metrics.transactions.inc({ result: 'committed' });
       return;
     }
@@ -399,8 +422,9 @@ export class Worker {
 
   #finish(input: InputMessage, record: OutputRecord, tool: CompiledTool | undefined, raw: JsonValue | undefined, processingMs: number): OutputMessage {
     this.#metrics.processingSeconds.observe(processingMs / 1e3);
-    this.#tally.add(this.#metrics, record, tool !== undefined);
-    return buildOutputMessage(input, record, tool?.identity, raw, this.#config.topics);
+    const output = buildBoundedOutput(input, record, tool?.identity, raw, this.#config.topics, this.#config.maxOutputBytes);
+    this.#tally.add(this.#metrics, output.record, tool !== undefined);
+    return output.message;
   }
 
   async #lookup(name: string, version: number | undefined): Promise<CompiledTool | undefined | typeof WAIT> {
@@ -418,7 +442,10 @@ export class Worker {
         this.#log.warn({ tool: this.#metrics.toolLabel(name, false), err: describeError(error) }, 'schema lookup failed');
         return WAIT;
       }
-      throw error;
+      // Anything else is about this name, not the registry (a name no URL can carry, say): thrown, it would fail
+      // the batch on every retry and stall the partition for good. The call goes out as a call to no known tool.
+      this.#log.error({ tool: this.#metrics.toolLabel(name, false), err: describeError(error) }, 'schema lookup failed on this tool name: the call is rejected as a call to an unknown tool');
+      return undefined;
     }
   }
 }
@@ -461,6 +488,11 @@ class BatchTally {
       for (const [code, n] of counts.errors) metrics.validationErrors.inc({ code, tool }, n);
     }
     for (const [reason, n] of this.#deadLetters) metrics.deadLetters.inc({ reason }, n);
+    this.clear();
+  }
+
+  /** Forgets the counts of a batch that was not delivered (it is fetched and counted again). */
+  clear(): void {
     this.#byTool.clear();
     this.#deadLetters.clear();
   }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseRegistryUrl } from '../adapters/registry.js';
 import { DEFAULT_NORMALIZE_OPTIONS } from '../core/normalize.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/output.js';
 import { parseEntityExemptions, type PipelineOptions } from '../core/pipeline.js';
 import { DEFAULT_RECORD_LIMITS } from '../core/record.js';
 import { subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/registry-document.js';
@@ -49,6 +50,8 @@ export interface WorkerConfig {
   readonly shutdownTimeoutMs: number;
   /** Longest wait before retrying records whose schema could not be fetched (exponential backoff up to it). */
   readonly maxBackoffMs: number;
+  /** Largest output value in UTF-8 bytes; larger outputs are dead-lettered (`output_too_large`). */
+  readonly maxOutputBytes: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Tool-name label values kept as they are in metrics; others are reported as `other`. */
   readonly metricsToolLabels: readonly string[];
@@ -165,6 +168,7 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     httpPort: read.int('METRICS_PORT', 9464, 0, 65_535),
     shutdownTimeoutMs,
     maxBackoffMs: read.int('MAX_BACKOFF_MS', 30_000, 10, 600_000),
+    maxOutputBytes: read.int('MAX_OUTPUT_BYTES', DEFAULT_MAX_OUTPUT_BYTES, 1024, 256 * 1024 * 1024),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     metricsToolLabels: read.list('METRICS_TOOL_LABELS', []),
   };

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   record_too_large: { disposition: 'dead_letter', doc: 'The record is larger than the configured byte limit.' },
   record_too_deep: { disposition: 'dead_letter', doc: 'The record nests arrays/objects deeper than the configured bound.' },
   record_invalid_encoding: { disposition: 'dead_letter', doc: 'The record bytes are not valid UTF-8 (or a registry wire-format header is malformed).' },
+  output_too_large: { disposition: 'dead_letter', doc: 'The output record (normalized or rejected, with `raw`) would be larger than `MAX_OUTPUT_BYTES`, which the output topics could refuse.' },
 
   // Calls that were understood but cannot be made as sent.
   arguments_empty: { disposition: 'rejected', doc: 'The arguments were sent as empty text.' },

@@ -34,7 +34,6 @@ export interface OutputTopics {
 /** Header names. The dead-letter ones are Kafka Connect's, so existing DLQ tooling reads them as is. */
 export const HEADER = {
   idempotencyKey: 'idempotency-key',
-  disposition: 'toolcall-disposition',
   errorCode: 'toolcall-error-code',
   dlqTopic: '__connect.errors.topic',
   dlqPartition: '__connect.errors.partition',
@@ -43,11 +42,30 @@ export const HEADER = {
   dlqMessage: '__connect.errors.exception.message',
 } as const;
 
-/** Headers we set; incoming headers with these names are replaced rather than duplicated. */
-const OWN_HEADERS = new Set<string>(Object.values(HEADER));
+/**
+ * Earlier builds also wrote `toolcall-disposition` on every output. The topic already says it, and the client
+ * pays for every header on every record (kafkajs: about 2.5 µs of CPU each, a sixteenth of the worker's cost;
+ * BENCHMARKS.md), so it went.
+ */
+const RETIRED_HEADERS = ['toolcall-disposition'] as const;
+
+/**
+ * Headers we set, and the retired ones: incoming headers with these names are dropped, so ours are replaced
+ * rather than duplicated and a record replayed from an output topic carries no stale disposition.
+ */
+const OWN_HEADERS = new Set<string>([...Object.values(HEADER), ...RETIRED_HEADERS]);
 
 /** Longest error message put in a header. */
 const MAX_HEADER_MESSAGE = 1000;
+
+/**
+ * Default bound on an output value, in UTF-8 bytes: under Kafka's default `message.max.bytes` and
+ * `max.message.bytes` (1,048,588) with room for the key, the headers and the record overhead. A rejected output
+ * carries the arguments and the raw call, about twice its input, so a 600 KB input would otherwise become a
+ * 1.2 MB record the broker refuses (MESSAGE_TOO_LARGE: not retriable, the batch fails, the worker restarts on
+ * the same record, for ever).
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
 
 export interface InputMessage {
   readonly key: Buffer | null;
@@ -73,7 +91,6 @@ export function buildOutputMessage(
 ): OutputMessage {
   const headers = carriedHeaders(input.headers);
   headers[HEADER.idempotencyKey] = record.id ?? recordHash(input);
-  headers[HEADER.disposition] = record.disposition;
   if (record.disposition === 'dead_letter') {
     const error = record.errors[0];
     const code = error?.code ?? 'record_unknown_envelope';
@@ -100,6 +117,73 @@ export function buildOutputMessage(
     key: input.key,
     value,
     headers,
+  };
+}
+
+/** An output message and the record it finally carries (a dead letter when the output would be too large). */
+export interface BoundedOutput {
+  readonly message: OutputMessage;
+  readonly record: OutputRecord;
+}
+
+/**
+ * {@link buildOutputMessage}, with every value bounded to `maxBytes` (UTF-8), so that no record is one the output
+ * topics refuse:
+ * - a normalized or rejected output over the bound is dead-lettered instead (`output_too_large`), the input
+ *   unchanged in the DLQ as for every dead letter;
+ * - a dead letter whose input value is over the bound (an input topic that takes larger records than the DLQ)
+ *   goes without its value (null), its headers naming the error, the size and where the input is.
+ * Nothing is dropped silently: the DLQ record always points at the input's topic, partition and offset.
+ */
+export function buildBoundedOutput(
+  input: InputMessage,
+  record: OutputRecord,
+  schema: SchemaIdentity | undefined,
+  raw: JsonValue | undefined,
+  topics: OutputTopics,
+  maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES,
+): BoundedOutput {
+  let final = record;
+  let message = buildOutputMessage(input, record, schema, raw, topics);
+  const size = byteSize(message.value, maxBytes);
+  if (size !== undefined && record.disposition !== 'dead_letter') {
+    final = outputTooLarge(record, size, maxBytes);
+    message = buildOutputMessage(input, final, schema, raw, topics);
+  }
+  const inputSize = message.topic === topics.dlq ? byteSize(message.value, maxBytes) : undefined;
+  if (inputSize !== undefined) {
+    const note = `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
+    const headers = { ...message.headers, [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE) };
+    message = { ...message, value: null, headers };
+  }
+  return { message, record: final };
+}
+
+/** The byte size of a value when it is over `maxBytes`, else undefined (counted only when it could be over). */
+function byteSize(value: Buffer | string | null, maxBytes: number): number | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== 'string') return value.length > maxBytes ? value.length : undefined;
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short strings need no count.
+  if (value.length * 3 <= maxBytes) return undefined;
+  const bytes = Buffer.byteLength(value);
+  return bytes > maxBytes ? bytes : undefined;
+}
+
+function outputTooLarge(record: OutputRecord, size: number, maxBytes: number): OutputRecord {
+  const what = record.disposition === 'rejected' ? 'rejected output (arguments, errors and the raw call)' : 'normalized output';
+  return {
+    ...record,
+    valid: false,
+    disposition: 'dead_letter',
+    errors: [
+      {
+        code: 'output_too_large',
+        path: '',
+        message: `The ${what} would be ${String(size)} bytes, over the ${String(maxBytes)}-byte bound (MAX_OUTPUT_BYTES); the call is dead-lettered unchanged instead.`,
+        hint: 'Send smaller arguments; operators can raise MAX_OUTPUT_BYTES together with the output topics\' max.message.bytes.',
+      },
+      ...record.errors,
+    ],
   };
 }
 

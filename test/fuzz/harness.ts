@@ -135,10 +135,10 @@ export function checkOutcome(evaluation: Evaluation, message: OutputMessage): vo
     if (record.tool !== null && record.errors[0]?.code !== 'record_too_deep') fail('dead letter without a tool, except arguments too deep');
   }
 
-  // The message: the topic matches the disposition and the headers say so.
+  // The message: the topic matches the disposition (no header repeats it: the topic is the disposition).
   const topic = record.disposition === 'normalized' ? TOPICS.output : record.disposition === 'rejected' ? TOPICS.rejected : TOPICS.dlq;
   if (message.topic !== topic) fail(`published to ${message.topic}, expected ${topic}`);
-  if (message.headers[HEADER.disposition] !== record.disposition) fail('disposition header differs');
+  if ('toolcall-disposition' in message.headers) fail('a disposition header is set: the topic says it');
   if (typeof message.headers[HEADER.idempotencyKey] !== 'string') fail('no idempotency key');
   if (record.disposition === 'dead_letter') {
     // Byte for byte: the DLQ carries the input as it came.

@@ -385,7 +385,7 @@ const WORKER_VARIABLES = [
   'KAFKA_CONNECTION_TIMEOUT_MS', 'INPUT_TOPIC', 'OUTPUT_TOPIC', 'REJECTED_TOPIC', 'DLQ_TOPIC', 'TRANSACTIONAL_ID_PREFIX',
   'CREATE_TOPICS', 'SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD', 'SUBJECT_TEMPLATE', 'REGISTRY_TIMEOUT_MS',
   'REGISTRY_CACHE_TTL_MS', 'REGISTRY_NEGATIVE_TTL_MS', 'REGISTRY_MAX_RETRIES', 'METRICS_PORT', 'MAX_BACKOFF_MS', 'LOG_LEVEL',
-  'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS',
+  'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS', 'MAX_OUTPUT_BYTES',
 ];
 
 /** A port nobody listens on right now (bind port 0, read it, release it). */
@@ -449,7 +449,9 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && name !== 'NODE_ENV' && !WORKER_VARIABLES.includes(name)) childEnv[name] = value;
   }
-  Object.assign(childEnv, { KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000' });
+  // A short session so that rebalances in the tests take seconds; one registry lookup must fit in it (3 s x 3
+  // attempts < 10 s: the worker refuses a configuration where a lookup could outlast the session).
+  Object.assign(childEnv, { KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000', REGISTRY_TIMEOUT_MS: '3000' });
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) Reflect.deleteProperty(childEnv, name);
     else childEnv[name] = value;

@@ -45,6 +45,8 @@ import {
 
 const TEMPLATE = uniqueSubjectTemplate('itw');
 const MAX_RECORD_BYTES = 2048;
+/** Smaller than some outputs of records under MAX_RECORD_BYTES (a rejected output carries the raw call too). */
+const MAX_OUTPUT_BYTES = 3000;
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 afterAll(async () => {
@@ -131,6 +133,12 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     add('dlq-invalid-utf8', Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d]));
     add('dlq-wire-truncated', Buffer.from([0x00, 0x00, 0x01]));
     add('dlq-tombstone', null);
+    // Outputs over MAX_OUTPUT_BYTES, which an output topic could refuse (a crash loop on the same record): dead-lettered.
+    add('dlq-output-rejected', call({ id: 'call-big-rej', tool: 'no_such_tool', arguments: { blob: 'y'.repeat(1400) } }));
+    // `&#1;` (4 bytes) decodes to U+0001, which JSON writes as `\u0001` (6 bytes): the output outgrows the input.
+    add('dlq-output-normalized', call({ id: 'call-big-norm', tool: 'write_file', arguments: { path: 'c.txt', content: '&#1;'.repeat(480) } }));
+    // Over MAX_RECORD_BYTES and over MAX_OUTPUT_BYTES: dead-lettered without its value, the headers saying where it is.
+    add('dlq-oversize-omitted', call({ id: 'call-huge', tool: 'write_file', arguments: { path: 'h.txt', content: 'x'.repeat(MAX_OUTPUT_BYTES) } }));
     // Understood but invalid calls.
     add('rej-enum', call({ id: 'call-enum', tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'JPY' } }));
     add('rej-missing', call({ id: 'call-missing', tool: 'create_event', arguments: { start: '2025-01-01T10:00:00Z' } }));
@@ -154,7 +162,7 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     }
 
     await produce(topics.input, cases);
-    worker = await startWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, MAX_RECORD_BYTES: String(MAX_RECORD_BYTES) });
+    worker = await startWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, MAX_RECORD_BYTES: String(MAX_RECORD_BYTES), MAX_OUTPUT_BYTES: String(MAX_OUTPUT_BYTES) });
     await worker.ready(60_000);
     inputs = await readAll([topics.input], { until: cases.length, timeoutMs: 30_000 });
     outputs = await readAll(outputTopics(topics), { until: cases.length, timeoutMs: 60_000, settleMs: 1500 });
@@ -191,7 +199,8 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     expect(value.source).toEqual({ topic: topics.input, partition: input.partition, offset: input.offset });
     expect(value).not.toHaveProperty('raw');
     expect(message.headers['idempotency-key']).toBe(id);
-    expect(message.headers['toolcall-disposition']).toBe('normalized');
+    // The topic says the disposition; no header repeats it.
+    expect(message.headers).not.toHaveProperty('toolcall-disposition');
     expect(message.headers).not.toHaveProperty('toolcall-error-code');
   });
 
@@ -210,8 +219,8 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     expect(message.topic).toBe(topics.dlq);
     // Byte for byte what was consumed (a tombstone stays a tombstone).
     expect(message.value === null ? null : message.value.toString('hex')).toBe(input.value === null ? null : input.value.toString('hex'));
+    expect(message.headers).not.toHaveProperty('toolcall-disposition');
     expect(message.headers).toMatchObject({
-      'toolcall-disposition': 'dead_letter',
       'toolcall-error-code': code,
       '__connect.errors.topic': topics.input,
       '__connect.errors.partition': String(input.partition),
@@ -220,6 +229,30 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     });
     expect(message.headers['__connect.errors.exception.message']?.length).toBeGreaterThan(0);
     expect(message.headers['idempotency-key']).toMatch(/^sha256:[0-9a-f]{32}$/);
+  });
+
+  it('dead-letters a call whose output would exceed MAX_OUTPUT_BYTES (output_too_large), the input unchanged', () => {
+    for (const [key, id] of [['dlq-output-rejected', 'call-big-rej'], ['dlq-output-normalized', 'call-big-norm']] as const) {
+      const message = onlyOutput(key);
+      const input = inputOf(key);
+      expect(input.value?.length, key).toBeLessThanOrEqual(MAX_RECORD_BYTES);
+      expect(message.topic, key).toBe(topics.dlq);
+      expect(message.value?.toString('hex'), key).toBe(input.value?.toString('hex'));
+      expect(message.headers, key).toMatchObject({
+        'idempotency-key': id,
+        'toolcall-error-code': 'output_too_large',
+        '__connect.errors.exception.class.name': 'output_too_large',
+        '__connect.errors.offset': input.offset,
+      });
+      expect(message.headers['__connect.errors.exception.message'], key).toMatch(/over the 3000-byte bound \(MAX_OUTPUT_BYTES\)/);
+    }
+    const omitted = onlyOutput('dlq-oversize-omitted');
+    const input = inputOf('dlq-oversize-omitted');
+    expect(input.value?.length).toBeGreaterThan(MAX_OUTPUT_BYTES);
+    expect(omitted.topic).toBe(topics.dlq);
+    expect(omitted.value).toBeNull();
+    expect(omitted.headers).toMatchObject({ 'toolcall-error-code': 'record_too_large', '__connect.errors.offset': input.offset });
+    expect(omitted.headers['__connect.errors.exception.message']).toMatch(new RegExp(`is not copied: read it at ${topics.input}/${String(input.partition)}@${input.offset}`));
   });
 
   it('rejects invalid calls to the rejected topic with actionable errors and the raw call', () => {
@@ -240,7 +273,7 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
       expect(errors[0]?.message.length, key).toBeGreaterThan(0);
       expect(errors[0]?.hint, key).toMatch(hint);
       expect(value.raw, key).toEqual(JSON.parse(text(inputOf(key)) ?? 'null'));
-      expect(message.headers['toolcall-disposition'], key).toBe('rejected');
+      expect(message.headers, key).not.toHaveProperty('toolcall-disposition');
       expect(message.headers['toolcall-error-code'], key).toBe(code);
       expect(message.headers['idempotency-key'], key).toBe(String((JSON.parse(text(inputOf(key)) ?? '{}') as { id: unknown }).id));
     }
@@ -258,10 +291,11 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
 
   it('carries incoming headers (traceparent) and replaces ours rather than duplicating them', () => {
     const traced = onlyOutput('trace');
-    expect(traced.headers).toMatchObject({ traceparent: TRACEPARENT, 'x-tenant': 'acme', 'idempotency-key': 'call-trace', 'toolcall-disposition': 'normalized' });
+    expect(traced.headers).toMatchObject({ traceparent: TRACEPARENT, 'x-tenant': 'acme', 'idempotency-key': 'call-trace' });
     const own = onlyOutput('own-headers');
     expect(own.headers['idempotency-key']).toBe('call-own');
-    expect(own.headers['toolcall-disposition']).toBe('normalized');
+    // Earlier builds wrote this header; an incoming one (a replayed output) is dropped, never carried on stale.
+    expect(own.headers).not.toHaveProperty('toolcall-disposition');
   });
 
   it('uses a stable sha256 idempotency key when the call has no id', () => {
@@ -350,19 +384,21 @@ describe('worker lifecycle and delivery modes', () => {
     await killAllWorkers();
   });
 
-  it('SIGTERM mid-stream: exit 0, what was committed is exactly what was published; a restart finishes exactly once', async () => {
-    const topics = uniqueTopics('itw-term');
+  // At-least-once too: the batch in hand when SIGTERM arrives is published and committed, so a rolling restart
+  // replays nothing (kafkajs's consumer.commitOffsets does nothing once stop() began; the batch's own commit does).
+  it.each(['exactly-once', 'at-least-once'] as const)('SIGTERM mid-stream (%s): exit 0, what was committed is exactly what was published; a restart finishes exactly once', async (delivery) => {
+    const topics = uniqueTopics(`itw-term-${delivery === 'exactly-once' ? 'eos' : 'alo'}`);
     await createTopics(topics, 3);
     const N = 3000;
     await produce(topics.input, Array.from({ length: N }, (_, i) => ({ key: `k${i % 30}`, value: numberedCall('term', i) })));
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: template };
+    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: template, DELIVERY: delivery };
     const first = await startWorker(env);
     await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) > 0, 'first commit', 60_000, 20);
     first.kill('SIGTERM');
     expect(await first.exited, first.tail()).toBe(0);
     const committed = sumOffsets(await committedOffsets(topics.groupId, topics.input));
     const published = await readAll(outputTopics(topics), { until: committed, timeoutMs: 30_000, settleMs: 1500 });
-    console.log(`SIGTERM mid-stream: ${committed} of ${N} input records committed at shutdown, ${published.length} outputs published`);
+    console.log(`SIGTERM mid-stream (${delivery}): ${committed} of ${N} input records committed at shutdown, ${published.length} outputs published`);
     expect(published.length).toBe(committed);
 
     const second = await startWorker(env);
