@@ -69,6 +69,43 @@ async function loadModule(): Promise<PlatformaticModule> {
 
 const HIGH_WATER_MARK = 5_000;
 
+const IDEMPOTENCY_KEY = Buffer.from('idempotency-key');
+
+/**
+ * The worker's produce-request bound (src/app/worker.ts `produceRequests`): a batch's output goes out in requests
+ * of at most 512 KiB, all in the batch's transaction. Without it a batch of output-shaped records (~2.4 MiB) is
+ * one record batch over the broker's 1 MiB `message.max.bytes`, and the send fails.
+ */
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+function splitRequests(messages: readonly OutMessage[]): OutMessage[][] {
+  const requests: OutMessage[][] = [];
+  let current: OutMessage[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    let size = (message.key?.length ?? 0) + (message.value === undefined ? 0 : Buffer.byteLength(message.value));
+    for (const [name, value] of message.headers) size += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (bytes > 0 && bytes + size > MAX_REQUEST_BYTES) {
+      requests.push(current);
+      current = [];
+      bytes = 0;
+    }
+    bytes += size;
+    current.push(message);
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
+}
+
+/** The client nests its errors (an AggregateError of retries, each with a cause): print the whole tree. */
+function describe(error: unknown, depth = 0): string {
+  if (!(error instanceof Error) || depth > 4) return String(error);
+  const pad = `\n${'  '.repeat(depth + 1)}`;
+  const inner = [...(error instanceof AggregateError ? (error.errors as unknown[]) : []), ...(error.cause === undefined ? [] : [error.cause])];
+  const extra = 'code' in error ? ` [${String(error.code)}]` : '';
+  return `${error.name}: ${error.message}${extra}${inner.map((e) => pad + describe(e, depth + 1)).join('')}`;
+}
+
 export function platformaticPipe(config: PipeConfig): Pipe {
   let consumer: Consumer | undefined;
   let shared: Producer | undefined;
@@ -91,25 +128,26 @@ export function platformaticPipe(config: PipeConfig): Pipe {
     const headers = new Map<Buffer | string, Buffer | string>(message.headers);
     if (config.shape === 'same') return { topic: config.output, key: message.key, value: message.value, headers };
     const text = message.value?.toString('utf8') ?? '';
-    headers.set('idempotency-key', `pipe-${message.offset.toString()}`);
-    headers.set('toolcall-disposition', 'normalized');
+    // Without serializers configured the client takes bytes only: the text becomes a Buffer here, as the
+    // worker's output would on this client.
+    headers.set(IDEMPOTENCY_KEY, Buffer.from(`pipe-${message.offset.toString()}`));
     const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
-    return { topic: config.output, key: message.key, value, headers };
+    return { topic: config.output, key: message.key, value: Buffer.from(value), headers };
   }
 
   async function deliver(key: string, batch: PlatformaticMessage[]): Promise<void> {
     const last = batch[batch.length - 1];
     if (last === undefined || consumer === undefined) return;
-    const messages = batch.map(transform);
+    const requests = splitRequests(batch.map(transform));
     if (config.delivery === 'at-least-once') {
       if (shared === undefined) throw new Error('at-least-once producer not started');
-      await shared.send({ messages, acks: -1 });
+      for (const messages of requests) await shared.send({ messages, acks: -1 });
       await last.commit();
       return;
     }
     const transaction = await producerFor(key).beginTransaction();
     try {
-      await transaction.send({ messages, acks: -1 });
+      for (const messages of requests) await transaction.send({ messages, acks: -1 });
       await transaction.addConsumer(consumer);
       await transaction.addOffset(last);
       await transaction.commit();
@@ -169,7 +207,7 @@ export function platformaticPipe(config: PipeConfig): Pipe {
         failed = reject;
       });
       fatal.catch((error: unknown) => {
-        process.stderr.write(`pipe-platformatic: ${String(error)}\n`);
+        process.stderr.write(`pipe-platformatic: ${describe(error)}\n`);
         process.exit(1);
       });
       stream.on('error', (error) => failed?.(error));

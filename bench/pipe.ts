@@ -37,7 +37,7 @@ export interface PipeConfig {
   readonly sessionTimeoutMs: number;
   /**
    * `same` (default): each record's bytes unchanged. `output`: records shaped like the worker's output (the value
-   * as text, OUTPUT_SIZE_FACTOR times the input's length, and its two extra headers), to split the worker's cost
+   * as text, OUTPUT_SIZE_FACTOR times the input's length, and its extra header, `idempotency-key`), to split the worker's cost
    * into what the client spends on the bigger output and what our code spends (PIPE_SHAPE).
    */
   readonly shape: 'same' | 'output';
@@ -50,7 +50,7 @@ export const OUTPUT_SIZE_FACTOR = 2.34;
 export function outputShaped(topic: string, message: KafkaMessage): OutputMessage {
   const text = message.value?.toString('utf8') ?? '';
   const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
-  return { topic, key: message.key, value, headers: { ...message.headers, 'idempotency-key': `pipe-${message.offset}`, 'toolcall-disposition': 'normalized' } };
+  return { topic, key: message.key, value, headers: { ...message.headers, 'idempotency-key': `pipe-${message.offset}` } };
 }
 
 /** What every client's pipe offers (kafkajs here; alternatives in bench/pipe-*.ts). */

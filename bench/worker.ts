@@ -27,8 +27,10 @@
  * BENCH_SOAK_RATE=2000 BENCH_SCALING_CALLS=BENCH_CALLS BENCH_WARMUP=0 (skip the untimed broker warm-up drains) BENCH_KAFKA_PORT=39092 BENCH_KAFKA_CONTROLLER_PORT=39093
  * BENCH_REGISTRY_PORT=38081 BENCH_REGISTRY_MANAGEMENT_PORT=39000 BENCH_KEEP_STACK=1 (leave it up, for repeated
  * runs; `bash scripts/stack.sh down` with the printed STACK_STATE_DIR ends it) BENCH_NODE_FLAGS (extra node
- * flags for the worker and pipe, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") BENCH_WORKER_ENV (extra worker
- * variables, "NAME=value,NAME=value").
+ * flags for the worker and pipe, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") BENCH_BASELINE_CLI (another build
+ * of the worker, run beside this one) BENCH_BASELINE_NODE_FLAGS (node flags for that baseline instead of
+ * BENCH_NODE_FLAGS: with BENCH_BASELINE_CLI=dist/cli.js it compares flags on one build) BENCH_WORKER_ENV (extra
+ * worker variables, "NAME=value,NAME=value").
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -64,7 +66,10 @@ const MEMORY_CALLS = num('BENCH_MEMORY_CALLS', 1_000_000);
 const SOAK_SECONDS = num('BENCH_SOAK_SECONDS', 600);
 const SOAK_RATE = num('BENCH_SOAK_RATE', 2_000);
 const SCALING_CALLS = num('BENCH_SCALING_CALLS', CALLS);
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
+const flags = (text: string | undefined): string[] => (text ?? '').split(/\s+/).filter((f) => f !== '');
+const NODE_FLAGS = flags(process.env.BENCH_NODE_FLAGS);
+/** Node flags for the baseline worker instead of BENCH_NODE_FLAGS: the same build with other flags, side by side. */
+const BASELINE_NODE_FLAGS = process.env.BENCH_BASELINE_NODE_FLAGS === undefined ? NODE_FLAGS : flags(process.env.BENCH_BASELINE_NODE_FLAGS);
 const EXTRA_WORKER_ENV = Object.fromEntries(
   (process.env.BENCH_WORKER_ENV ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
@@ -74,7 +79,7 @@ const SUITES = new Set(args.suite.split(',').map((s) => s.trim()));
 for (const s of SUITES) if (!['main', 'kafka', 'scaling', 'memory', 'soak', 'clients'].includes(s)) throw new Error(`unknown suite ${s}`);
 
 type Delivery = 'exactly-once' | 'at-least-once';
-type Kind = 'worker' | 'worker-baseline' | 'pipe' | 'pipe-shaped' | 'pipe-platformatic';
+type Kind = 'worker' | 'worker-baseline' | 'pipe' | 'pipe-shaped' | 'pipe-platformatic' | 'pipe-platformatic-shaped';
 /** Another build of the worker to run beside this one (before/after figures), e.g. a checkout of an earlier commit. */
 const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
 const SHAPED = process.env.BENCH_SHAPED !== '0';
@@ -202,10 +207,10 @@ async function startChild(kind: Kind, delivery: Delivery, topics: Topics, ctx: C
   let argv: string[];
   if (kind === 'worker' || kind === 'worker-baseline') {
     Object.assign(env, { SCHEMA_REGISTRY_URL: ctx.stack.registry, SUBJECT_TEMPLATE: ctx.subjectTemplate, METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn' }, EXTRA_WORKER_ENV);
-    argv = [...NODE_FLAGS, kind === 'worker' ? CLI : (BASELINE_CLI ?? CLI), 'run'];
+    argv = kind === 'worker' ? [...NODE_FLAGS, CLI, 'run'] : [...BASELINE_NODE_FLAGS, BASELINE_CLI ?? CLI, 'run'];
   } else {
-    env.PIPE_CLIENT = kind === 'pipe-platformatic' ? 'platformatic' : 'kafkajs';
-    if (kind === 'pipe-shaped') env.PIPE_SHAPE = 'output';
+    env.PIPE_CLIENT = kind.startsWith('pipe-platformatic') ? 'platformatic' : 'kafkajs';
+    if (kind.endsWith('-shaped')) env.PIPE_SHAPE = 'output';
     if (process.env.PLATFORMATIC_KAFKA_DIR !== undefined) env.PLATFORMATIC_KAFKA_DIR = process.env.PLATFORMATIC_KAFKA_DIR;
     argv = ['--import', 'tsx', ...NODE_FLAGS, PIPE];
   }
@@ -463,6 +468,7 @@ const LABEL: Record<Kind, string> = {
   pipe: 'pipe, kafkajs (bench/pipe.ts)',
   'pipe-shaped': 'pipe, kafkajs, output-shaped records',
   'pipe-platformatic': 'pipe, @platformatic/kafka',
+  'pipe-platformatic-shaped': 'pipe, @platformatic/kafka, output-shaped records',
 };
 
 function printRows(rows: readonly Row[], withLatency: boolean): void {
@@ -646,22 +652,47 @@ async function suiteSoak(ctx: Context): Promise<void> {
 }
 
 async function suiteClients(ctx: Context): Promise<void> {
-  say(`\n== clients: the pipe on kafkajs and on @platformatic/kafka, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`);
+  say(`\n== clients: the pipe on kafkajs and on @platformatic/kafka, same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`);
+  const kinds = ['worker', 'pipe', 'pipe-platformatic', ...(SHAPED ? (['pipe-shaped', 'pipe-platformatic-shaped'] as const) : [])] as const;
   const rows: Row[] = [];
   for (const mode of MODES) {
-    const byKind = { pipe: [] as Row[], 'pipe-platformatic': [] as Row[] };
+    const byKind = new Map<Kind, Row[]>(kinds.map((kind) => [kind, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['pipe', 'pipe-platformatic'] as const) : (['pipe-platformatic', 'pipe'] as const);
+      // Rotate the order each round so that no subject always runs first (or last) on the shared machine.
+      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length] as Kind);
       for (const kind of order) {
         const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
         process.stderr.write(`   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call\n`);
-        byKind[kind].push(row);
+        byKind.get(kind)?.push(row);
       }
     }
-    rows.push(median(byKind.pipe, (r) => r.drain.rate), median(byKind['pipe-platformatic'], (r) => r.drain.rate));
+    for (const kind of kinds) rows.push(median(byKind.get(kind) ?? [], (r) => r.drain.rate));
   }
   say();
   printRows(rows, true);
+  if (SHAPED) {
+    say('\nWhat the larger output costs each client (same-records pipe / output-shaped pipe, calls/s and CPU per call):');
+    for (const mode of MODES) {
+      const of = (kind: Kind): Row | undefined => rows.find((r) => r.kind === kind && r.mode === mode);
+      for (const [same, shaped] of [['pipe', 'pipe-shaped'], ['pipe-platformatic', 'pipe-platformatic-shaped']] as const) {
+        const a = of(same);
+        const b = of(shaped);
+        if (a === undefined || b === undefined) continue;
+        say(`  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} (+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`);
+      }
+      // Our own code's CPU per call is the worker minus the kafkajs pipe that writes the same-shaped output; on
+      // another client the worker would cost that client's output-shaped pipe plus our code. A projection from
+      // CPU per call (the single-threaded worker's throughput follows it), not a measurement of such a worker.
+      const worker = of('worker');
+      const shapedKafkajs = of('pipe-shaped');
+      const pipeP = of('pipe-platformatic');
+      const shapedP = of('pipe-platformatic-shaped');
+      if (worker !== undefined && shapedKafkajs !== undefined && pipeP !== undefined && shapedP !== undefined) {
+        const ours = worker.drain.cpuPerCall - shapedKafkajs.drain.cpuPerCall;
+        say(`  ${mode}: our code ${fmt(ours, 1)} µs/call (worker minus kafkajs output-shaped pipe); projected worker on @platformatic/kafka ${fmt(shapedP.drain.cpuPerCall + ours, 1)} µs/call, worker / pipe there ~${fmt(pipeP.drain.cpuPerCall / (shapedP.drain.cpuPerCall + ours), 2)} (by CPU per call)`);
+      }
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------------------------------- main
