@@ -52,8 +52,9 @@ export async function runMain(args: string[]): Promise<number> {
   return runWorker(config, logger);
 }
 
-async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
-  const schemas = new ToolSchemaSource(
+/** The worker's schema source, as configured. Exported so a test can prove that what config accepts, it accepts. */
+export function toolSchemaSource(config: WorkerConfig): ToolSchemaSource {
+  return new ToolSchemaSource(
     {
       url: config.registry.url,
       ...(config.registry.username === undefined ? {} : { username: config.registry.username }),
@@ -66,6 +67,10 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     },
     createSchemaCompiler(),
   );
+}
+
+async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
+  const schemas = toolSchemaSource(config);
   const metrics = new WorkerMetrics({ toolLabels: config.metricsToolLabels, registryStats: schemas });
   let exitCode: number | undefined;
   let finish: (code: number) => void = () => undefined;

@@ -395,15 +395,20 @@ export class Worker {
     const { call, raw } = read;
     const options = this.#config.pipeline;
     const cached = this.#schemas.peek(call.tool, call.schemaVersion);
-    if (cached !== 'miss') return this.#finish(input, processCall(call, cached, options), cached, raw, performance.now() - started);
+    if (cached !== 'miss') return this.#finish(input, processCall(call, cached, options, this.#unknownReason(call, cached)), cached, raw, performance.now() - started);
     const decodeMs = performance.now() - started;
     return this.#lookup(call.tool, call.schemaVersion).then((tool) => {
       if (tool === WAIT) return WAIT;
       // The processing time leaves the schema fetch out (it has its own histogram).
       const resumed = performance.now();
-      const record = processCall(call, tool, options);
+      const record = processCall(call, tool, options, this.#unknownReason(call, tool));
       return this.#finish(input, record, tool, raw, decodeMs + performance.now() - resumed);
     });
+  }
+
+  /** Why no schema can exist for an unknown tool, when the schema source knows more than "not registered". */
+  #unknownReason(call: DecodedCall, tool: CompiledTool | undefined): string | undefined {
+    return tool === undefined ? this.#schemas.unknownReason(call.tool, call.schemaVersion) : undefined;
   }
 
   /** The envelope half: the record that could not be read (dead letter), or the call in it. */

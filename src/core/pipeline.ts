@@ -61,11 +61,15 @@ export function readCall(value: JsonValue): ReadCallResult {
   return decodeEnvelope(value);
 }
 
-/** The schema half: parse, normalize and validate the arguments of a decoded call against its tool. */
-export function processCall(call: DecodedCall, tool: CompiledTool | undefined, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS): OutputRecord {
+/**
+ * The schema half: parse, normalize and validate the arguments of a decoded call against its tool.
+ * `unknownReason`, for a tool that is undefined, says why no schema can exist for it when there is more to say
+ * than "none is registered" (a name no registry subject can have, say).
+ */
+export function processCall(call: DecodedCall, tool: CompiledTool | undefined, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS, unknownReason?: string): OutputRecord {
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
   if (!parsed.ok) return failed(call, asJson(call.rawArguments), parsed.diagnostic);
-  if (tool === undefined) return failed(call, parsed.value, unknownTool(call.tool));
+  if (tool === undefined) return failed(call, parsed.value, unknownTool(call.tool, unknownReason));
   if (!tool.usable) return failed(call, parsed.value, tool.diagnostic);
 
   const exemptions = options.entityExemptions;
@@ -123,14 +127,24 @@ function failed(call: DecodedCall, args: JsonValue | null, diagnostic: Diagnosti
   };
 }
 
-function unknownTool(name: string): Diagnostic {
+/** Longest part of a tool name quoted in a message, in UTF-16 code units. */
+const MAX_QUOTED_NAME = 80;
+
+function unknownTool(name: string, reason: string | undefined): Diagnostic {
+  // Cut before a surrogate pair rather than through it: half an emoji is not text.
+  const cut = MAX_QUOTED_NAME - (isHighSurrogate(name.charCodeAt(MAX_QUOTED_NAME - 1)) ? 1 : 0);
+  const quoted = name.length > MAX_QUOTED_NAME ? `${name.slice(0, cut)}…` : name;
   return {
     code: 'tool_unknown',
     path: '',
-    message: `No tool named "${name.length > 80 ? `${name.slice(0, 80)}…` : name}" is known.`,
+    message: reason === undefined ? `No tool named "${quoted}" is known.` : `No tool named "${quoted}" can be known: ${reason}.`,
     hint: 'Call one of the tools you were given, with its exact name; do not invent tool names.',
     details: { tool: name },
   };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** The arguments as sent, for the output record; `undefined` (absent) becomes null. */

@@ -143,6 +143,8 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     add('rej-enum', call({ id: 'call-enum', tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'JPY' } }));
     add('rej-missing', call({ id: 'call-missing', tool: 'create_event', arguments: { start: '2025-01-01T10:00:00Z' } }));
     add('rej-unknown-tool', call({ id: 'call-unknown', tool: 'no_such_tool', arguments: { a: 1 } }));
+    // A name no registry URL can carry (it failed the batch on every retry, for ever): rejected at once.
+    add('rej-lone-surrogate', call({ id: 'call-lone', tool: '\ud800x', arguments: { a: 1 } }));
     add('rej-double-encoded', call({ id: 'call-double', tool: 'write_file', arguments: call(call({ path: 'a', content: 'b' })) }));
     // Registry wire format: magic byte, 4-byte schema id, then the same JSON.
     add('wire-format', wire(identity(pushed, 'search_issues').id, call({ id: 'call-wire', type: 'function', function: { name: 'search_issues', arguments: call({ query: 'a &amp; b', labels: '["x"]' }) } })));
@@ -277,6 +279,9 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
       expect(message.headers['toolcall-error-code'], key).toBe(code);
       expect(message.headers['idempotency-key'], key).toBe(String((JSON.parse(text(inputOf(key)) ?? '{}') as { id: unknown }).id));
     }
+    const lone = onlyOutput('rej-lone-surrogate');
+    expect(lone.topic).toBe(topics.rejected);
+    expect((json(lone).errors as { code: string; message: string }[])[0]).toMatchObject({ code: 'tool_unknown', message: expect.stringMatching(/can be known: the tool name is not well-formed Unicode/) as unknown });
     // A known tool carries its schema identity; an unknown one has none.
     expect(json(onlyOutput('rej-enum')).schema).toEqual(identity(pushed, 'transfer_funds'));
     expect(json(onlyOutput('rej-unknown-tool')).schema).toBeNull();

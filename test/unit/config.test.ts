@@ -3,9 +3,8 @@
  * on later (exit 1 instead of 2) or silently misread; and no refusal quotes a secret.
  */
 import { describe, expect, it } from 'vitest';
-import { ToolSchemaSource } from '../../src/adapters/registry.js';
+import { toolSchemaSource } from '../../src/app/run-command.js';
 import { ConfigError, loadConfig, type WorkerConfig } from '../../src/config/config.js';
-import { createSchemaCompiler } from '../../src/core/validate.js';
 
 const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;
 
@@ -20,30 +19,13 @@ function problemsOf(env: Record<string, string | undefined>): readonly string[] 
   expect.fail(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
-/** The schema source exactly as `run` builds it (src/app/run-command.ts). */
-function schemaSourceOf(config: WorkerConfig): ToolSchemaSource {
-  return new ToolSchemaSource(
-    {
-      url: config.registry.url,
-      ...(config.registry.username === undefined ? {} : { username: config.registry.username }),
-      ...(config.registry.password === undefined ? {} : { password: config.registry.password }),
-      subjectTemplate: config.registry.subjectTemplate,
-      timeoutMs: config.registry.timeoutMs,
-      cacheTtlMs: config.registry.cacheTtlMs,
-      negativeTtlMs: config.registry.negativeTtlMs,
-      maxRetries: config.registry.maxRetries,
-    },
-    createSchemaCompiler(),
-  );
-}
-
 describe('loadConfig', () => {
   it('accepts the defaults (only the two required variables set)', () => {
     const config = loadConfig({ ...BASE });
     expect(config.kafka.brokers).toEqual(['localhost:9092']);
     expect(config.kafka.sasl).toBeUndefined();
     expect(config.registry.username).toBeUndefined();
-    expect(() => schemaSourceOf(config)).not.toThrow();
+    expect(() => toolSchemaSource(config)).not.toThrow();
   });
 
   describe('registry settings the schema source would refuse later are refused here, naming the variable', () => {
@@ -88,7 +70,7 @@ describe('loadConfig', () => {
             continue;
           }
           accepted++;
-          expect(() => schemaSourceOf(config), `${url} ${template}`).not.toThrow();
+          expect(() => toolSchemaSource(config), `${url} ${template}`).not.toThrow();
           // Request paths are appended to the URL: a "?" or "#" left in it would swallow them.
           expect(config.registry.url, `${url} ${template}`).not.toMatch(/[?#]/);
         }
