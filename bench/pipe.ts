@@ -19,7 +19,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Producer } from 'kafkajs';
-import { produceRequests } from '../src/app/worker.js';
+import { claimPartition, commitInTransaction, produceRequests } from '../src/app/worker.js';
 import type { OutputMessage } from '../src/core/output.js';
 
 export type Delivery = 'exactly-once' | 'at-least-once';
@@ -81,28 +81,20 @@ export function kafkajsPipe(config: PipeConfig): Pipe {
   let shared: Producer | undefined;
 
   consumer.on(consumer.events.GROUP_JOIN, () => {
-    // As the worker: every partition is claimed again in a new generation.
-    for (const state of partitions.values()) state.claimedFrom = undefined;
+    // As the worker: every partition is claimed again in a new generation, with a new producer.
+    for (const state of partitions.values()) {
+      void state.producer?.disconnect().catch(() => undefined);
+      state.producer = undefined;
+      state.claimedFrom = undefined;
+    }
   });
 
   async function claim(topic: string, partition: number, state: PartitionState): Promise<bigint> {
     if (state.claimedFrom !== undefined && state.producer !== undefined) return state.claimedFrom;
-    if (state.producer === undefined) {
-      state.producer = kafka.producer({
-        transactionalId: `${config.transactionalIdPrefix}-${topic}-${partition}`,
-        idempotent: true,
-        maxInFlightRequests: 1,
-        transactionTimeout: 60_000,
-        createPartitioner: Partitioners.DefaultPartitioner,
-      });
-      await state.producer.connect();
-    }
-    const init = await state.producer.transaction();
-    await init.abort();
-    const offsets = await admin.fetchOffsets({ groupId: config.groupId, topics: [topic] });
-    const committed = offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
-    state.claimedFrom = BigInt(committed) < 0n ? 0n : BigInt(committed);
-    return state.claimedFrom;
+    const claimed = await claimPartition(kafka, admin, config, topic, partition);
+    state.producer = claimed.producer;
+    state.claimedFrom = claimed.from;
+    return claimed.from;
   }
 
   async function onBatch(payload: EachBatchPayload): Promise<void> {
@@ -138,20 +130,14 @@ export function kafkajsPipe(config: PipeConfig): Pipe {
     if (config.delivery === 'at-least-once') {
       if (shared === undefined) throw new Error('at-least-once producer not started');
       for (const topicMessages of requests) await shared.sendBatch({ topicMessages, acks: -1 });
-      await consumer.commitOffsets([{ topic, partition, offset: next }]);
+      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
     } else {
       const producer = state.producer;
       if (producer === undefined) throw new Error(`partition ${key} not claimed`);
-      const transaction = await producer.transaction();
       try {
-        for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
-        await withConcurrentTransactionRetry(() =>
-          transaction.sendOffsets({ consumerGroupId: config.groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
-        );
-        await transaction.commit();
+        await commitInTransaction(producer, config.groupId, topic, partition, requests, next);
         state.claimedFrom = BigInt(next);
       } catch (error) {
-        await transaction.abort().catch(() => undefined);
         state.producer = undefined;
         state.claimedFrom = undefined;
         void producer.disconnect().catch(() => undefined);
@@ -181,20 +167,6 @@ export function kafkajsPipe(config: PipeConfig): Pipe {
       await admin.disconnect();
     },
   };
-}
-
-/** As the worker's: kafkajs does not retry CONCURRENT_TRANSACTIONS from AddOffsetsToTxn. */
-async function withConcurrentTransactionRetry(action: () => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await action();
-      return;
-    } catch (error) {
-      const type = (error as { type?: unknown }).type;
-      if (type !== 'CONCURRENT_TRANSACTIONS' || attempt >= 10) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** Math.min(attempt, 5)));
-    }
-  }
 }
 
 /** The pipe's configuration from the worker's variables. */

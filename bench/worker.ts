@@ -35,7 +35,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +42,7 @@ import { parseArgs } from 'node:util';
 import { Kafka, logLevel, type Admin, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas } from '../src/app/schemas-command.js';
 import { makeCorpus } from './corpus.js';
+import { freePort } from '../scripts/free-port.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -158,18 +158,6 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
-}
 
 interface Topics {
   input: string;

@@ -11,9 +11,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { freePort } from './free-port.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = `${root}dist/cli.js`;
@@ -32,18 +32,6 @@ function stackIsUp(): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
-}
 
 const startedStack = !stackIsUp();
 say(startedStack ? '== starting the local stack (Kafka + Apicurio Registry); first run downloads them' : '== using the local stack already running');

@@ -256,31 +256,14 @@ export class Worker {
     await payload.heartbeat();
   }
 
-  /**
-   * Takes ownership of a partition's transactional id (fencing any previous owner and waiting for its open
-   * transaction to finish), then reads the group's committed offset for the partition.
-   */
+  /** The offset to resume the partition from, claiming it first in this generation ({@link claimPartition}). */
   async #claim(topic: string, partition: number, state: PartitionState): Promise<bigint> {
     if (state.claimedFrom !== undefined && state.producer !== undefined) return state.claimedFrom;
-    if (state.producer === undefined) {
-      state.producer = this.#kafka.producer({
-        transactionalId: `${this.#config.transactionalIdPrefix}-${topic}-${partition}`,
-        idempotent: true,
-        maxInFlightRequests: 1,
-        transactionTimeout: 60_000,
-        // Murmur2 on the key, as the Java client does: the same key lands on the same output partition.
-        createPartitioner: Partitioners.DefaultPartitioner,
-      });
-      await state.producer.connect();
-    }
-    // An empty transaction initialises the producer id (InitProducerId) without writing anything.
-    const claim = await state.producer.transaction();
-    await claim.abort();
-    const offsets = await this.#admin.fetchOffsets({ groupId: this.#config.groupId, topics: [topic] });
-    const committed = offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
-    state.claimedFrom = BigInt(committed) < 0n ? 0n : BigInt(committed);
-    this.#log.debug({ topic, partition, from: state.claimedFrom.toString() }, 'partition claimed');
-    return state.claimedFrom;
+    const claimed = await claimPartition(this.#kafka, this.#admin, this.#config, topic, partition);
+    state.producer = claimed.producer;
+    state.claimedFrom = claimed.from;
+    this.#log.debug({ topic, partition, from: claimed.from.toString() }, 'partition claimed');
+    return claimed.from;
   }
 
   /**
@@ -301,18 +284,12 @@ export class Worker {
     }
     const producer = state.producer;
     if (producer === undefined) throw new Error(`partition ${topic}:${partition} not claimed`);
-    const transaction = await producer.transaction();
     try {
-      for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
-      await withConcurrentTransactionRetry(() =>
-        transaction.sendOffsets({ consumerGroupId: this.#config.groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
-      );
-      await transaction.commit();
+      await commitInTransaction(producer, this.#config.groupId, topic, partition, requests, next);
       state.claimedFrom = BigInt(next);
       this.#metrics.transactions.inc({ result: 'committed' });
     } catch (error) {
       this.#metrics.transactions.inc({ result: 'aborted' });
-      await transaction.abort().catch(() => undefined);
       // The producer may be fenced (another worker took the partition) or broken: start over with a new one
       // and a fresh claim. kafkajs retries the batch from the last resolved offset.
       state.producer = undefined;
@@ -550,6 +527,58 @@ function headersSize(headers: OutputMessage['headers']): number {
     else if (value !== undefined) size += byteSize(value);
   }
   return size;
+}
+
+/**
+ * Takes ownership of an input partition's transactional id (`<prefix>-<topic>-<partition>`) with a new producer,
+ * then reads the group's committed offset for the partition: where to resume. Initialising the producer id
+ * (InitProducerId, sent by an empty transaction) fences any previous owner and waits out its open transaction,
+ * so the offset read after it is final. kafkajs initialises a producer id once per producer: every claim needs a
+ * new one. Exported so that the benchmark's pass-through pipe claims exactly as the worker does.
+ */
+export async function claimPartition(
+  kafka: Kafka,
+  admin: Admin,
+  ids: { readonly groupId: string; readonly transactionalIdPrefix: string },
+  topic: string,
+  partition: number,
+): Promise<{ producer: Producer; from: bigint }> {
+  const producer = kafka.producer({
+    transactionalId: `${ids.transactionalIdPrefix}-${topic}-${partition}`,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    transactionTimeout: 60_000,
+    // Murmur2 on the key, as the Java client does: the same key lands on the same output partition.
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  try {
+    await producer.connect();
+    const claim = await producer.transaction();
+    await claim.abort();
+    const offsets = await admin.fetchOffsets({ groupId: ids.groupId, topics: [topic] });
+    const committed = BigInt(offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
+    return { producer, from: committed < 0n ? 0n : committed };
+  } catch (error) {
+    await producer.disconnect().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * One input batch's outputs and its consumed offset (`next`, the first offset not consumed) in one transaction:
+ * committed together, or aborted (and the error rethrown) together. Exported for the benchmark's pipe, as
+ * {@link claimPartition}.
+ */
+export async function commitInTransaction(producer: Producer, groupId: string, topic: string, partition: number, requests: readonly TopicMessages[][], next: string): Promise<void> {
+  const transaction = await producer.transaction();
+  try {
+    for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
+    await withConcurrentTransactionRetry(() => transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }));
+    await transaction.commit();
+  } catch (error) {
+    await transaction.abort().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** kafkajs does not retry CONCURRENT_TRANSACTIONS from AddOffsetsToTxn (kafkajs issue #430). */

@@ -1,28 +1,20 @@
 /**
  * `toolcall-normalizer audit` as CI runs it: the built CLI (dist/cli.js, built by `npm test`) in a child process.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli as run } from './run-cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist', 'cli.js');
-const clean = join(root, 'test', 'fixtures', 'audit', 'clean');
-const seeded = join(root, 'test', 'fixtures', 'audit', 'seeded');
+const clean = join(ROOT, 'test', 'fixtures', 'audit', 'clean');
+const seeded = join(ROOT, 'test', 'fixtures', 'audit', 'seeded');
 const scratch = mkdtempSync(join(tmpdir(), 'audit-cli-'));
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (npm test does)`);
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 interface Body {
   findings: { id: string; tool: string; parameter: string | null; layer: string; keyword: string; evidence: string; suggestion: string }[];

@@ -2,22 +2,14 @@
  * The `normalize` command as a user runs it: the built CLI (dist/cli.js, built by `npm test`) in a child
  * process, over JSON Lines, against the example tool definitions.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ROOT, runCli as run } from './run-cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist', 'cli.js');
-const tools = join(root, 'examples', 'tools');
+const tools = join(ROOT, 'examples', 'tools');
 
-function run(args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (npm test does)`);
-  const result = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 interface Out {
   line: number;

@@ -1,28 +1,20 @@
 /**
  * `toolcall-normalizer replay` as a user runs it: the built CLI in a child process, over golden files.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli as run } from './run-cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist', 'cli.js');
-const tools = join(root, 'examples', 'tools');
-const golden = join(root, 'examples', 'golden.jsonl');
+const tools = join(ROOT, 'examples', 'tools');
+const golden = join(ROOT, 'examples', 'golden.jsonl');
 const scratch = mkdtempSync(join(tmpdir(), 'replay-cli-'));
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (npm test does)`);
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 function goldenFile(name: string, lines: unknown[]): string {
   const file = join(scratch, name);

@@ -11,11 +11,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas, type PushedTool } from '../../src/app/schemas-command.js';
+import { freePort } from '../../scripts/free-port.js';
+
+export { freePort };
 
 /** The repository root (this file is test/integration/harness.ts). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -388,20 +390,6 @@ const WORKER_VARIABLES = [
   'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS', 'MAX_OUTPUT_BYTES',
 ];
 
-/** A port nobody listens on right now (bind port 0, read it, release it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 export interface LogLine {
   readonly level?: number;
