@@ -13,8 +13,8 @@
  *
  * Run as a process (as the worker is): `node --import tsx bench/pipe.ts`, configured by the worker's own
  * variables: KAFKA_BROKERS, INPUT_TOPIC, OUTPUT_TOPIC, GROUP_ID, DELIVERY, TRANSACTIONAL_ID_PREFIX,
- * KAFKA_FETCH_MAX_WAIT_MS, KAFKA_SESSION_TIMEOUT_MS; PIPE_CLIENT picks the client (kafkajs, the default, or
- * platformatic: bench/pipe-platformatic.ts); PIPE_SHAPE=output writes records shaped like the worker's output. It prints `pipe ready` on stdout once it consumes, and stops
+ * KAFKA_FETCH_MAX_WAIT_MS, KAFKA_SESSION_TIMEOUT_MS; PIPE_CLIENT picks the client (kafkajs, the default;
+ * platformatic: bench/pipe-platformatic.ts; confluent: bench/pipe-confluent.ts); PIPE_SHAPE=output writes records shaped like the worker's output. It prints `pipe ready` on stdout once it consumes, and stops
  * cleanly on SIGTERM.
  */
 import { pathToFileURL } from 'node:url';
@@ -198,7 +198,8 @@ async function main(): Promise<void> {
   let pipe: Pipe;
   if (client === 'kafkajs') pipe = kafkajsPipe(config);
   else if (client === 'platformatic') pipe = (await import('./pipe-platformatic.js')).platformaticPipe(config);
-  else throw new Error(`PIPE_CLIENT must be kafkajs or platformatic, got ${client}`);
+  else if (client === 'confluent') pipe = (await import('./pipe-confluent.js')).confluentPipe(config);
+  else throw new Error(`PIPE_CLIENT must be kafkajs, platformatic or confluent, got ${client}`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

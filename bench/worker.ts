@@ -15,8 +15,10 @@
  * - memory:  the worker draining a backlog of BENCH_MEMORY_CALLS (1M) records: peak RSS (VmHWM).
  * - soak:    the worker at BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS and latency
  *            per interval.
- * - clients: the pipe on kafkajs next to the pipe on @platformatic/kafka (installed by hand, not a dependency:
- *            `npm install --no-save @platformatic/kafka`), both modes.
+ * - clients: the worker and the pipe on kafkajs next to the pipe on each alternative client installed by hand
+ *            (not dependencies): @platformatic/kafka with PLATFORMATIC_KAFKA_DIR, @confluentinc/kafka-javascript
+ *            with CONFLUENT_KAFKA_DIR (bench/pipe-platformatic.ts, bench/pipe-confluent.ts say how to install
+ *            them), same and output-shaped records, both modes.
  *
  * Throughput is the slope of the group's committed input offsets between 10% and 90% of the backlog (so
  * process start, group join and JIT warm-up are left out), sampled every 50 ms. CPU per call is the child's
@@ -79,7 +81,12 @@ const SUITES = new Set(args.suite.split(',').map((s) => s.trim()));
 for (const s of SUITES) if (!['main', 'kafka', 'scaling', 'memory', 'soak', 'clients'].includes(s)) throw new Error(`unknown suite ${s}`);
 
 type Delivery = 'exactly-once' | 'at-least-once';
-type Kind = 'worker' | 'worker-baseline' | 'pipe' | 'pipe-shaped' | 'pipe-platformatic' | 'pipe-platformatic-shaped';
+type Kind = 'worker' | 'worker-baseline' | 'pipe' | 'pipe-shaped' | `pipe-${AltClient}` | `pipe-${AltClient}-shaped`;
+
+/** Clients other than kafkajs that the pipe runs on (bench/pipe-<client>.ts), each found through its variable. */
+type AltClient = 'platformatic' | 'confluent';
+const ALT_CLIENT_DIRS: Record<AltClient, string> = { platformatic: 'PLATFORMATIC_KAFKA_DIR', confluent: 'CONFLUENT_KAFKA_DIR' };
+const ALT_CLIENT_NAMES: Record<AltClient, string> = { platformatic: '@platformatic/kafka', confluent: '@confluentinc/kafka-javascript' };
 /** Another build of the worker to run beside this one (before/after figures), e.g. a checkout of an earlier commit. */
 const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
 const SHAPED = process.env.BENCH_SHAPED !== '0';
@@ -197,9 +204,13 @@ async function startChild(kind: Kind, delivery: Delivery, topics: Topics, ctx: C
     Object.assign(env, { SCHEMA_REGISTRY_URL: ctx.stack.registry, SUBJECT_TEMPLATE: ctx.subjectTemplate, METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn' }, EXTRA_WORKER_ENV);
     argv = kind === 'worker' ? [...NODE_FLAGS, CLI, 'run'] : [...BASELINE_NODE_FLAGS, BASELINE_CLI ?? CLI, 'run'];
   } else {
-    env.PIPE_CLIENT = kind.startsWith('pipe-platformatic') ? 'platformatic' : 'kafkajs';
+    const alt = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).find((client) => kind.startsWith(`pipe-${client}`));
+    env.PIPE_CLIENT = alt ?? 'kafkajs';
     if (kind.endsWith('-shaped')) env.PIPE_SHAPE = 'output';
-    if (process.env.PLATFORMATIC_KAFKA_DIR !== undefined) env.PLATFORMATIC_KAFKA_DIR = process.env.PLATFORMATIC_KAFKA_DIR;
+    for (const variable of Object.values(ALT_CLIENT_DIRS)) {
+      const dir = process.env[variable];
+      if (dir !== undefined) env[variable] = dir;
+    }
     argv = ['--import', 'tsx', ...NODE_FLAGS, PIPE];
   }
   const log = join(LOG_DIR, `${topics.input}-${name}.log`);
@@ -457,6 +468,8 @@ const LABEL: Record<Kind, string> = {
   'pipe-shaped': 'pipe, kafkajs, output-shaped records',
   'pipe-platformatic': 'pipe, @platformatic/kafka',
   'pipe-platformatic-shaped': 'pipe, @platformatic/kafka, output-shaped records',
+  'pipe-confluent': 'pipe, @confluentinc/kafka-javascript',
+  'pipe-confluent-shaped': 'pipe, @confluentinc/kafka-javascript, output-shaped records',
 };
 
 function printRows(rows: readonly Row[], withLatency: boolean): void {
@@ -640,8 +653,11 @@ async function suiteSoak(ctx: Context): Promise<void> {
 }
 
 async function suiteClients(ctx: Context): Promise<void> {
-  say(`\n== clients: the pipe on kafkajs and on @platformatic/kafka, same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`);
-  const kinds = ['worker', 'pipe', 'pipe-platformatic', ...(SHAPED ? (['pipe-shaped', 'pipe-platformatic-shaped'] as const) : [])] as const;
+  const alts = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).filter((client) => process.env[ALT_CLIENT_DIRS[client]] !== undefined);
+  if (alts.length === 0) throw new Error(`--suite clients needs at least one of ${Object.values(ALT_CLIENT_DIRS).join(', ')} (see bench/pipe-platformatic.ts, bench/pipe-confluent.ts)`);
+  say(`\n== clients: the pipe on kafkajs and on ${alts.map((c) => ALT_CLIENT_NAMES[c]).join(' and ')}, same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`);
+  const pairs: (readonly [Kind, Kind, string])[] = [['pipe', 'pipe-shaped', 'kafkajs'], ...alts.map((c) => [`pipe-${c}`, `pipe-${c}-shaped`, ALT_CLIENT_NAMES[c]] as const)];
+  const kinds: Kind[] = ['worker', ...pairs.map(([same]) => same), ...(SHAPED ? pairs.map(([, shaped]) => shaped) : [])];
   const rows: Row[] = [];
   for (const mode of MODES) {
     const byKind = new Map<Kind, Row[]>(kinds.map((kind) => [kind, []]));
@@ -658,27 +674,29 @@ async function suiteClients(ctx: Context): Promise<void> {
   }
   say();
   printRows(rows, true);
-  if (SHAPED) {
-    say('\nWhat the larger output costs each client (same-records pipe / output-shaped pipe, calls/s and CPU per call):');
-    for (const mode of MODES) {
-      const of = (kind: Kind): Row | undefined => rows.find((r) => r.kind === kind && r.mode === mode);
-      for (const [same, shaped] of [['pipe', 'pipe-shaped'], ['pipe-platformatic', 'pipe-platformatic-shaped']] as const) {
-        const a = of(same);
-        const b = of(shaped);
-        if (a === undefined || b === undefined) continue;
-        say(`  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} (+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`);
-      }
-      // Our own code's CPU per call is the worker minus the kafkajs pipe that writes the same-shaped output; on
-      // another client the worker would cost that client's output-shaped pipe plus our code. A projection from
-      // CPU per call (the single-threaded worker's throughput follows it), not a measurement of such a worker.
-      const worker = of('worker');
-      const shapedKafkajs = of('pipe-shaped');
-      const pipeP = of('pipe-platformatic');
-      const shapedP = of('pipe-platformatic-shaped');
-      if (worker !== undefined && shapedKafkajs !== undefined && pipeP !== undefined && shapedP !== undefined) {
-        const ours = worker.drain.cpuPerCall - shapedKafkajs.drain.cpuPerCall;
-        say(`  ${mode}: our code ${fmt(ours, 1)} µs/call (worker minus kafkajs output-shaped pipe); projected worker on @platformatic/kafka ${fmt(shapedP.drain.cpuPerCall + ours, 1)} µs/call, worker / pipe there ~${fmt(pipeP.drain.cpuPerCall / (shapedP.drain.cpuPerCall + ours), 2)} (by CPU per call)`);
-      }
+  if (!SHAPED) return;
+  say('\nWhat the larger output costs each client (same-records pipe / output-shaped pipe, calls/s and CPU per call):');
+  for (const mode of MODES) {
+    const of = (kind: Kind): Row | undefined => rows.find((r) => r.kind === kind && r.mode === mode);
+    for (const [same, shaped] of pairs) {
+      const a = of(same);
+      const b = of(shaped);
+      if (a === undefined || b === undefined) continue;
+      say(`  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} (+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`);
+    }
+    // Our own code's CPU per call is the worker minus the kafkajs pipe that writes the same-shaped output; on
+    // another client the worker would cost that client's output-shaped pipe plus our code. A projection from
+    // CPU per call (the single-threaded worker's throughput follows it), not a measurement of such a worker.
+    const worker = of('worker');
+    const shapedKafkajs = of('pipe-shaped');
+    if (worker === undefined || shapedKafkajs === undefined) continue;
+    const ours = worker.drain.cpuPerCall - shapedKafkajs.drain.cpuPerCall;
+    say(`  ${mode}: our code ${fmt(ours, 1)} µs/call (worker minus kafkajs output-shaped pipe)`);
+    for (const [same, shaped, name] of pairs.slice(1)) {
+      const pipeAlt = of(same);
+      const shapedAlt = of(shaped);
+      if (pipeAlt === undefined || shapedAlt === undefined) continue;
+      say(`  ${mode}: projected worker on ${name} ${fmt(shapedAlt.drain.cpuPerCall + ours, 1)} µs/call, worker / pipe there ~${fmt(pipeAlt.drain.cpuPerCall / (shapedAlt.drain.cpuPerCall + ours), 2)} (by CPU per call)`);
     }
   }
 }
