@@ -641,7 +641,7 @@ interface WellFormed {
  * `encodeURIComponent` throws), empty, `.` or `..` (URL parsers collapse them into another path), or longer than
  * {@link MAX_SUBJECT_CHARS}. The message never quotes the subject: it may be huge or unprintable.
  */
-function subjectProblem(subject: string): string | undefined {
+export function subjectProblem(subject: string): string | undefined {
   if (subject.length > MAX_SUBJECT_CHARS) {
     return `the registry subject of this tool name is ${subject.length} characters long, over the ${MAX_SUBJECT_CHARS}-character limit`;
   }

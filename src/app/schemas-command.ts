@@ -15,6 +15,7 @@ import {
   parseRegistryUrl,
   RegistryClient,
   RegistryError,
+  subjectProblem,
 } from '../adapters/registry.js';
 import { readSecretEnv } from '../config/secrets.js';
 import { isJsonObject } from '../core/json.js';
@@ -189,6 +190,13 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
   for (const { file, definition } of loaded.definitions) {
     if (withProblems.has(file)) continue;
     const subject = subjectFor(definition.name, options.subjectTemplate);
+    // Checked before any request: a lone surrogate would otherwise surface as the URL encoder's "URI malformed".
+    const problem = subjectProblem(subject);
+    if (problem !== undefined) {
+      failed.push({ file, message: problem });
+      output.err(`${file}: not pushed: ${problem}`);
+      continue;
+    }
     if (stop !== undefined) {
       failed.push({ file, message: stop });
       output.err(`${file}: subject ${subject}: not pushed: ${stop}`);

@@ -2,7 +2,7 @@
  * `schemas push` runs the audit's validity layer first: a definition with validity errors is refused (and the
  * registry never asked) unless --force. The registry side is covered by test/integration/registry.test.ts.
  */
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,5 +47,17 @@ describe('schemas push: validity gate', () => {
     expect(output.errors[0]).toMatch(/^broken_required\.json: pushed despite 1 validity error \(--force\)/);
     expect(report.failed.every((f) => !/validity error/.test(f.message))).toBe(true);
     expect(report.failed).toHaveLength(2);
+  });
+
+  it('names a tool name no registry subject can carry instead of failing on the URL (a lone surrogate)', async () => {
+    const tools = join(dir, 'surrogate');
+    await mkdir(tools);
+    const definition = { name: 'lookup\ud800', description: 'Looks a record up by its id.', inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'The record id.' } } } };
+    await writeFile(join(tools, 'lookup.json'), JSON.stringify(definition));
+    const output = capture();
+    const report = await pushToolSchemas({ registry: NO_REGISTRY, dir: tools, subjectTemplate: '{tool}', timeoutMs: 200, force: true }, output);
+    expect(report.pushed).toEqual([]);
+    expect(report.failed).toEqual([{ file: 'lookup.json', message: expect.stringMatching(/not well-formed Unicode \(it holds a lone surrogate\)/) as unknown }]);
+    expect(output.errors.join('\n')).not.toMatch(/URI malformed/);
   });
 });
