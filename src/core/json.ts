@@ -25,6 +25,33 @@ export function childPointer(parent: string, token: string | number): string {
 }
 
 /**
+ * Follows a JSON Pointer written in a URI fragment (`/$defs/a%20b/0`, the part of `#/...` after the `#`) from
+ * `root`: each token percent-decoded, then `~1` and `~0` unescaped (RFC 6901 section 6); array elements by
+ * decimal index only. Returns the value and the decoded tokens, or undefined when a token is malformed or names
+ * nothing. Every schema walk in the core resolves local `$ref`s through this one function.
+ */
+export function walkFragmentPointer(root: unknown, pointer: string): { value: unknown; tokens: string[] } | undefined {
+  let node = root;
+  const tokens: string[] = [];
+  if (pointer === '') return { value: node, tokens };
+  if (!pointer.startsWith('/')) return undefined;
+  for (const raw of pointer.slice(1).split('/')) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // malformed percent-encoding, or a lone surrogate
+    }
+    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)] as unknown;
+    else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+    if (node === undefined) return undefined;
+    tokens.push(token);
+  }
+  return { value: node, tokens };
+}
+
+/**
  * Parses JSON text, returning `undefined` instead of throwing. `JSON.parse` creates `__proto__` as an own
  * data property (it never calls the setter), so parsed keys cannot pollute prototypes.
  */

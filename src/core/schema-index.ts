@@ -4,7 +4,7 @@
  * value, and detection of `$ref` cycles that never reach a value. Best effort, used for hints and for the
  * compile-time cycle check; ajv does the actual validation.
  */
-import { isJsonObject, jsonTypeOf } from './json.js';
+import { isJsonObject, jsonTypeOf, walkFragmentPointer } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
 
 interface SubschemaEdge {
@@ -101,19 +101,7 @@ export class SchemaIndex {
     }
     if (fragment === '' || fragment === '/') return resource;
     if (!fragment.startsWith('/')) return this.anchorIndex().get(fragment);
-    let node: unknown = resource;
-    for (const raw of fragment.slice(1).split('/')) {
-      let token: string;
-      try {
-        token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      } catch {
-        return undefined;
-      }
-      if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)];
-      else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token];
-      else return undefined;
-    }
-    return node;
+    return walkFragmentPointer(resource, fragment)?.value;
   }
 
   /** Every schema object reachable from `schema` (itself included), through subschemas and local refs. */

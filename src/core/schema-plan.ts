@@ -6,7 +6,7 @@
  * The plan never throws and never loops: unresolvable or cyclic `$ref`s count as "allows anything", which
  * includes `string`, so the value is never JSON-decoded (validation then reports the broken schema).
  */
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { isJsonObject, walkFragmentPointer, type JsonObject, type JsonValue } from './json.js';
 
 /** JSON types as bits, so unions and intersections are one instruction each. */
 const NULL = 1;
@@ -223,19 +223,7 @@ class Plan implements SchemaPlan {
     if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
     if (ref === '#') return this.root;
     if (!ref.startsWith('#/')) return undefined; // `$anchor` names are not resolved: treated as unconstrained
-    let node: JsonValue = this.root;
-    for (const raw of ref.slice(2).split('/')) {
-      let token: string;
-      try {
-        token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      } catch {
-        return undefined;
-      }
-      if (Array.isArray(node)) node = node[Number(token)] ?? null;
-      else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token] ?? null;
-      else return undefined;
-    }
-    return asSchema(node);
+    return asSchema(walkFragmentPointer(this.root, ref.slice(1))?.value as JsonValue | undefined);
   }
 
   private regex(pattern: string): RegExp | null {

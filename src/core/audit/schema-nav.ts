@@ -4,7 +4,7 @@
  *
  * Pure: no I/O, inputs never mutated.
  */
-import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json.js';
+import { escapePointerToken, isJsonObject, walkFragmentPointer, type JsonObject, type JsonValue } from '../json.js';
 
 /** One occurrence of a keyword in a parameter's schema (or one of the branches it is made of). */
 export interface KeywordSite {
@@ -73,21 +73,9 @@ export function resolveLocalRef(root: JsonObject, ref: string): { schema: JsonVa
     const found = findAnchor(root, fragment);
     return found;
   }
-  let node: JsonValue = root;
-  const tokens: string[] = [];
-  for (const raw of fragment.slice(1).split('/')) {
-    let token: string;
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)] as JsonValue;
-    else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token] as JsonValue;
-    else return undefined;
-    tokens.push(escapePointerToken(token));
-  }
-  return { schema: node, pointer: tokens.length === 0 ? '' : `/${tokens.join('/')}` };
+  const found = walkFragmentPointer(root, fragment);
+  if (found === undefined) return undefined;
+  return { schema: found.value as JsonValue, pointer: found.tokens.map((token) => `/${escapePointerToken(token)}`).join('') };
 }
 
 function findAnchor(root: JsonObject, anchor: string): { schema: JsonValue; pointer: string } | undefined {
