@@ -68,6 +68,8 @@ export class Worker {
   readonly #fatal: (error: Error) => void;
   /** Counts of the batch in hand, added to the counters once per batch. */
   readonly #tally = new BatchTally();
+  /** Failed deliveries in a row whose only answer was OPERATION_NOT_ATTEMPTED (see {@link outputRefusal}). */
+  #notAttemptedInARow = 0;
 
   constructor(deps: { config: WorkerConfig; kafka: Kafka; schemas: ToolSchemaSource; metrics: WorkerMetrics; logger: Logger; onFatal: (error: Error) => void }) {
     this.#config = deps.config;
@@ -238,9 +240,11 @@ export class Worker {
           );
         } catch (error) {
           const written = [...new Set(outputs.map((o) => o.topic))];
-          await this.#stopIfOutputUnavailable(error, written, topic, partition, messages[0]?.offset ?? last.offset);
-          throw error;
+          const stopped = await this.#stopIfOutputUnavailable(error, written, topic, partition, messages[0]?.offset ?? last.offset);
+          // Once stopping, as kafkajs threw it: a retry would only fetch the batch again for nothing.
+          throw stopped ? error : retriableIfNotAttempted(error);
         }
+        this.#notAttemptedInARow = 0;
         payload.resolveOffset(last.offset);
         state.backoffMs = 0;
       }
@@ -302,10 +306,11 @@ export class Worker {
 
   /**
    * After a failed delivery: when an output topic is missing or not writable by this principal, stops the worker
-   * (fatal, exit 1) with a log line saying which topic and what to do. Any other failure is left to the retry.
+   * (fatal, exit 1) with a log line saying which topic and what to do, and answers true. Any other failure is left
+   * to the retry.
    */
-  async #stopIfOutputUnavailable(error: unknown, written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<void> {
-    if (this.#stopping) return;
+  async #stopIfOutputUnavailable(error: unknown, written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<boolean> {
+    if (this.#stopping) return true;
     const outputs = [this.#config.topics.output, this.#config.topics.rejected, this.#config.topics.dlq];
     let timer: NodeJS.Timeout | undefined;
     // listTopics only names the topics this principal may describe: "missing" also covers "not authorised".
@@ -319,27 +324,28 @@ export class Worker {
     ]).finally(() => {
       clearTimeout(timer);
     });
-    if (existing === undefined) return; // the broker itself is unreachable: not this case, the retry handles it
+    if (existing === undefined) return false; // the broker itself is unreachable: not this case, the retry handles it
     let unavailable = outputs.filter((t) => !existing.has(t));
     let reason: string | undefined;
     if (unavailable.length > 0) {
       reason = 'missing: deleted, or not visible to this principal, and the broker does not create it';
     } else {
-      // A transaction's AddPartitionsToTxn answers TOPIC_AUTHORIZATION_FAILED for the partitions refused and
-      // OPERATION_NOT_ATTEMPTED for the others, and kafkajs throws whichever comes first: name the batch's topics.
       const types = errorTypes(error);
-      if (types.includes('TOPIC_AUTHORIZATION_FAILED') || types.includes('OPERATION_NOT_ATTEMPTED')) {
+      this.#notAttemptedInARow = types.includes('OPERATION_NOT_ATTEMPTED') ? this.#notAttemptedInARow + 1 : 0;
+      const refusal = outputRefusal(types, this.#notAttemptedInARow);
+      if (refusal !== undefined) {
         unavailable = [...written];
-        reason = `not authorised: the broker refuses this principal writes to ${unavailable.length > 1 ? 'one of them' : 'it'} (TOPIC_AUTHORIZATION_FAILED)`;
+        reason = `not authorised: the broker refuses this principal writes to ${unavailable.length > 1 ? 'one of them' : 'it'} (${refusal})`;
       }
     }
-    if (reason === undefined) return;
+    if (reason === undefined) return false;
     const message =
       `output topic unavailable (${unavailable.join(', ')}: ${reason}); stopping without committing ${topic}:${partition} ` +
       `from offset ${fromOffset}: nothing is dropped, the records are processed once the topic is writable again and the worker restarted`;
     this.#log.fatal({ topics: unavailable, input: { topic, partition, fromOffset }, err: describeError(error) }, message);
     this.#crashed = message;
     this.#fatal(new Error(message));
+    return true;
   }
 
   /** Pauses the partition and resumes it after a growing backoff; the blocked record is fetched again. */
@@ -596,6 +602,41 @@ async function withConcurrentTransactionRetry(action: () => Promise<void>): Prom
 }
 
 /** The kafkajs error types (`UNKNOWN_TOPIC_OR_PARTITION`...) of an error and its causes. */
+/**
+ * How many failed deliveries in a row answered only OPERATION_NOT_ATTEMPTED before the worker reads it as a
+ * refusal. A transaction's AddPartitionsToTxn answers TOPIC_AUTHORIZATION_FAILED for the partitions refused and
+ * OPERATION_NOT_ATTEMPTED for all the others, and kafkajs throws whichever it reads first, so under a DENY the
+ * worker often sees only the latter. But the same answer also follows a transient error of another partition
+ * (one just added to an output topic, say), which the next attempt does not meet. Three attempts in a row, about
+ * two seconds with kafkajs's retry back-off, tell the two apart.
+ */
+export const NOT_ATTEMPTED_LIMIT = 3;
+
+/**
+ * Why a failed delivery is the output topics refusing this principal, or undefined when it is not (yet) one.
+ * `types`: the Kafka error types of the failure and its causes; `notAttemptedInARow`: failed deliveries in a row,
+ * this one included, whose answer was OPERATION_NOT_ATTEMPTED.
+ */
+export function outputRefusal(types: readonly string[], notAttemptedInARow: number): string | undefined {
+  if (types.includes('TOPIC_AUTHORIZATION_FAILED')) return 'TOPIC_AUTHORIZATION_FAILED';
+  if (types.includes('OPERATION_NOT_ATTEMPTED') && notAttemptedInARow >= NOT_ATTEMPTED_LIMIT) {
+    return `OPERATION_NOT_ATTEMPTED on ${String(notAttemptedInARow)} deliveries in a row: another partition of each transaction was refused`;
+  }
+  return undefined;
+}
+
+/**
+ * kafkajs marks OPERATION_NOT_ATTEMPTED not retriable: thrown from a batch as it is, the consumer crashes for good
+ * on the first one, transient or not. Rethrown as an error kafkajs retries, the batch is fetched and delivered
+ * again, and {@link outputRefusal} decides when the repeats are a refusal.
+ */
+function retriableIfNotAttempted(error: unknown): unknown {
+  if (!errorTypes(error).includes('OPERATION_NOT_ATTEMPTED') || errorTypes(error).includes('TOPIC_AUTHORIZATION_FAILED')) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // No `cause`: kafkajs judges a crash by the innermost cause's `retriable`, which is false here.
+  return Object.assign(new Error(`delivery not attempted by the broker, will retry: ${message}`), { retriable: true, type: 'OPERATION_NOT_ATTEMPTED' });
+}
+
 function errorTypes(error: unknown): string[] {
   const types: string[] = [];
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
