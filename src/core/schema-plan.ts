@@ -72,6 +72,11 @@ class Plan implements SchemaPlan {
   /** Memo for nested schemas (deep mode); keyed by schema object identity. */
   private readonly nested = new WeakMap<JsonObject, Map<string, ParamRule>>();
   private readonly regexCache = new Map<string, RegExp | null>();
+  /**
+   * Type masks by schema object. Schemas share subschemas through `$ref` (a chain of `allOf: [$ref A, $ref A]`
+   * doubles the paths at every level): without it the walk is exponential in such a schema's depth.
+   */
+  private readonly masks = new WeakMap<JsonObject, TypeMask>();
 
   constructor(private readonly root: JsonObject) {
     for (const name of this.declaredNames(root, new Set())) {
@@ -94,16 +99,16 @@ class Plan implements SchemaPlan {
   }
 
   ruleForItem(index: number, schema: Schema): ParamRule {
-    return this.toRule(this.applicable(schema, (own) => this.ownItemSchema(own, index), new Set(), ARRAY));
+    return this.toRule(this.applicable(schema, (own) => this.ownItemSchema(own, index), new Set(), ARRAY, new Map()));
   }
 
   private computeRule(name: string, schema: Schema): ParamRule {
-    return this.toRule(this.applicable(schema, (own) => this.ownPropertySchema(own, name), new Set(), OBJECT));
+    return this.toRule(this.applicable(schema, (own) => this.ownPropertySchema(own, name), new Set(), OBJECT, new Map()));
   }
 
   private toRule(sub: Schema | undefined): ParamRule {
     if (sub === undefined || typeof sub === 'boolean') return NOT_DECLARED;
-    const mask = this.typeMask(sub, new Set());
+    const mask = this.typeMask(sub);
     if (mask & STRING) return STRING_DECLARED;
     if ((mask & (ARRAY | OBJECT)) === 0) return NO_CONTAINER;
     return { kind: 'decode', array: (mask & ARRAY) !== 0, object: (mask & OBJECT) !== 0, schema: sub };
@@ -112,60 +117,81 @@ class Plan implements SchemaPlan {
   /**
    * The subschema that applies to one child (a property or an item) of a value described by `schema`,
    * following `$ref` and `allOf` (all apply: combined with `allOf`) and `anyOf`/`oneOf` (alternatives:
-   * combined with `anyOf`, ignoring alternatives that cannot describe this kind of container or do not
-   * speak of the child). Returns undefined when nothing speaks of the child.
+   * combined with `anyOf`, leaving out alternatives that cannot describe this kind of container). When one
+   * alternative says nothing of the child, the child may be anything under it, `string` included, so the
+   * alternatives together constrain nothing. Returns undefined when nothing speaks of the child.
+   *
+   * `done` memoizes the walk for this one child: schemas shared through `$ref` are walked once, not once per
+   * path to them (exponential in the depth of a chain of `allOf: [$ref A, $ref A]`).
    */
   private applicable(
     schema: Schema,
     pickOwn: (own: JsonObject) => Schema | undefined,
     visiting: Set<JsonObject>,
     container: TypeMask,
+    done: Map<JsonObject, Schema | undefined>,
   ): Schema | undefined {
     if (typeof schema === 'boolean' || visiting.has(schema)) return undefined;
+    if (done.has(schema)) return done.get(schema);
     visiting.add(schema);
     const all: Schema[] = [];
     const own = pickOwn(schema);
     if (own !== undefined) all.push(own);
     const target = this.refTarget(schema);
     if (target !== undefined) {
-      const sub = this.applicable(target, pickOwn, visiting, container);
+      const sub = this.applicable(target, pickOwn, visiting, container, done);
       if (sub !== undefined) all.push(sub);
     }
     for (const member of schemaList(schema.allOf)) {
-      const sub = this.applicable(member, pickOwn, visiting, container);
+      const sub = this.applicable(member, pickOwn, visiting, container, done);
       if (sub !== undefined) all.push(sub);
     }
     for (const key of ['anyOf', 'oneOf'] as const) {
       const alternatives: Schema[] = [];
+      let unconstrained = false;
       for (const branch of schemaList(schema[key])) {
-        if ((this.typeMask(branch, new Set()) & container) === 0) continue;
-        const sub = this.applicable(branch, pickOwn, visiting, container);
-        if (sub !== undefined) alternatives.push(sub);
+        if ((this.typeMask(branch) & container) === 0) continue;
+        const sub = this.applicable(branch, pickOwn, visiting, container, done);
+        if (sub === undefined) {
+          unconstrained = true;
+          break;
+        }
+        alternatives.push(sub);
       }
+      if (unconstrained) continue;
       if (alternatives.length === 1) all.push(alternatives[0] as Schema);
       else if (alternatives.length > 1) all.push({ anyOf: alternatives });
     }
     visiting.delete(schema);
-    if (all.length === 0) return undefined;
-    return all.length === 1 ? all[0] : { allOf: all };
+    const result = all.length === 0 ? undefined : all.length === 1 ? all[0] : { allOf: all };
+    done.set(schema, result);
+    return result;
   }
 
-  /** JSON Schema's lookup for a property: `properties`, else matching `patternProperties`, else `additionalProperties`. */
+  /**
+   * JSON Schema's lookup for a property: `properties` and every matching `patternProperties` (all of them apply),
+   * else `additionalProperties`. `additionalProperties: false` answers `false`: under it the property cannot be
+   * there at all, which rules that alternative out of an `anyOf`/`oneOf` rather than leaving the child free.
+   */
   private ownPropertySchema(schema: JsonObject, name: string): Schema | undefined {
+    const matched: Schema[] = [];
     const properties = schema.properties;
-    if (isJsonObject(properties) && Object.hasOwn(properties, name)) return asSchema(properties[name]);
+    if (isJsonObject(properties) && Object.hasOwn(properties, name)) {
+      const sub = asSchema(properties[name]);
+      if (sub !== undefined) matched.push(sub);
+    }
     const patterns = schema.patternProperties;
     if (isJsonObject(patterns)) {
-      const matched: Schema[] = [];
       for (const pattern of Object.keys(patterns)) {
         const sub = asSchema(patterns[pattern]);
         if (sub !== undefined && this.regex(pattern)?.test(name) === true) matched.push(sub);
       }
-      if (matched.length === 1) return matched[0];
-      if (matched.length > 1) return { allOf: matched };
     }
+    if (matched.length === 1) return matched[0];
+    if (matched.length > 1) return { allOf: matched };
+    if (isJsonObject(properties) && Object.hasOwn(properties, name)) return undefined; // declared, but not as a schema
     const additional = schema.additionalProperties;
-    return isJsonObject(additional) ? additional : undefined;
+    return isJsonObject(additional) || additional === false ? additional : undefined;
   }
 
   /** `prefixItems[i]` (2020-12) or `items[i]` (draft-07 tuple), else `items`, else `additionalItems`. */
@@ -180,25 +206,29 @@ class Plan implements SchemaPlan {
   }
 
   /** The names a schema declares under `properties`, through `$ref`, `allOf`, `anyOf` and `oneOf`. */
-  private declaredNames(schema: Schema, visiting: Set<JsonObject>): Set<string> {
-    const names = new Set<string>();
-    if (typeof schema === 'boolean' || visiting.has(schema)) return names;
-    visiting.add(schema);
+  private declaredNames(schema: Schema, seen: Set<JsonObject>, names = new Set<string>()): Set<string> {
+    // `seen` is never unwound: a schema reached by two paths declares the same names on both.
+    if (typeof schema === 'boolean' || seen.has(schema)) return names;
+    seen.add(schema);
     if (isJsonObject(schema.properties)) for (const name of Object.keys(schema.properties)) names.add(name);
     const related = [this.refTarget(schema), ...schemaList(schema.allOf), ...schemaList(schema.anyOf), ...schemaList(schema.oneOf)];
-    for (const other of related) {
-      if (other !== undefined) for (const name of this.declaredNames(other, visiting)) names.add(name);
-    }
-    visiting.delete(schema);
+    for (const other of related) if (other !== undefined) this.declaredNames(other, seen, names);
     return names;
   }
 
-  /** The set of JSON types a schema allows, through `type`, `const`, `enum`, `$ref`, `allOf`, `anyOf`, `oneOf`. */
-  private typeMask(schema: Schema, visiting: Set<JsonObject>): TypeMask {
+  /**
+   * The set of JSON types a schema allows, through `type`, `const`, `enum`, `$ref`, `allOf`, `anyOf`, `oneOf`.
+   * Memoized by schema object ({@link masks}). A mask computed where a `$ref` cycle was cut counts the cut as
+   * "anything", so it can only allow more than the exact one: more often `string`, never a decode the schema
+   * does not vouch for.
+   */
+  private typeMask(schema: Schema, visiting = new Set<JsonObject>()): TypeMask {
     if (schema === true) return ANY;
     if (schema === false) return 0;
     // A `$ref` cycle that never reaches a type constrains nothing we can know: allow anything.
     if (visiting.has(schema)) return ANY;
+    const known = this.masks.get(schema);
+    if (known !== undefined) return known;
     visiting.add(schema);
     let mask = ANY;
     const type = schema.type;
@@ -214,6 +244,7 @@ class Plan implements SchemaPlan {
       if (branches.length > 0) mask &= branches.reduce<TypeMask>((m, b) => m | this.typeMask(b, visiting), 0);
     }
     visiting.delete(schema);
+    this.masks.set(schema, mask);
     return mask;
   }
 

@@ -133,6 +133,54 @@ describe('declared types are read as JSON Schema reads them', () => {
     expect(run(viaAllOf, { ids: '[3]' }).arguments).toEqual({ ids: [3] });
   });
 
+  it('never decodes a parameter one anyOf/oneOf alternative says nothing of: under it the parameter may be a string', () => {
+    // Valid as sent (the second alternative matches); decoding p would make both match and break the oneOf.
+    const oneOf: JsonObject = {
+      type: 'object',
+      oneOf: [
+        { properties: { p: { type: 'array' } }, required: ['p'] },
+        { properties: { q: { type: 'string' } }, required: ['q'] },
+      ],
+    };
+    const result = run(oneOf, { p: '["a"]', q: 'x' });
+    expect(result.arguments).toEqual({ p: '["a"]', q: 'x' });
+    expect(result.repairs).toEqual([]);
+    expect(run({ type: 'object', anyOf: [{ properties: { p: { type: 'array' } } }, true] }, { p: '[1]' }).arguments).toEqual({ p: '[1]' });
+    expect(run({ type: 'object', anyOf: [{ properties: { p: { type: 'array' } } }, { required: ['p'] }] }, { p: '[1]' }).arguments).toEqual({ p: '[1]' });
+  });
+
+  it('leaves out an alternative that forbids the parameter (additionalProperties: false), and one for another container', () => {
+    const schema: JsonObject = {
+      type: 'object',
+      anyOf: [
+        { properties: { p: { type: 'array' } } },
+        { properties: { q: { type: 'string' } }, additionalProperties: false },
+        { type: 'string' },
+      ],
+    };
+    expect(run(schema, { p: '[1]' }).arguments).toEqual({ p: [1] });
+  });
+
+  it('applies properties and every matching patternProperties together, as JSON Schema does', () => {
+    const schema: JsonObject = { type: 'object', properties: { p: { description: 'ids' }, r: { type: ['array', 'string'] } }, patternProperties: { '^[pr]$': { type: 'array' } } };
+    const result = run(schema, { p: '[1]', r: '[2]' });
+    expect(result.arguments).toEqual({ p: [1], r: [2] });
+    expect(result.repairs).toEqual([
+      { pointer: '/p', kind: 'json_decoded' },
+      { pointer: '/r', kind: 'json_decoded' },
+    ]);
+  });
+
+  it('reads schemas that share subschemas through $ref in time linear in their size, not in their paths', () => {
+    // A0 = allOf [A1, A1], A1 = allOf [A2, A2] ... : 2^40 paths to the last one. Walked path by path (as before
+    // the memo) this never returns and the test times out; walked once per schema it takes well under a millisecond.
+    const depth = 40;
+    const defs: JsonObject = { [`A${depth}`]: { type: 'array' } };
+    for (let i = 0; i < depth; i++) defs[`A${i}`] = { allOf: [{ $ref: `#/$defs/A${i + 1}` }, { $ref: `#/$defs/A${i + 1}` }] };
+    expect(run({ type: 'object', properties: { p: { $ref: '#/$defs/A0' } }, $defs: defs }, { p: '[1]' }).arguments).toEqual({ p: [1] });
+    expect(run({ type: 'object', additionalProperties: { $ref: '#/$defs/A0' }, $defs: defs }, { x: '[1]' }).arguments).toEqual({ x: [1] });
+  });
+
   it('refuses a decoded value nested deeper than the bound', () => {
     const deep = '['.repeat(100) + ']'.repeat(100);
     const result = run(listAndText, { tags: deep });
