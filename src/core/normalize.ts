@@ -53,7 +53,11 @@ export interface NormalizeResult {
   readonly passThroughs: PassThrough[];
 }
 
-/** Normalizes one call's arguments against its tool's compiled plan. Never throws on JSON input. */
+/**
+ * Normalizes one call's arguments against its tool's compiled plan. Never throws on JSON input nested at most
+ * `options.maxDepth` deep, which the record and envelope decoders enforce before this runs (the walk recurses:
+ * thousands of levels would exhaust the stack).
+ */
 export function normalizeArguments(
   args: JsonObject,
   plan: SchemaPlan,
