@@ -359,6 +359,48 @@ export function findRefCycle(root: JsonObject): string[] | undefined {
   return undefined;
 }
 
+/**
+ * The most subschemas validation can apply to one value: for each schema, itself plus, along every path, the
+ * subschemas that apply to the same value (`$ref`, `allOf`/`anyOf`/`oneOf`, `not`, `if`/`then`/`else`), counted
+ * once per path, as ajv's generated code runs them; the largest over all schemas reachable from the root. Linear
+ * in the schema (memoized per subschema), and it stops counting above `limit`. Shared `$ref`s make it exponential
+ * in the schema's size: a chain of 24 `allOf: [$ref A, $ref A]` is 2^24 subschemas for every value, 135 ms per
+ * call in ajv. Run after {@link findRefCycle}: the same-value edges must not loop (a loop counts once).
+ */
+export function maxSubschemasPerValue(root: JsonObject, limit: number): number {
+  const index = new SchemaIndex(root);
+  const counts = new Map<unknown, number>();
+  const onPath = new Set<unknown>();
+  const pending: unknown[] = [root];
+  const seen = new Set<unknown>([root]);
+  let max = 0;
+  const count = (node: unknown): number => {
+    const known = counts.get(node);
+    if (known !== undefined) return known;
+    if (onPath.has(node)) return 1;
+    onPath.add(node);
+    let total = 1;
+    for (const edge of index.edges(node, '', false)) {
+      if (!edge.sameInstance) {
+        if (!seen.has(edge.schema)) {
+          seen.add(edge.schema);
+          pending.push(edge.schema);
+        }
+        continue;
+      }
+      total = Math.min(total + count(edge.schema), limit + 1);
+    }
+    onPath.delete(node);
+    counts.set(node, total);
+    return total;
+  };
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    max = Math.max(max, count(next));
+    if (max > limit) break;
+  }
+  return max;
+}
+
 /** `schema[key]` when `schema` is an object with that own key, else undefined. */
 export function schemaKeyword(schema: unknown, key: string): unknown {
   return isJsonObject(schema) && Object.hasOwn(schema, key) ? schema[key] : undefined;

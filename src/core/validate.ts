@@ -18,7 +18,7 @@ import formatsModule from 'ajv-formats';
 import { preview, previewValue, truncate } from './diagnostic-text.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
-import { findRefCycle, SchemaIndex } from './schema-index.js';
+import { findRefCycle, maxSubschemasPerValue, SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from './types.js';
 import { isUrl } from './url-format.js';
 import { runValidation, unusableDiagnostic } from './validation-diagnostics.js';
@@ -85,6 +85,14 @@ const AJV_OPTIONS: Options = {
 };
 
 /**
+ * Most subschemas a tool schema may apply to one value ({@link maxSubschemasPerValue}). ajv runs each of them
+ * for every value they apply to, at roughly 10 ns each for simple ones: 10,000 is about 0.1 ms per value. Tool
+ * schemas seen so far stay under 10 (the examples and fixtures: at most 3); a chain of `allOf: [$ref A, $ref A]`
+ * passes it at 12 links (each link triples the count and more), and at 24 links ajv takes 135 ms per call.
+ */
+export const MAX_SUBSCHEMAS_PER_VALUE = 10_000;
+
+/**
  * Creates a compiler with one Ajv instance per draft (2020-12 and draft-07), created here once and reused for
  * every compile, as ajv advises.
  *
@@ -123,6 +131,14 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
           return unusable(
             `The tool schema has a $ref cycle that never reaches a value (${cycle.join(' -> ')}), so validation would never end.`,
             { reason: 'ref_cycle', cycle, draft },
+          );
+        }
+        const perValue = maxSubschemasPerValue(root, MAX_SUBSCHEMAS_PER_VALUE);
+        if (perValue > MAX_SUBSCHEMAS_PER_VALUE) {
+          return unusable(
+            `The tool schema applies more than ${MAX_SUBSCHEMAS_PER_VALUE} subschemas to one value (its $refs share subschemas in ` +
+              'chains such as allOf: [$ref A, $ref A], which doubles the work at every link), so validating a call could block for seconds to hours.',
+            { reason: 'too_many_subschemas', limit: MAX_SUBSCHEMAS_PER_VALUE, draft },
           );
         }
         const validateFn = compileIsolated(instances[draft], root);

@@ -610,11 +610,19 @@ describe('unusable schemas', () => {
     ['cycle through anyOf', { anyOf: [{ type: 'string' }, { $ref: '#' }] }, 'ref_cycle', '#'],
     ['invalid per meta-schema', { type: 'object', properties: { x: { type: 'strang' } } }, 'invalid_schema', 'properties/x/type'],
     ['regex that is not ECMAScript', { type: 'object', properties: { x: { type: 'string', pattern: '(?P<n>a)' } } }, 'invalid_pattern', 'Invalid'],
+    ['shared $refs doubling the work per link (ajv: exponential time per call)', sharedRefChain(24), 'too_many_subschemas', 'more than 10000 subschemas'],
+    ['the same chain, 12 links', sharedRefChain(12), 'too_many_subschemas', 'allOf: [$ref A, $ref A]'],
   ] as [string, JsonObject, string, string][])('%s → tool_schema_unusable', (_name, schema, reason, mention) => {
     const d = unusableOf(compiler.compile(schema));
     expect(d).toMatchObject({ code: 'tool_schema_unusable', path: '', details: { reason } });
     expect(d.message).toContain(mention);
     expect(d.hint.length).toBeGreaterThan(0);
+  });
+
+  it('compiles shared $refs that stay under the bound, and validates through them', () => {
+    const validate = compileOk(sharedRefChain(10));
+    expect(validate({ p: [1] })).toEqual([]);
+    expect(validate({ p: 'x' })).toMatchObject([{ code: 'wrong_type', path: '/p' }]);
   });
 
   it('never throws, even for a value that is not a schema object', () => {
@@ -927,3 +935,10 @@ describe('messages stay small and deterministic', () => {
     expect(validate({})).toEqual(bad);
   });
 });
+
+/** `p` -> A0; Ai = allOf [$ref A(i+1), $ref A(i+1)]; A(links) = array: 2^links paths to the last subschema. */
+function sharedRefChain(links: number): JsonObject {
+  const defs: JsonObject = { [`A${String(links)}`]: { type: 'array' } };
+  for (let i = 0; i < links; i++) defs[`A${String(i)}`] = { allOf: [{ $ref: `#/$defs/A${String(i + 1)}` }, { $ref: `#/$defs/A${String(i + 1)}` }] };
+  return { type: 'object', properties: { p: { $ref: '#/$defs/A0' } }, $defs: defs };
+}

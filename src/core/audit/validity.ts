@@ -134,7 +134,7 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
     if (problem !== undefined) {
       const reason = problem.details?.reason;
       const ref = problem.details?.ref;
-      const keyword = reason === 'dangling_ref' || reason === 'ref_cycle' ? '$ref' : '$schema';
+      const keyword = reason === 'dangling_ref' || reason === 'ref_cycle' || reason === 'too_many_subschemas' ? '$ref' : '$schema';
       let at: string | undefined;
       if (typeof ref === 'string') {
         walkSchemas(root, (schema, pointer) => {
