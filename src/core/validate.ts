@@ -80,6 +80,10 @@ const AJV_OPTIONS: Options = {
   useDefaults: false,
   removeAdditional: false,
   validateFormats: true,
+  // Arguments are plain data: `constructor`, `toString`, `__proto__` are present only when the call sends them.
+  // By default ajv tests `data.name !== undefined`, which finds Object.prototype's members: `{}` satisfied
+  // `required: ["toString"]`, and a missing `constructor` was type-checked as the inherited function.
+  ownProperties: true,
   // Pure core: ajv would otherwise `console.warn` about unknown formats and keywords.
   logger: false,
 };

@@ -545,6 +545,31 @@ describe('draft selection', () => {
   });
 });
 
+describe("only the call's own properties count (never Object.prototype's)", () => {
+  it('a required constructor, toString or __proto__ that was not sent is missing, with its description', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"constructor":{"type":"string","description":"Who built it."},"__proto__":{"type":"string"}},"required":["constructor","toString","__proto__"]}',
+    ) as JsonObject;
+    const diagnostics = compileOk(schema)({});
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ['missing_required', '/constructor'],
+      ['missing_required', '/toString'],
+      ['missing_required', '/__proto__'],
+    ]);
+    expect(diagnostics[0]?.hint).toContain('Who built it');
+  });
+
+  it('dependentRequired does not find an inherited name either', () => {
+    expect(compileOk({ type: 'object', dependentRequired: { a: ['valueOf'] } })({ a: 1 })).toMatchObject([{ code: 'missing_dependency', path: '/valueOf' }]);
+  });
+
+  it('sent as own properties, they are checked as any other', () => {
+    const validate = compileOk({ type: 'object', properties: { constructor: { type: 'string' } }, required: ['constructor'] });
+    expect(validate(JSON.parse('{"constructor":"me"}') as JsonValue)).toEqual([]);
+    expect(validate(JSON.parse('{"constructor":5}') as JsonValue)).toMatchObject([{ code: 'wrong_type', path: '/constructor' }]);
+  });
+});
+
 describe('no coercion, no mutation', () => {
   const schema: JsonObject = {
     type: 'object',
