@@ -90,7 +90,7 @@ export function buildOutputMessage(
   topics: OutputTopics,
 ): OutputMessage {
   const headers = carriedHeaders(input.headers);
-  headers[HEADER.idempotencyKey] = record.id ?? recordHash(input);
+  headers[HEADER.idempotencyKey] = idempotencyKey(record.id, input);
   if (record.disposition === 'dead_letter') {
     const error = record.errors[0];
     const code = error?.code ?? 'record_unknown_envelope';
@@ -243,6 +243,25 @@ function carriedHeaders(incoming: Headers): Headers {
     if (!OWN_HEADERS.has(name) && incoming[name] !== undefined) out[name] = incoming[name];
   }
   return out;
+}
+
+/**
+ * Longest call id carried as the `idempotency-key` as is, in UTF-16 code units. Ids are model- or producer-chosen:
+ * a 900 KB id copied into a header made a record of 1.8 MB (the output bound counts only the value), which the
+ * broker refuses on every retry. Real ids are far shorter (`call_…`, `toolu_…`: under 64).
+ */
+export const MAX_IDEMPOTENCY_ID_CHARS = 256;
+
+/**
+ * The `idempotency-key` of a record: its call id; `sha256:` of the id when the id is longer than
+ * {@link MAX_IDEMPOTENCY_ID_CHARS} (the same id always gives the same key); `sha256:` of the record's key and
+ * value when it has no id or an empty one (an empty id shared by every such call would make consumers drop all
+ * but the first as duplicates).
+ */
+export function idempotencyKey(id: string | null, input: Pick<InputMessage, 'key' | 'value'>): string {
+  if (id === null || id === '') return recordHash(input);
+  if (id.length <= MAX_IDEMPOTENCY_ID_CHARS) return id;
+  return `sha256:${createHash('sha256').update(id).digest('hex').slice(0, 32)}`;
 }
 
 /** A stable id for a record without a call id: the same bytes always give the same key. */

@@ -3,7 +3,7 @@
  * tests check the same through a real broker; these pin the header rules without one.
  */
 import { describe, expect, it } from 'vitest';
-import { buildOutputMessage, HEADER, recordHash, type InputMessage } from '../../src/core/output.js';
+import { buildBoundedOutput, buildOutputMessage, HEADER, MAX_IDEMPOTENCY_ID_CHARS, recordHash, type InputMessage } from '../../src/core/output.js';
 import type { OutputRecord } from '../../src/core/types.js';
 
 const topics = { output: 'calls.normalized', rejected: 'calls.rejected', dlq: 'calls.dlq' };
@@ -54,5 +54,21 @@ describe('buildOutputMessage headers', () => {
       [HEADER.dlqMessage]: 'bad',
     });
     expect(recordHash(source)).toMatch(/^sha256:[0-9a-f]{32}$/);
+  });
+
+  it('keys a call with an empty id by its record, not by the empty id every such call would share', () => {
+    const source = input();
+    expect(buildOutputMessage(source, record('normalized', ''), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(recordHash(source));
+  });
+
+  it('hashes an id too long to carry as a header, so headers stay small whatever the id (the value bound counts only the value)', () => {
+    const longId = 'x'.repeat(900_000);
+    const bounded = buildBoundedOutput(input(), record('normalized', longId), schema, undefined, topics);
+    const key = bounded.message.headers[HEADER.idempotencyKey];
+    expect(key).toMatch(/^sha256:[0-9a-f]{32}$/);
+    expect(buildOutputMessage(input(), record('normalized', `${longId}y`), schema, undefined, topics).headers[HEADER.idempotencyKey]).not.toBe(key);
+    expect(buildOutputMessage(input(), record('normalized', longId), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(key);
+    const atLimit = 'y'.repeat(MAX_IDEMPOTENCY_ID_CHARS);
+    expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(atLimit);
   });
 });
