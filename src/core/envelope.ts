@@ -70,10 +70,28 @@ export function decodeEnvelope(value: JsonValue): EnvelopeResult {
   for (const decoder of DECODERS) {
     if (decoder.matches(value)) return decoder.decode(value);
   }
+  const wrapper = messageWrapper(value);
+  if (wrapper !== undefined) return fail('record_unknown_envelope', wrapper);
   return fail(
     'record_unknown_envelope',
     `The object matches none of the accepted envelopes (keys seen: ${quoteKeys(value)}). Accepted: ${ACCEPTED_SHAPES}.`,
   );
+}
+
+/**
+ * A whole chat message instead of one call: the commonest near miss, worth its own message. OpenAI's assistant
+ * message holds its calls in `tool_calls`, Anthropic's in `content` blocks of type `tool_use`.
+ */
+function messageWrapper(record: JsonObject): string | undefined {
+  const calls = record.tool_calls;
+  if (Array.isArray(calls)) {
+    return `The object is an OpenAI Chat Completions message holding ${calls.length} tool call(s) in tool_calls, not one call: send each element of tool_calls as its own record.`;
+  }
+  const content = record.content;
+  if (Array.isArray(content) && content.some((block) => isJsonObject(block) && block.type === 'tool_use')) {
+    return 'The object is an Anthropic message whose content holds tool_use blocks, not one call: send each tool_use block as its own record.';
+  }
+  return undefined;
 }
 
 function decodeCanonical(record: JsonObject): EnvelopeResult {
@@ -84,25 +102,34 @@ function decodeCanonical(record: JsonObject): EnvelopeResult {
       `The canonical envelope's schemaVersion must be a positive integer (or absent); it is ${showValue(version)}.`,
     );
   }
-  const result = makeCall('canonical', record.id, record.tool, 'tool', record.arguments);
+  const result = makeCall('canonical', record.id, record.tool, 'tool', record.arguments, undefined);
   if (result.ok && isPositiveInteger(version)) result.call.schemaVersion = version;
   return result;
 }
 
 function decodeChat(record: JsonObject): EnvelopeResult {
   const fn = record.function;
-  if (!isJsonObject(fn)) return missingContainer('openai_chat', 'function', fn);
-  return makeCall('openai_chat', record.id, fn.name, 'function.name', fn.arguments);
+  if (!isJsonObject(fn)) {
+    // `{"type": "function", "name", "parameters"}` is how the Responses API (and MCP-to-OpenAI bridges) define a tool.
+    if (fn === undefined && typeof record.name === 'string' && record.parameters !== undefined) {
+      return fail('record_missing_arguments', `The object is an OpenAI tool definition ("type": "function" with "name" and "parameters"), not a call: ${DEFINITION_HINT}`);
+    }
+    return missingContainer('openai_chat', 'function', fn);
+  }
+  const definition = fn.arguments === undefined && fn.parameters !== undefined;
+  return makeCall('openai_chat', record.id, fn.name, 'function.name', fn.arguments, definition ? 'is missing and function.parameters is present: this is a tool definition, not a call' : 'is missing');
 }
 
 /** The Responses item's own `id` ("fc_...") names the item, not the call: the call id is `call_id`. */
 function decodeResponses(record: JsonObject): EnvelopeResult {
-  return makeCall('openai_responses', record.call_id, record.name, 'name', record.arguments);
+  return makeCall('openai_responses', record.call_id, record.name, 'name', record.arguments, 'is missing');
 }
 
 function decodeAnthropic(record: JsonObject): EnvelopeResult {
-  return makeCall('anthropic', record.id, record.name, 'name', record.input);
+  return makeCall('anthropic', record.id, record.name, 'name', record.input, 'is missing');
 }
+
+const DEFINITION_HINT = 'publish the calls the model made, never the list of tools it was given.';
 
 function decodeMcp(record: JsonObject): EnvelopeResult {
   const method = record.method;
@@ -115,27 +142,46 @@ function decodeMcp(record: JsonObject): EnvelopeResult {
   }
   const params = record.params;
   if (!isJsonObject(params)) return missingContainer('mcp', 'params', params);
-  return makeCall('mcp', record.id, params.name, 'params.name', params.arguments);
+  return makeCall('mcp', record.id, params.name, 'params.name', params.arguments, undefined);
 }
 
 function decodeGemini(record: JsonObject): EnvelopeResult {
   const call = record.functionCall;
   if (!isJsonObject(call)) return missingContainer('gemini', 'functionCall', call);
-  return makeCall('gemini', call.id, call.name, 'functionCall.name', call.args);
+  return makeCall('gemini', call.id, call.name, 'functionCall.name', call.args, undefined);
 }
 
+/**
+ * `whenArgumentsMissing`: for formats whose arguments field is required (OpenAI's `arguments`, Anthropic's
+ * `input`), what to say when it is absent; undefined where absent arguments mean `{}` (canonical, MCP, Gemini:
+ * see {@link parseArguments}). A required field that is absent is the producer's mistake, not the model's (a
+ * tool definition published as a call looks like this), so the record is dead-lettered rather than run with `{}`.
+ */
 function makeCall(
   format: EnvelopeFormat,
   id: JsonValue | undefined,
   name: JsonValue | undefined,
   nameField: string,
   rawArguments: JsonValue | undefined,
+  whenArgumentsMissing: string | undefined,
 ): EnvelopeResult {
   if (typeof name !== 'string' || name.trim().length === 0) {
     return fail('record_missing_tool_name', `${envelopeLabel(format)} carries no tool name: ${nameField} ${describeBadName(name)}.`);
   }
+  if (rawArguments === undefined && whenArgumentsMissing !== undefined) {
+    return fail('record_missing_arguments', `${envelopeLabel(format)} carries no arguments: ${ARGUMENTS_FIELD[format]} ${whenArgumentsMissing}.`);
+  }
   return { ok: true, call: { format, id: callId(id), tool: name, rawArguments } };
 }
+
+const ARGUMENTS_FIELD: Record<EnvelopeFormat, string> = {
+  canonical: 'arguments',
+  openai_chat: 'function.arguments',
+  openai_responses: 'arguments',
+  anthropic: 'input',
+  mcp: 'params.arguments',
+  gemini: 'functionCall.args',
+};
 
 function missingContainer(format: EnvelopeFormat, field: string, value: JsonValue | undefined): EnvelopeResult {
   const what = value === undefined ? 'is missing' : `is ${describeType(value)}, not an object`;
@@ -188,7 +234,8 @@ const OBJECT_HINT =
  *
  * - an object: itself;
  * - absent (`undefined`): `{}`. MCP (`params.arguments`) and Gemini (`args`) make arguments optional for tools
- *   without parameters, and a missing field is read the same way in every format;
+ *   without parameters, and so does our canonical envelope (OpenAI and Anthropic require theirs: the envelope
+ *   decoder refuses those records before this runs);
  * - a string: JSON text that must parse to an object (`arguments_empty`, `arguments_not_json`,
  *   `arguments_not_object`; an object JSON-encoded twice is refused, not unwrapped). Because the record's depth
  *   check sees this text as one string, the parsed value's depth is checked here against `maxDepth`

@@ -159,6 +159,7 @@ const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
   record_not_object: 'Wrap the call in a JSON object in one of the supported envelopes.',
   record_unknown_envelope: 'Use one of the supported envelopes: canonical, OpenAI Chat Completions, OpenAI Responses, Anthropic tool_use, MCP tools/call, Gemini functionCall.',
   record_missing_tool_name: 'Name the tool being called in the envelope\'s name field.',
+  record_missing_arguments: 'Send the arguments the model produced in the envelope\'s arguments field ("{}" when the tool takes none); publish calls, never tool definitions.',
   record_too_large: 'Send smaller arguments, or raise the configured record size limit.',
   record_too_deep: 'Flatten the arguments, or raise the configured depth limit.',
   record_invalid_encoding: 'Encode records as UTF-8 text.',
