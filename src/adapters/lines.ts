@@ -14,12 +14,14 @@ export async function* readLines(input: Readable, maxLineBytes: number): AsyncGe
   let parts: Buffer[] = [];
   let pending = 0;
   let oversize = false;
+  // A line may hold one byte over the limit while it is read: the `\r` of a CRLF ending, which is not the record's.
+  const held = maxLineBytes + 1;
   const finish = (tail: Buffer): Line => {
     const size = pending + tail.length;
-    if (oversize || size > maxLineBytes) return { size, oversize: true };
+    if (oversize || size > held) return { size, oversize: true };
     let bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail], size);
     if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
-    return { bytes, oversize: false };
+    return bytes.length > maxLineBytes ? { size, oversize: true } : { bytes, oversize: false };
   };
   for await (const chunk of input) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
@@ -35,7 +37,7 @@ export async function* readLines(input: Readable, maxLineBytes: number): AsyncGe
     if (rest.length === 0) continue;
     pending += rest.length;
     // Past the limit the bytes only need counting: drop them rather than buffer a huge line.
-    if (oversize || pending > maxLineBytes) {
+    if (oversize || pending > held) {
       oversize = true;
       parts = [];
     } else {
