@@ -568,8 +568,8 @@ class Renderer {
         return `Send ${name} as a JSON ${kind} itself, for example ${example}, not as a string containing JSON text${about}.`;
       }
       const trimmed = data.trim();
-      if ((expected.includes('number') || expected.includes('integer')) && trimmed !== '' && Number.isFinite(Number(trimmed))) {
-        return `Send the number ${truncate(trimmed, PREVIEW_CHARS)} without quotes, not the string ${preview(data)}.`;
+      if (unquotedNumberFits(trimmed, expected)) {
+        return `Send the number ${trimmed} without quotes, not the string ${preview(data)}.`;
       }
       if (expected.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) {
         return `Send ${trimmed} without quotes, not the string ${preview(data)}.`;
@@ -623,6 +623,20 @@ class Renderer {
     }
     return preview(label);
   }
+}
+
+/** A JSON number literal: no hex, leading zeros, leading `+` or bare `.5`, which `Number()` accepts and JSON does not. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Whether telling the agent to drop the quotes gives a value that passes the type check: the text must be JSON
+ * as it stands (it is echoed, so also short enough to echo whole) and, for an integer, a whole number once read.
+ */
+function unquotedNumberFits(text: string, expected: string[]): boolean {
+  if (text.length > PREVIEW_CHARS || !JSON_NUMBER.test(text)) return false;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return false;
+  return expected.includes('number') || (expected.includes('integer') && Number.isInteger(value));
 }
 
 /** What a `propertyNames` subschema error requires of a name, phrased to follow "property names must". */

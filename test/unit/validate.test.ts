@@ -472,6 +472,34 @@ describe('keyword → diagnostic mapping', () => {
   });
 });
 
+describe('a number sent as a string: drop the quotes only when that gives a valid number', () => {
+  const typeHint = (type: string, sent: string): string =>
+    compileOk({ type: 'object', properties: { n: { type } } })({ n: sent })[0]?.hint ?? '';
+
+  it.each([
+    ['integer', '5', 'Send the number 5 without quotes'],
+    ['integer', ' -12 ', 'Send the number -12 without quotes'],
+    ['integer', '1e3', 'Send the number 1e3 without quotes'],
+    ['number', '1.5', 'Send the number 1.5 without quotes'],
+  ])('%s sent as %j → unquote it', (type, sent, hint) => {
+    expect(typeHint(type, sent)).toContain(hint);
+  });
+
+  it.each([
+    ['integer', '0x10'],
+    ['integer', '.5'],
+    ['integer', '+5'],
+    ['integer', '05'],
+    ['integer', '1.5'],
+    ['number', '1e999'],
+    ['number', '1'.repeat(200)],
+  ])('%s sent as %j (not JSON, or not of that type) → a plain type hint', (type, sent) => {
+    const hint = typeHint(type, sent);
+    expect(hint).not.toContain('without quotes');
+    expect(hint).toMatch(/^Send an? (integer|number)/);
+  });
+});
+
 describe('the transfer_funds example from the article', () => {
   const validate = compileOk(transferFunds);
 
