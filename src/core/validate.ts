@@ -55,7 +55,8 @@ export interface SchemaCompilerOptions {
   /**
    * The most diagnostics one `validate` call returns (default 20, must be a positive integer). ajv runs with
    * `allErrors` so an agent can fix every problem in one retry; the cap keeps the rejected record small when a
-   * payload is wrong everywhere. Diagnostics past the cap are dropped (the first ones, in order, are kept).
+   * payload is wrong everywhere. Over the cap, the first `maxDiagnostics - 1` are kept, in order, and the last is
+   * `more_errors`, saying how many more were found (with a cap of 1, only the first problem is returned).
    */
   maxDiagnostics?: number;
 }

@@ -34,7 +34,14 @@ import { schemaKeyword, typeAllows, type SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from './types.js';
 
 /**
+ * How many diagnostics past the cap are still rendered, only to count them for `more_errors` (about 10 µs
+ * each): the count is exact for an ordinary call, and a payload wrong everywhere costs at most ~2 ms more.
+ */
+const UNLISTED_COUNT_LIMIT = 200;
+
+/**
  * Runs a compiled ajv function on `args`: `[]` when valid, else at most `maxDiagnostics` deduplicated diagnostics.
+ * When there are more, the last one is `more_errors`, saying how many were left out (see {@link capped}).
  * Never throws: a failure of the evaluation itself is reported as `tool_schema_unusable`.
  */
 export function runValidation(
@@ -47,19 +54,8 @@ export function runValidation(
     if (validateFn(args)) return [];
     // Copy at once: ajv keeps the errors on the function and overwrites them on the next call.
     const errors = [...(validateFn.errors ?? [])];
-    const renderer = new Renderer(index, args);
-    const diagnostics: Diagnostic[] = [];
-    const seen = new Set<string>();
-    for (const node of buildErrorTree(errors, index)) {
-      for (const diagnostic of renderer.render(node)) {
-        // The same failure can be reached twice (e.g. through two `allOf` branches): report it once.
-        const key = `${diagnostic.code}\u0000${diagnostic.path}\u0000${diagnostic.message}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        diagnostics.push(diagnostic);
-        if (diagnostics.length >= maxDiagnostics) return diagnostics;
-      }
-    }
+    const countLimit = maxDiagnostics + UNLISTED_COUNT_LIMIT;
+    const diagnostics = distinctDiagnostics(buildErrorTree(errors, index), new Renderer(index, args), countLimit);
     if (diagnostics.length === 0) {
       // Cannot happen with ajv (a failure always carries an error), but the call must not pass as valid.
       diagnostics.push({
@@ -70,7 +66,7 @@ export function runValidation(
         details: {},
       });
     }
-    return diagnostics;
+    return capped(diagnostics, maxDiagnostics, countLimit);
   } catch (error) {
     // E.g. a RangeError from a recursion the static cycle check could not see. The schema is at fault.
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -81,6 +77,51 @@ export function runValidation(
       }),
     ];
   }
+}
+
+/** The diagnostics of the error forest in order, each once, stopping after `limit + 1` (so "more than limit" shows). */
+function distinctDiagnostics(nodes: ErrorNode[], renderer: Renderer, limit: number): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const node of nodes) {
+    for (const diagnostic of renderer.render(node)) {
+      // The same failure can be reached twice (e.g. through two `allOf` branches): report it once.
+      const key = `${diagnostic.code}\u0000${diagnostic.path}\u0000${diagnostic.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      diagnostics.push(diagnostic);
+      if (diagnostics.length > limit) return diagnostics;
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * At most `max` diagnostics. Over the cap, the first `max - 1` and a `more_errors` saying how many were left out,
+ * so the agent knows a retry will bring more (exact up to `countLimit` found, else "over"). With a cap of 1 the
+ * one slot goes to the first real problem: a lone `more_errors` would give the agent nothing to fix.
+ */
+function capped(diagnostics: Diagnostic[], max: number, countLimit: number): Diagnostic[] {
+  if (diagnostics.length <= max) return diagnostics;
+  if (max === 1) return diagnostics.slice(0, 1);
+  const listed = max - 1;
+  return [...diagnostics.slice(0, listed), moreErrors(listed, diagnostics.length - listed, diagnostics.length <= countLimit)];
+}
+
+/**
+ * `unlisted` is the exact count, or when not `exact` a lower bound above {@link UNLISTED_COUNT_LIMIT}. Never 1:
+ * the marker itself takes the place of one problem, so at least two are left out.
+ */
+function moreErrors(listed: number, unlisted: number, exact: boolean): Diagnostic {
+  const count = exact ? String(unlisted) : `Over ${String(UNLISTED_COUNT_LIMIT)}`;
+  const shown = listed === 1 ? '1 is' : `${String(listed)} are`;
+  return {
+    code: 'more_errors',
+    path: '',
+    message: `${count} more problems were found and not listed (at most ${shown} listed per call).`,
+    hint: 'Fix the problems listed, then send the call again to see the rest.',
+    details: exact ? { listed, unlisted } : { listed, unlistedAtLeast: unlisted },
+  };
 }
 
 /** The diagnostic of a schema that cannot be compiled or evaluated (shared with validate.ts). */

@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../../src/core/codes.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { Diagnostic } from '../../src/core/types.js';
 import { createSchemaCompiler, DEFAULT_MAX_DIAGNOSTICS, isUrl, preview } from '../../src/core/validate.js';
-import type { CompiledValidator } from '../../src/core/validate.js';
+import type { CompiledValidator, SchemaCompiler } from '../../src/core/validate.js';
 
 const compiler = createSchemaCompiler();
 
@@ -833,16 +833,42 @@ describe('maxDiagnostics', () => {
     required: Array.from({ length: 30 }, (_, i) => `p${String(i)}`),
   };
 
-  it('caps at 20 by default, keeping the first in order', () => {
+  it('caps at 20 by default, keeping the first in order and saying how many more there are', () => {
     const diagnostics = compileOk(many)({});
     expect(DEFAULT_MAX_DIAGNOSTICS).toBe(20);
     expect(diagnostics).toHaveLength(20);
     expect(diagnostics[0]?.path).toBe('/p0');
-    expect(diagnostics[19]?.path).toBe('/p19');
+    expect(diagnostics[18]?.path).toBe('/p18');
+    expect(diagnostics[19]).toMatchObject({ code: 'more_errors', details: { listed: 19, unlisted: 11 } });
   });
 
-  it('honours a configured cap', () => {
-    expect(compileOk(many, createSchemaCompiler({ maxDiagnostics: 3 }))({})).toHaveLength(3);
+  it('honours a configured cap and ends the list with more_errors, never silently', () => {
+    const diagnostics = compileOk(many, createSchemaCompiler({ maxDiagnostics: 3 }))({});
+    expect(diagnostics.map((d) => d.path)).toEqual(['/p0', '/p1', '']);
+    expect(diagnostics[2]).toEqual({
+      code: 'more_errors',
+      path: '',
+      message: '28 more problems were found and not listed (at most 2 are listed per call).',
+      hint: 'Fix the problems listed, then send the call again to see the rest.',
+      details: { listed: 2, unlisted: 28 },
+    });
+  });
+
+  it('no more_errors when the problems fit exactly; the first problem alone under a cap of 1', () => {
+    const missing = (n: number): JsonObject => ({ type: 'object', required: Array.from({ length: n }, (_, i) => `p${String(i)}`) });
+    const capAt = (max: number): SchemaCompiler => createSchemaCompiler({ maxDiagnostics: max });
+    expect(compileOk(missing(3), capAt(3))({}).map((d) => d.code)).toEqual(Array(3).fill('missing_required'));
+    expect(compileOk(missing(4), capAt(3))({})[2]?.message).toBe('2 more problems were found and not listed (at most 2 are listed per call).');
+    expect(compileOk(missing(4), capAt(1))({})).toMatchObject([{ code: 'missing_required', path: '/p0' }]);
+  });
+
+  it('counts at most a few hundred unlisted problems, then says "over"', () => {
+    const [, more] = compileOk({ type: 'array', items: { type: 'string' } }, createSchemaCompiler({ maxDiagnostics: 2 }))(
+      Array.from({ length: 5000 }, (_, i) => i),
+    );
+    expect(more?.code).toBe('more_errors');
+    expect(more?.message).toBe('Over 200 more problems were found and not listed (at most 1 is listed per call).');
+    expect(more?.details).toEqual({ listed: 1, unlistedAtLeast: 202 });
   });
 
   it.each([0, -1, 1.5, Number.NaN])('rejects maxDiagnostics %s at construction', (value) => {
