@@ -112,6 +112,12 @@ export function listValues(values: readonly unknown[]): string {
   return rest > 0 ? `${shown.join(', ')}, … (${String(rest)} more)` : shown.join(', ');
 }
 
+/** `"a", "b" and "c"`: like {@link listValues} (capped the same way), with `and` before the last value. */
+export function listAnd(values: readonly unknown[]): string {
+  if (values.length <= 1 || values.length > LIST_ITEMS) return listValues(values);
+  return joinAnd(values.map((v) => preview(v)));
+}
+
 export function arrayOrEmpty(value: unknown): JsonValue[] {
   return Array.isArray(value) ? (value as JsonValue[]) : [];
 }

@@ -17,6 +17,7 @@ import {
   DESCRIPTION_CHARS,
   joinAnd,
   joinOr,
+  listAnd,
   listValues,
   plural,
   preview,
@@ -270,7 +271,8 @@ class Renderer {
     const message = typeMismatch
       ? `${capitalize(this.name(path))} matches none of the allowed alternatives: expected ${expected?.join(' or ') ?? ''}, received ${received}.`
       : `${capitalize(this.name(path))} matches none of the ${String(branches.length)} allowed alternatives (received ${preview(error.data)}).`;
-    let hint = `Send ${joinOr(summaries)}.`;
+    const needs = requiredOnlyBranches(branches);
+    let hint = needs === undefined ? `Send ${joinOr(summaries)}.` : requiredHint(error.keyword, needs);
     if (received === 'string' && expected !== undefined && !expected.includes('string')) {
       if (expected.includes('array') || expected.includes('object')) {
         hint += ` Send the ${expected.includes('array') ? 'array' : 'object'} itself as JSON, not a string containing JSON.`;
@@ -284,11 +286,15 @@ class Renderer {
   private tooManyAlternatives(error: ErrorObject, branches: unknown[], passing: unknown[]): Diagnostic {
     const indexes = passing.filter((p): p is number => typeof p === 'number');
     const matched = indexes.map((i) => this.summarize(branches[i], i));
+    const needs = requiredOnlyBranches(branches);
     return {
       code: 'no_matching_alternative',
       path: error.instancePath,
       message: `${capitalize(this.name(error.instancePath))} matches more than one of the alternatives (${joinAnd(matched)}) but must match exactly one.`,
-      hint: `Change the value so that it matches exactly one of: ${dedupe(branches.map((b, i) => this.summarize(b, i))).join('; ')}.`,
+      hint:
+        needs !== undefined && needs.every((names) => names.length === 1)
+          ? requiredHint('oneOf', needs)
+          : `Change the value so that it matches exactly one of: ${dedupe(branches.map((b, i) => this.summarize(b, i))).join('; ')}.`,
       details: { keyword: 'oneOf', passingSchemas: indexes },
     };
   }
@@ -643,6 +649,8 @@ class Renderer {
       }
       return typePhrase;
     }
+    const needs = requiredOnly(schema);
+    if (needs !== undefined) return `a value with ${listAnd(needs)}`;
     return position === undefined ? 'a value matching the schema' : `a value matching alternative ${String(position + 1)}`;
   }
 
@@ -664,6 +672,36 @@ class Renderer {
     }
     return preview(label);
   }
+}
+
+/** Keys that say nothing about what a value must be. */
+const ANNOTATION_KEYS = new Set(['title', 'description', '$comment']);
+
+/**
+ * The property names a schema made only of `required` (and annotations) asks for: the "at least one of email or
+ * phone" idiom. Undefined for any other schema, whose other keywords a list of names would not describe.
+ */
+function requiredOnly(schema: unknown): string[] | undefined {
+  if (!isJsonObject(schema) || !Array.isArray(schema.required) || schema.required.length === 0) return undefined;
+  if (!Object.keys(schema).every((key) => key === 'required' || ANNOTATION_KEYS.has(key))) return undefined;
+  return schema.required.every((name) => typeof name === 'string') ? schema.required : undefined;
+}
+
+function requiredOnlyBranches(branches: unknown[]): string[][] | undefined {
+  const needs = branches.map(requiredOnly);
+  return branches.length > 0 && needs.every((names) => names !== undefined) ? needs : undefined;
+}
+
+/** How many alternatives a hint spells out: the rest are counted, as the values of a list are. */
+const HINT_ALTERNATIVES = 10;
+
+/** 'Add "email", or add "phone".'; for `oneOf` of single names 'Send exactly one of: "email", "phone".' */
+function requiredHint(keyword: string, needs: string[][]): string {
+  if (keyword === 'oneOf' && needs.every((names) => names.length === 1)) return `Send exactly one of: ${listValues(needs.flat())}.`;
+  const shown = needs.slice(0, HINT_ALTERNATIVES).map((names) => listAnd(names));
+  const rest = needs.length - shown.length;
+  const options = `Add ${shown.join(', or add ')}${rest > 0 ? `, or … (${String(rest)} more alternatives)` : ''}`;
+  return keyword === 'oneOf' ? `${options} (exactly one of these).` : `${options}.`;
 }
 
 /** A JSON number literal: no hex, leading zeros, leading `+` or bare `.5`, which `Number()` accepts and JSON does not. */

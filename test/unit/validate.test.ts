@@ -953,6 +953,24 @@ describe('alternatives (anyOf/oneOf) without noise', () => {
     expect(nested({ x: { y: true } })).toHaveLength(1);
   });
 
+  it('alternatives made only of required name what they need, not "alternative 1"', () => {
+    const contact = (keyword: 'anyOf' | 'oneOf', branches: JsonObject[]): ((args: JsonValue) => Diagnostic[]) =>
+      compileOk({ type: 'object', properties: { email: { type: 'string' }, phone: { type: 'string' }, fax: { type: 'string' } }, [keyword]: branches });
+    const email = { required: ['email'], description: 'by email' };
+    const phone = { required: ['phone'] };
+    const [any] = contact('anyOf', [email, phone])({});
+    expect(any?.hint).toBe('Add "email", or add "phone".');
+    expect(any?.details).toMatchObject({ alternatives: ['a value with "email"', 'a value with "phone"'] });
+    expect(contact('anyOf', [{ required: ['email', 'fax'] }, phone])({})[0]?.hint).toBe('Add "email" and "fax", or add "phone".');
+    expect(contact('oneOf', [email, phone])({})[0]?.hint).toBe('Send exactly one of: "email", "phone".');
+    const [both] = contact('oneOf', [email, phone])({ email: 'a', phone: 'b' });
+    expect(both?.hint).toBe('Send exactly one of: "email", "phone".');
+    expect(both?.message).toContain('(a value with "email" and a value with "phone")');
+    // With a type beside required, the names are still listed after the type, as before.
+    const typed = contact('anyOf', [{ type: 'object', required: ['email'] }, { type: 'object', required: ['phone'] }])({});
+    expect(typed[0]?.hint).toBe('Send a JSON object with "email" or a JSON object with "phone".');
+  });
+
   it('sibling errors before an anyOf are kept, not swallowed', () => {
     const sibling = compileOk({
       type: 'object',
