@@ -230,24 +230,58 @@ export class SchemaIndex {
     return [...new Set(names)];
   }
 
-  /** A string keyword of `schema`, looking through a `$ref` or a single-element `allOf` (Pydantic's wrapping). */
+  /**
+   * A string keyword of `schema`, looking through a `$ref` or a single-element `allOf` (Pydantic's wrapping). A
+   * `description` is also found through `anyOf`/`oneOf` when the branches that have one agree (Pydantic's
+   * `Optional[Unit]` keeps it on the `Unit` branch); a `title` is not, as it would name the field by one branch.
+   */
   annotation(schema: unknown, key: 'description' | 'title', depth = 0): string | undefined {
     if (!isJsonObject(schema) || depth > 8) return undefined;
     const own = schema[key];
     if (typeof own === 'string' && own.trim() !== '') return own.trim();
     if (typeof schema.$ref === 'string') return this.annotation(this.resolve(schema.$ref), key, depth + 1);
     if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return this.annotation(schema.allOf[0], key, depth + 1);
-    return undefined;
+    const branches = alternativesOf(schema);
+    if (key !== 'description' || branches === undefined) return undefined;
+    const found = new Set<string>();
+    for (const branch of branches) {
+      const text = this.annotation(branch, key, depth + 1);
+      if (text !== undefined) found.add(text);
+      if (found.size > 1) return undefined;
+    }
+    return found.values().next().value;
   }
 
-  /** The allowed values of `schema` (`enum`, or `const` as a single value), looking through `$ref`/`allOf`. */
+  /**
+   * The allowed values of `schema` (`enum`, or `const` as a single value), looking through `$ref`/`allOf`, and
+   * through `anyOf`/`oneOf` when every branch is such a list or `null` (Pydantic's `Optional[Unit]`): their union.
+   */
   allowedValues(schema: unknown, depth = 0): JsonValue[] | undefined {
     if (!isJsonObject(schema) || depth > 8) return undefined;
     if (Array.isArray(schema.enum)) return schema.enum;
     if (Object.hasOwn(schema, 'const') && schema.const !== undefined) return [schema.const];
     if (typeof schema.$ref === 'string') return this.allowedValues(this.resolve(schema.$ref), depth + 1);
     if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return this.allowedValues(schema.allOf[0], depth + 1);
-    return undefined;
+    const branches = alternativesOf(schema);
+    return branches === undefined ? undefined : this.allowedInEvery(branches, depth + 1);
+  }
+
+  private allowedInEvery(branches: unknown[], depth: number): JsonValue[] | undefined {
+    const values: JsonValue[] = [];
+    const seen = new Set<string>();
+    for (const branch of branches) {
+      const types = this.types(branch);
+      const own = types?.size === 1 && types.has('null') ? [null] : this.allowedValues(branch, depth);
+      if (own === undefined) return undefined;
+      for (const value of own) {
+        // Two branches may share a value ("kg" in both): list it once.
+        const key = JSON.stringify(value);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        values.push(value);
+      }
+    }
+    return values;
   }
 
   private anchorIndex(): Map<string, JsonObject> {
@@ -287,6 +321,13 @@ export class SchemaIndex {
       }
     }
   }
+}
+
+/** The branches of the one `anyOf` or `oneOf` of `schema`; undefined when it has none, or both (an intersection). */
+function alternativesOf(schema: JsonObject): unknown[] | undefined {
+  const anyOf = Array.isArray(schema.anyOf) && schema.anyOf.length > 0 ? schema.anyOf : undefined;
+  const oneOf = Array.isArray(schema.oneOf) && schema.oneOf.length > 0 ? schema.oneOf : undefined;
+  return anyOf !== undefined && oneOf !== undefined ? undefined : (anyOf ?? oneOf);
 }
 
 function valueType(value: JsonValue): string {

@@ -99,6 +99,34 @@ const rows: Row[] = [
     hint: ['Add "unit" (Weight unit).', 'Use one of: "kg", "lb"'],
   },
   {
+    name: 'required Optional[Enum] (Pydantic anyOf [$ref, null]) → description and allowed values of the enum, and null',
+    schema: {
+      type: 'object',
+      properties: { unit: { anyOf: [{ $ref: '#/$defs/Unit' }, { type: 'null' }] } },
+      required: ['unit'],
+      $defs: { Unit: { enum: ['kg', 'lb'], title: 'Unit', description: 'Weight unit' } },
+    },
+    args: {},
+    code: 'missing_required',
+    path: '/unit',
+    hint: ['Add "unit" (Weight unit).', 'Use one of: "kg", "lb", null.'],
+    details: { description: 'Weight unit', allowedValues: ['kg', 'lb', null] },
+  },
+  {
+    name: 'required anyOf of an enum and a free string → no list of values; branches that disagree → no description',
+    schema: {
+      type: 'object',
+      properties: {
+        unit: { anyOf: [{ enum: ['kg', 'lb'], description: 'Known unit' }, { type: 'string', description: 'Any unit' }] },
+      },
+      required: ['unit'],
+    },
+    args: {},
+    code: 'missing_required',
+    path: '/unit',
+    hint: ['Add "unit". Send a string.'],
+  },
+  {
     name: 'type: string for an array → send a JSON array, not a string',
     schema: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } },
     args: { ids: '[1,2]' },
