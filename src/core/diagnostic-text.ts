@@ -12,6 +12,11 @@ export const PREVIEW_CHARS = 80;
 export const DESCRIPTION_CHARS = 200;
 /** How many allowed values / property names a hint lists before summarizing the rest. */
 const LIST_ITEMS = 25;
+/** How many characters of schema text (a pattern, a format name, one allowed value) a diagnostic may quote. */
+export const QUOTE_CHARS = 200;
+/** How many values a details list (allowed values, property names) holds, and about how many characters of JSON. */
+const DETAILS_ITEMS = 100;
+const DETAILS_CHARS = 2000;
 
 const TYPE_NOUNS: Record<string, string> = {
   string: 'a string',
@@ -36,7 +41,7 @@ export function preview(value: unknown, max: number = PREVIEW_CHARS): string {
     return used <= max;
   };
   const walk = (v: unknown): boolean => {
-    if (typeof v === 'string') return push(JSON.stringify(v.length > max ? v.slice(0, max) : v));
+    if (typeof v === 'string') return push(JSON.stringify(v.length > max ? cut(v, max) : v));
     if (Array.isArray(v)) {
       if (!push('[')) return false;
       for (let i = 0; i < v.length; i += 1) {
@@ -48,7 +53,7 @@ export function preview(value: unknown, max: number = PREVIEW_CHARS): string {
       if (!push('{')) return false;
       let first = true;
       for (const [key, item] of Object.entries(v)) {
-        if ((!first && !push(', ')) || !push(`${JSON.stringify(key.length > max ? key.slice(0, max) : key)}: `) || !walk(item)) {
+        if ((!first && !push(', ')) || !push(`${JSON.stringify(key.length > max ? cut(key, max) : key)}: `) || !walk(item)) {
           return false;
         }
         first = false;
@@ -59,20 +64,44 @@ export function preview(value: unknown, max: number = PREVIEW_CHARS): string {
     return push(v === undefined ? 'nothing' : JSON.stringify(v));
   };
   walk(value);
-  const text = parts.join('');
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return truncate(parts.join(''), max);
 }
 
 /** `value` itself when it is small, else its truncated preview (details must stay small too). */
-export function previewValue(value: unknown): JsonValue {
+export function previewValue(value: unknown, stringChars: number = PREVIEW_CHARS): JsonValue {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'string') return truncate(value, PREVIEW_CHARS);
-  const text = preview(value, 200);
+  if (typeof value === 'string') return truncate(value, stringChars);
+  const text = preview(value, QUOTE_CHARS);
   return text.endsWith('…') ? text : (JSON.parse(text) as JsonValue);
 }
 
+/**
+ * Values quoted from the schema for a details list: each bounded ({@link QUOTE_CHARS}), the list to about
+ * {@link DETAILS_CHARS} of JSON and {@link DETAILS_ITEMS} values (an enum of long strings would otherwise put
+ * megabytes into every diagnostic); `notListed` counts the rest. Always at least one value when there is one.
+ */
+export function boundedList(values: readonly unknown[]): { listed: JsonValue[]; notListed: number } {
+  const listed: JsonValue[] = [];
+  let used = 0;
+  for (const value of values) {
+    if (listed.length === DETAILS_ITEMS) break;
+    const bounded = previewValue(value, QUOTE_CHARS);
+    used += JSON.stringify(bounded).length + 1;
+    if (listed.length > 0 && used > DETAILS_CHARS) break;
+    listed.push(bounded);
+  }
+  return { listed, notListed: values.length - listed.length };
+}
+
+/** At most `max` characters, an ellipsis marking the cut. */
 export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${cut(text, max - 1)}…` : text;
+}
+
+/** The first `units` UTF-16 units of `text`, one fewer rather than half of a surrogate pair. */
+function cut(text: string, units: number): string {
+  const last = text.charCodeAt(units - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? units - 1 : units);
 }
 
 export function quoteDescription(description: string): string {

@@ -9,6 +9,7 @@ import { buildErrorTree, numberParam, param, stringParam, type ErrorNode } from 
 import type { ErrorCode } from './codes.js';
 import {
   arrayOrEmpty,
+  boundedList,
   capitalize,
   closeName,
   closeValue,
@@ -23,6 +24,7 @@ import {
   preview,
   PREVIEW_CHARS,
   previewValue,
+  QUOTE_CHARS,
   quoteDescription,
   refName,
   roundNoise,
@@ -256,7 +258,7 @@ class Renderer {
   private noAlternative(error: ErrorObject, branches: unknown[]): Diagnostic {
     const path = error.instancePath;
     const received = jsonTypeOf(error.data);
-    const summaries = dedupe(branches.map((b, i) => this.summarize(b, i)));
+    const { shown: summaries, notShown } = this.summaries(branches);
     let expected: string[] | undefined = [];
     for (const branch of branches) {
       const t = this.index.types(branch);
@@ -272,13 +274,14 @@ class Renderer {
       ? `${capitalize(this.name(path))} matches none of the allowed alternatives: expected ${expected?.join(' or ') ?? ''}, received ${received}.`
       : `${capitalize(this.name(path))} matches none of the ${String(branches.length)} allowed alternatives (received ${preview(error.data)}).`;
     const needs = requiredOnlyBranches(branches);
-    let hint = needs === undefined ? `Send ${joinOr(summaries)}.` : requiredHint(error.keyword, needs);
+    let hint = needs === undefined ? `Send ${joinOr(summaries)}${moreAlternatives(notShown)}.` : requiredHint(error.keyword, needs);
     if (received === 'string' && expected !== undefined && !expected.includes('string')) {
       if (expected.includes('array') || expected.includes('object')) {
         hint += ` Send the ${expected.includes('array') ? 'array' : 'object'} itself as JSON, not a string containing JSON.`;
       }
     }
     const details: Record<string, JsonValue> = { keyword: error.keyword, alternatives: summaries, received };
+    if (notShown > 0) details.alternativesNotListed = notShown;
     if (expected !== undefined) details.expected = expected;
     return { code: 'no_matching_alternative', path, message, hint, details };
   }
@@ -287,6 +290,7 @@ class Renderer {
     const indexes = passing.filter((p): p is number => typeof p === 'number');
     const matched = indexes.map((i) => this.summarize(branches[i], i));
     const needs = requiredOnlyBranches(branches);
+    const { shown, notShown } = this.summaries(branches);
     return {
       code: 'no_matching_alternative',
       path: error.instancePath,
@@ -294,9 +298,15 @@ class Renderer {
       hint:
         needs !== undefined && needs.every((names) => names.length === 1)
           ? requiredHint('oneOf', needs)
-          : `Change the value so that it matches exactly one of: ${dedupe(branches.map((b, i) => this.summarize(b, i))).join('; ')}.`,
+          : `Change the value so that it matches exactly one of: ${shown.join('; ')}${moreAlternatives(notShown)}.`,
       details: { keyword: 'oneOf', passingSchemas: indexes },
     };
+  }
+
+  /** The distinct summaries of the first {@link HINT_ALTERNATIVES} branches, and how many branches are left out. */
+  private summaries(branches: unknown[]): { shown: string[]; notShown: number } {
+    const shown = dedupe(branches.slice(0, HINT_ALTERNATIVES).map((b, i) => this.summarize(b, i)));
+    return { shown, notShown: Math.max(0, branches.length - HINT_ALTERNATIVES) };
   }
 
   private ifFailed(error: ErrorObject): Diagnostic {
@@ -356,7 +366,7 @@ class Renderer {
           path,
           `${Name} is not one of the allowed values (received ${preview(data)}).`,
           `Use one of: ${listValues(allowed)}.${suggestion === undefined ? '' : ` Did you mean ${preview(suggestion)}?`}`,
-          { allowedValues: allowed.slice(0, 100) },
+          listDetails('allowedValues', allowed),
         );
       }
 
@@ -387,11 +397,11 @@ class Renderer {
         let hint = `Remove ${preview(key)}.`;
         if (suggestion !== undefined) hint += ` Did you mean ${preview(suggestion)}?`;
         if (allowed.length > 0) hint += ` Allowed ${what}: ${listValues(allowed)}.`;
-        if (patterns.length > 0) hint += ` Names matching ${patterns.map((p) => preview(p)).join(', ')} are also accepted.`;
+        if (patterns.length > 0) hint += ` Names matching ${listValues(patterns)} are also accepted.`;
         if (allowed.length === 0 && patterns.length === 0) hint += ` No other ${what} are accepted.`;
         return make('unknown_property', childPointer(path, key), message, hint, {
           property: truncate(key, PREVIEW_CHARS),
-          allowed: allowed.slice(0, 100),
+          ...listDetails('allowed', allowed),
         });
       }
 
@@ -445,7 +455,7 @@ class Renderer {
       }
 
       case 'pattern': {
-        const pattern = stringParam(error, 'pattern');
+        const pattern = truncate(stringParam(error, 'pattern'), QUOTE_CHARS);
         const example = exampleOf(parent);
         return make(
           'pattern_mismatch',
@@ -460,7 +470,7 @@ class Renderer {
       }
 
       case 'format': {
-        const format = stringParam(error, 'format');
+        const format = truncate(stringParam(error, 'format'), QUOTE_CHARS);
         const known = FORMATS[format];
         const example = exampleOf(parent) ?? known?.example;
         return make(
@@ -470,7 +480,7 @@ class Renderer {
           `Send a value in "${format}" format${known === undefined ? '' : `, ${known.what}`}${
             example === undefined ? '' : `, for example ${preview(example)}`
           }.`,
-          example === undefined ? { format } : { format, example },
+          example === undefined ? { format } : { format, example: previewValue(example, QUOTE_CHARS) },
         );
       }
 
@@ -571,8 +581,8 @@ class Renderer {
     return make(
       'schema_violation',
       path,
-      `${Name} is invalid: it ${error.message ?? 'violates the schema'} (keyword "${keyword}").`,
-      `Change ${name} so that it satisfies the "${keyword}" rule of the tool schema.`,
+      `${Name} is invalid: it ${truncate(error.message ?? 'violates the schema', QUOTE_CHARS)} (keyword "${truncate(keyword, PREVIEW_CHARS)}").`,
+      `Change ${name} so that it satisfies the "${truncate(keyword, PREVIEW_CHARS)}" rule of the tool schema.`,
       { schemaPath: error.schemaPath },
     );
   }
@@ -598,11 +608,14 @@ class Renderer {
     hint += because === undefined ? '.' : `, or remove ${preview(because)}.`;
     if (allowed !== undefined && allowed.length > 0) hint += ` Use one of: ${listValues(allowed)}.`;
     else if (types !== undefined && types.size > 0) hint += ` Send ${joinOr([...types].map(typeNoun))}.`;
-    const details: Record<string, JsonValue> = { keyword: error.keyword, missingProperty: truncate(property, PREVIEW_CHARS) };
+    const details: Record<string, JsonValue> = {
+      keyword: error.keyword,
+      missingProperty: truncate(property, PREVIEW_CHARS),
+      ...(allowed === undefined ? {} : listDetails('allowedValues', allowed)),
+    };
     if (because !== undefined) details.presentProperty = truncate(because, PREVIEW_CHARS);
     if (description !== undefined) details.description = truncate(description, DESCRIPTION_CHARS);
     if (types !== undefined && types.size > 0) details.expected = [...types];
-    if (allowed !== undefined) details.allowedValues = allowed.slice(0, 100);
     return { code, path: childPointer(parentPath, property), message, hint, details };
   }
 
@@ -643,7 +656,7 @@ class Renderer {
     if (label !== undefined) return typePhrase === undefined ? `"${truncate(label, 60)}"` : `${typePhrase} ("${truncate(label, 60)}")`;
     if (typePhrase !== undefined) {
       if (typeof schema.pattern === 'string') return `${typePhrase} matching ${truncate(schema.pattern, 60)}`;
-      if (typeof schema.format === 'string') return `${typePhrase} in "${schema.format}" format`;
+      if (typeof schema.format === 'string') return `${typePhrase} in "${truncate(schema.format, 60)}" format`;
       if (Array.isArray(schema.required) && schema.required.length > 0) {
         return `${typePhrase} with ${listValues(schema.required)}`;
       }
@@ -674,6 +687,12 @@ class Renderer {
   }
 }
 
+/** A details list of values quoted from the schema, bounded, with `<key>NotListed` counting what did not fit. */
+function listDetails(key: string, values: readonly unknown[]): Record<string, JsonValue> {
+  const { listed, notListed } = boundedList(values);
+  return notListed === 0 ? { [key]: listed } : { [key]: listed, [`${key}NotListed`]: notListed };
+}
+
 /** Keys that say nothing about what a value must be. */
 const ANNOTATION_KEYS = new Set(['title', 'description', '$comment']);
 
@@ -699,9 +718,12 @@ const HINT_ALTERNATIVES = 10;
 function requiredHint(keyword: string, needs: string[][]): string {
   if (keyword === 'oneOf' && needs.every((names) => names.length === 1)) return `Send exactly one of: ${listValues(needs.flat())}.`;
   const shown = needs.slice(0, HINT_ALTERNATIVES).map((names) => listAnd(names));
-  const rest = needs.length - shown.length;
-  const options = `Add ${shown.join(', or add ')}${rest > 0 ? `, or … (${String(rest)} more alternatives)` : ''}`;
+  const options = `Add ${shown.join(', or add ')}${moreAlternatives(needs.length - shown.length)}`;
   return keyword === 'oneOf' ? `${options} (exactly one of these).` : `${options}.`;
+}
+
+function moreAlternatives(count: number): string {
+  return count > 0 ? `, or … (${String(count)} more alternatives)` : '';
 }
 
 /** A JSON number literal: no hex, leading zeros, leading `+` or bare `.5`, which `Number()` accepts and JSON does not. */
@@ -722,7 +744,7 @@ function unquotedNumberFits(text: string, expected: string[]): boolean {
 function nameRule(error: ErrorObject): string {
   switch (error.keyword) {
     case 'pattern':
-      return `match the pattern ${stringParam(error, 'pattern')}`;
+      return `match the pattern ${truncate(stringParam(error, 'pattern'), QUOTE_CHARS)}`;
     case 'maxLength':
       return `be at most ${plural(numberParam(error, 'limit') ?? 0, 'character')} long`;
     case 'minLength':
@@ -732,9 +754,9 @@ function nameRule(error: ErrorObject): string {
     case 'const':
       return `be ${preview(param(error, 'allowedValue'))}`;
     case 'format':
-      return `be in "${stringParam(error, 'format')}" format`;
+      return `be in "${truncate(stringParam(error, 'format'), QUOTE_CHARS)}" format`;
     default:
-      return error.message ?? `satisfy "${error.keyword}"`;
+      return truncate(error.message ?? `satisfy "${truncate(error.keyword, PREVIEW_CHARS)}"`, QUOTE_CHARS);
   }
 }
 

@@ -1027,6 +1027,43 @@ describe('messages stay small and deterministic', () => {
     expect(diagnostics[1]?.message).toContain('…');
   });
 
+  it('bounds what it quotes from the schema: long enum values, huge enums, long patterns, many alternatives', () => {
+    // JSON.stringify writes half of a surrogate pair as an escape: "\ud83d".
+    const loneSurrogate = /\\ud[89a-f][0-9a-f]{2}/i;
+    const long = Array.from({ length: 100 }, (_, i) => `${'😀'.repeat(2500)}${String(i)}`);
+    const pattern = `^(?:${Array.from({ length: 400 }, (_, i) => `code${String(i)}`).join('|')})$`;
+    const alternatives = Array.from({ length: 60 }, (_, i) => ({ type: 'object', required: [`k${String(i)}`] }));
+    const validate = compileOk({
+      type: 'object',
+      properties: {
+        e: { enum: long },
+        r: { enum: long },
+        p: { type: 'string', pattern },
+        a: { anyOf: alternatives },
+        n: { type: 'object', propertyNames: { pattern } },
+      },
+      required: ['r'],
+    });
+    const diagnostics = validate({ e: 'x', p: 'x', a: {}, n: { x: 1 } });
+    expect(diagnostics.map((d) => d.code).sort()).toEqual(
+      ['invalid_property_name', 'missing_required', 'no_matching_alternative', 'not_in_enum', 'pattern_mismatch'].sort(),
+    );
+    for (const d of diagnostics) {
+      const text = JSON.stringify(d);
+      expect(text.length).toBeLessThan(5000);
+      expect(text).not.toMatch(loneSurrogate);
+      expect(d.message.length).toBeLessThan(400);
+    }
+    const enumDetails = diagnostics.find((d) => d.code === 'not_in_enum')?.details ?? {};
+    const listed = enumDetails.allowedValues as string[];
+    expect(listed.length).toBeGreaterThan(0);
+    for (const value of listed) expect(value.length).toBeLessThanOrEqual(200);
+    expect(enumDetails.allowedValuesNotListed).toBe(100 - listed.length);
+    expect(diagnostics.find((d) => d.code === 'missing_required')?.details).toMatchObject({ allowedValuesNotListed: 100 - listed.length });
+    expect(diagnostics.find((d) => d.code === 'no_matching_alternative')?.details).toMatchObject({ alternativesNotListed: 50 });
+    expect(diagnostics.find((d) => d.code === 'pattern_mismatch')?.details?.pattern).toMatch(/^\^\(\?:code0\|.*…$/);
+  });
+
   it('preview bounds any JSON value', () => {
     expect(preview('short')).toBe('"short"');
     expect(preview({ a: [1, 2] })).toBe('{"a": [1, 2]}');
