@@ -173,6 +173,9 @@ const FORMATS: Record<string, { what: string; example: JsonValue }> = {
   double: { what: 'a 64-bit floating-point number', example: 1.5 },
 };
 
+/** Builds a diagnostic of the keyword being rendered (its name goes into the details). */
+type Make = (code: ErrorCode, at: string, message: string, hint: string, details?: Record<string, JsonValue>) => Diagnostic;
+
 /** Turns error nodes into diagnostics. One per validation call: it knows the arguments, to name paths. */
 class Renderer {
   constructor(
@@ -271,8 +274,8 @@ class Renderer {
     expected = expected === undefined ? undefined : dedupe(expected);
     const typeMismatch = expected !== undefined && !typeAllows(new Set(expected), error.data);
     const message = typeMismatch
-      ? `${capitalize(this.name(path))} matches none of the allowed alternatives: expected ${expected?.join(' or ') ?? ''}, received ${received}.`
-      : `${capitalize(this.name(path))} matches none of the ${String(branches.length)} allowed alternatives (received ${preview(error.data)}).`;
+      ? `${capitalize(this.name(path))} ${agree(path, 'matches', 'match')} none of the allowed alternatives: expected ${expected?.join(' or ') ?? ''}, received ${received}.`
+      : `${capitalize(this.name(path))} ${agree(path, 'matches', 'match')} none of the ${String(branches.length)} allowed alternatives (received ${preview(error.data)}).`;
     const needs = requiredOnlyBranches(branches);
     let hint = needs === undefined ? `Send ${joinOr(summaries)}${moreAlternatives(notShown)}.` : requiredHint(error.keyword, needs);
     if (received === 'string' && expected !== undefined && !expected.includes('string')) {
@@ -294,7 +297,7 @@ class Renderer {
     return {
       code: 'no_matching_alternative',
       path: error.instancePath,
-      message: `${capitalize(this.name(error.instancePath))} matches more than one of the alternatives (${joinAnd(matched)}) but must match exactly one.`,
+      message: `${capitalize(this.name(error.instancePath))} ${agree(error.instancePath, 'matches', 'match')} more than one of the alternatives (${joinAnd(matched)}) but must match exactly one.`,
       hint:
         needs !== undefined && needs.every((names) => names.length === 1)
           ? requiredHint('oneOf', needs)
@@ -316,8 +319,8 @@ class Renderer {
     return {
       code: 'forbidden_value',
       path: error.instancePath,
-      message: `${capitalize(name)} does not satisfy the "${failing}" condition of the schema (received ${preview(error.data)}).`,
-      hint: `Change ${name} so that it is ${this.summarize(branch)}.`,
+      message: `${capitalize(name)} ${agree(error.instancePath, 'does', 'do')} not satisfy the "${failing}" condition of the schema (received ${preview(error.data)}).`,
+      hint: `Change ${name} so that ${agree(error.instancePath, 'it is', 'they are')} ${this.summarize(branch)}.`,
       details: { keyword: 'if', failingKeyword: failing },
     };
   }
@@ -331,7 +334,7 @@ class Renderer {
     const keyword = error.keyword;
     const parent: unknown = error.parentSchema;
     const description = this.index.annotation(parent, 'description');
-    const make = (code: ErrorCode, at: string, message: string, hint: string, details: Record<string, JsonValue> = {}): Diagnostic => ({
+    const make: Make = (code, at, message, hint, details = {}) => ({
       code,
       path: at,
       message,
@@ -364,7 +367,7 @@ class Renderer {
         return make(
           'not_in_enum',
           path,
-          `${Name} is not one of the allowed values (received ${preview(data)}).`,
+          `${Name} ${agree(path, 'is', 'are')} not one of the allowed values (received ${preview(data)}).`,
           `Use one of: ${listValues(allowed)}.${suggestion === undefined ? '' : ` Did you mean ${preview(suggestion)}?`}`,
           listDetails('allowedValues', allowed),
         );
@@ -516,21 +519,8 @@ class Renderer {
         );
       }
 
-      case 'contains': {
-        const minContains = numberParam(error, 'minContains') ?? 1;
-        const maxContains = numberParam(error, 'maxContains');
-        const summary = this.summarize(schemaKeyword(parent, 'contains'));
-        const range = maxContains === undefined ? `at least ${String(minContains)}` : `between ${String(minContains)} and ${String(maxContains)}`;
-        const details: Record<string, JsonValue> = { minContains, contains: summary };
-        if (maxContains !== undefined) details.maxContains = maxContains;
-        return make(
-          'missing_contains',
-          path,
-          `${Name} must contain ${range} item(s) matching: ${summary}.`,
-          `Include ${range} item(s) that ${maxContains === undefined ? 'are' : 'are each'} ${summary}.`,
-          details,
-        );
-      }
+      case 'contains':
+        return this.contains(error, children, make);
 
       case 'minProperties':
       case 'maxProperties': {
@@ -581,9 +571,42 @@ class Renderer {
     return make(
       'schema_violation',
       path,
-      `${Name} is invalid: it ${truncate(error.message ?? 'violates the schema', QUOTE_CHARS)} (keyword "${truncate(keyword, PREVIEW_CHARS)}").`,
+      `${Name} ${agree(path, 'is invalid: it', 'are invalid: they')} ${truncate(error.message ?? 'violates the schema', QUOTE_CHARS)} (keyword "${truncate(keyword, PREVIEW_CHARS)}").`,
       `Change ${name} so that it satisfies the "${truncate(keyword, PREVIEW_CHARS)}" rule of the tool schema.`,
       { schemaPath: error.schemaPath },
+    );
+  }
+
+  /**
+   * Too few items match `contains`, or (with `maxContains`) too many. ajv says neither, but it tries every item when
+   * `maxContains` is set, and the errors it adopted name the items that did not match: the rest did.
+   */
+  private contains(error: ErrorObject, children: ErrorNode[], make: Make): Diagnostic {
+    const path = error.instancePath;
+    const name = this.name(path);
+    const minContains = numberParam(error, 'minContains') ?? 1;
+    const maxContains = numberParam(error, 'maxContains');
+    const summary = this.summarize(schemaKeyword(error.parentSchema, 'contains'));
+    const details: Record<string, JsonValue> = { minContains, contains: summary };
+    if (maxContains !== undefined) details.maxContains = maxContains;
+    const matching = Array.isArray(error.data) ? error.data.length - failingItems(children, path) : undefined;
+    if (maxContains !== undefined && matching !== undefined && matching > maxContains) {
+      return make(
+        'missing_contains',
+        path,
+        `${capitalize(name)} must contain at most ${plural(maxContains, 'item')} matching: ${summary}, received ${String(matching)}.`,
+        `Remove items that are ${summary} so that at most ${String(maxContains)} ${maxContains === 1 ? 'remains' : 'remain'}.`,
+        { ...details, actualCount: matching },
+      );
+    }
+    const range = maxContains === undefined ? `at least ${String(minContains)}` : `between ${String(minContains)} and ${String(maxContains)}`;
+    if (matching !== undefined && maxContains !== undefined) details.actualCount = matching;
+    return make(
+      'missing_contains',
+      path,
+      `${capitalize(name)} must contain ${range} item(s) matching: ${summary}.`,
+      `Include ${range} item(s) that ${maxContains === undefined ? 'are' : 'are each'} ${summary}.`,
+      details,
     );
   }
 
@@ -687,6 +710,16 @@ class Renderer {
   }
 }
 
+/** How many items of the array at `path` the adopted `contains` errors are about. */
+function failingItems(children: ErrorNode[], path: string): number {
+  const items = new Set<string>();
+  for (const child of children) {
+    const rest = child.error.instancePath.slice(path.length + 1);
+    if (child.error.instancePath.startsWith(`${path}/`)) items.add(rest.split('/')[0] ?? '');
+  }
+  return items.size;
+}
+
 /** A details list of values quoted from the schema, bounded, with `<key>NotListed` counting what did not fit. */
 function listDetails(key: string, values: readonly unknown[]): Record<string, JsonValue> {
   const { listed, notListed } = boundedList(values);
@@ -738,6 +771,11 @@ function unquotedNumberFits(text: string, expected: string[]): boolean {
   const value = Number(text);
   if (!Number.isFinite(value)) return false;
   return expected.includes('number') || (expected.includes('integer') && Number.isInteger(value));
+}
+
+/** The verb for the value at `pointer`: the root is named "the arguments", a plural. */
+function agree(pointer: string, singular: string, pluralForm: string): string {
+  return pointer === '' ? pluralForm : singular;
 }
 
 /** What a `propertyNames` subschema error requires of a name, phrased to follow "property names must". */

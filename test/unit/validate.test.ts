@@ -1064,6 +1064,24 @@ describe('messages stay small and deterministic', () => {
     expect(diagnostics.find((d) => d.code === 'pattern_mismatch')?.details?.pattern).toMatch(/^\^\(\?:code0\|.*…$/);
   });
 
+  it('maxContains exceeded says there are too many matching items and how many; fewer than minContains keeps the range', () => {
+    const validate = compileOk({ type: 'object', properties: { a: { type: 'array', contains: { const: 'x' }, minContains: 1, maxContains: 1 } } });
+    const [tooMany] = validate({ a: ['x', 'y', 'x', 'x'] });
+    expect(tooMany).toMatchObject({ code: 'missing_contains', path: '/a', details: { maxContains: 1, actualCount: 3 } });
+    expect(tooMany?.message).toBe('"a" must contain at most 1 item matching: exactly "x", received 3.');
+    expect(tooMany?.hint).toBe('Remove items that are exactly "x" so that at most 1 remains.');
+    const [tooFew] = validate({ a: ['y'] });
+    expect(tooFew?.message).toBe('"a" must contain between 1 and 1 item(s) matching: exactly "x".');
+    expect(tooFew?.details).toMatchObject({ actualCount: 0 });
+  });
+
+  it('the arguments (the root) take a plural verb', () => {
+    const [none] = compileOk({ type: 'object', anyOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }] })({});
+    expect(none?.message).toBe('The arguments match none of the 2 allowed alternatives (received {}).');
+    const [notInEnum] = compileOk({ type: 'object', enum: [{ a: 1 }] })({});
+    expect(notInEnum?.message).toMatch(/^The arguments are not one of the allowed values/);
+  });
+
   it('preview bounds any JSON value', () => {
     expect(preview('short')).toBe('"short"');
     expect(preview({ a: [1, 2] })).toBe('{"a": [1, 2]}');
