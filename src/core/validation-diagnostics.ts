@@ -666,6 +666,32 @@ class Renderer {
   }
 
   /** A short English description of what a schema accepts, for hints ("a JSON array", "one of "a", "b""). */
+  /**
+   * What a named branch (a `title`, or a `$ref` to a model) needs, which its name alone does not say: its
+   * single-valued properties (a discriminator such as `"kind": "card"`) and its other required names. Pydantic's
+   * tagged unions are branches like these; "a JSON object ("Card") or a JSON object ("Bank")" tells an agent
+   * that sent `"kind": "crad"` nothing.
+   */
+  private branchNeeds(schema: JsonObject): string | undefined {
+    const model = typeof schema.$ref === 'string' ? this.index.resolve(schema.$ref) : schema;
+    if (!isJsonObject(model)) return undefined;
+    const fixed: string[] = [];
+    const fixedNames = new Set<string>();
+    if (isJsonObject(model.properties)) {
+      for (const [name, sub] of Object.entries(model.properties)) {
+        const values = this.index.allowedValues(sub);
+        if (values?.length !== 1) continue;
+        fixed.push(`${preview(name)}: ${preview(values[0])}`);
+        fixedNames.add(name);
+        if (fixed.length === 3) break;
+      }
+    }
+    const required = Array.isArray(model.required) ? model.required.filter((name): name is string => typeof name === 'string' && !fixedNames.has(name)) : [];
+    const parts = [...fixed, ...required.slice(0, 5).map((name) => preview(name))];
+    if (required.length > 5) parts.push(`${String(required.length - 5)} more`);
+    return parts.length === 0 ? undefined : joinAnd(parts);
+  }
+
   summarize(schema: unknown, position?: number): string {
     if (schema === true || schema === undefined) return 'any value';
     if (schema === false) return 'no value at all';
@@ -676,7 +702,11 @@ class Renderer {
     const typePhrase = types === undefined || types.size === 0 ? undefined : joinOr([...types].map(typeNoun));
     let label = this.index.annotation(schema, 'title');
     if (label === undefined && typeof schema.$ref === 'string') label = refName(schema.$ref);
-    if (label !== undefined) return typePhrase === undefined ? `"${truncate(label, 60)}"` : `${typePhrase} ("${truncate(label, 60)}")`;
+    if (label !== undefined) {
+      const named = typePhrase === undefined ? `"${truncate(label, 60)}"` : `${typePhrase} ("${truncate(label, 60)}")`;
+      const needs = this.branchNeeds(schema);
+      return needs === undefined ? named : `${named} with ${needs}`;
+    }
     if (typePhrase !== undefined) {
       if (typeof schema.pattern === 'string') return `${typePhrase} matching ${truncate(schema.pattern, 60)}`;
       if (typeof schema.format === 'string') return `${typePhrase} in "${truncate(schema.format, 60)}" format`;

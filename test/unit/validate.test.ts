@@ -905,6 +905,21 @@ describe('maxDiagnostics', () => {
 });
 
 describe('alternatives (anyOf/oneOf) without noise', () => {
+  it('says what each named branch of a tagged union needs: its fixed values and required names, not only its title', () => {
+    const validate = compileOk({
+      type: 'object',
+      properties: { pay: { oneOf: [{ $ref: '#/$defs/Card' }, { $ref: '#/$defs/Bank' }] } },
+      required: ['pay'],
+      $defs: {
+        Card: { type: 'object', title: 'Card', properties: { kind: { const: 'card' }, number: { type: 'string' } }, required: ['kind', 'number'] },
+        Bank: { type: 'object', title: 'Bank', properties: { kind: { const: 'bank' }, iban: { type: 'string' } }, required: ['kind', 'iban'] },
+      },
+    });
+    const [diagnostic] = validate({ pay: { kind: 'crad', number: '4111' } });
+    expect(diagnostic?.code).toBe('no_matching_alternative');
+    expect(diagnostic?.hint).toBe('Send a JSON object ("Card") with "kind": "card" and "number" or a JSON object ("Bank") with "kind": "bank" and "iban".');
+  });
+
   const pydantic: JsonObject = {
     type: 'object',
     properties: {
