@@ -710,6 +710,8 @@ class Renderer {
     if (typePhrase !== undefined) {
       if (typeof schema.pattern === 'string') return `${typePhrase} matching ${truncate(schema.pattern, 60)}`;
       if (typeof schema.format === 'string') return `${typePhrase} in "${truncate(schema.format, 60)}" format`;
+      const bounds = boundsPhrase(schema);
+      if (bounds !== undefined) return `${typePhrase} ${bounds}`;
       if (Array.isArray(schema.required) && schema.required.length > 0) {
         return `${typePhrase} with ${listValues(schema.required)}`;
       }
@@ -738,6 +740,27 @@ class Renderer {
     }
     return preview(label);
   }
+}
+
+/**
+ * A branch's length or range, so that two branches of one type read differently ("a string of at least 5
+ * characters or a string in "email" format", not "a string or a string ..."). Undefined when it has neither.
+ */
+function boundsPhrase(schema: JsonObject): string | undefined {
+  const num = (key: string): number | undefined => (typeof schema[key] === 'number' ? schema[key] : undefined);
+  const [minLength, maxLength] = [num('minLength'), num('maxLength')];
+  if (minLength !== undefined || maxLength !== undefined) {
+    if (minLength !== undefined && maxLength !== undefined) return `of ${String(minLength)} to ${String(maxLength)} characters`;
+    return minLength !== undefined ? `of at least ${plural(minLength, 'character')}` : `of at most ${plural(maxLength ?? 0, 'character')}`;
+  }
+  const low = num('minimum') ?? num('exclusiveMinimum');
+  const high = num('maximum') ?? num('exclusiveMaximum');
+  const lowWord = num('minimum') !== undefined ? 'at least' : 'greater than';
+  const highWord = num('maximum') !== undefined ? 'at most' : 'less than';
+  if (low !== undefined && high !== undefined) return `${lowWord} ${String(low)} and ${highWord} ${String(high)}`;
+  if (low !== undefined) return `${lowWord} ${String(low)}`;
+  if (high !== undefined) return `${highWord} ${String(high)}`;
+  return undefined;
 }
 
 /** How many items of the array at `path` the adopted `contains` errors are about. */

@@ -905,6 +905,20 @@ describe('maxDiagnostics', () => {
 });
 
 describe('alternatives (anyOf/oneOf) without noise', () => {
+  it('tells branches of one type apart by their length or range', () => {
+    const validate = compileOk({
+      type: 'object',
+      properties: {
+        id: { anyOf: [{ type: 'string', minLength: 5 }, { type: 'string', format: 'email' }] },
+        n: { anyOf: [{ type: 'integer', minimum: 10 }, { type: 'integer', exclusiveMaximum: 0 }] },
+      },
+    });
+    expect(validate({ id: 'ab', n: 5 }).map((d) => d.hint)).toEqual([
+      'Send a string of at least 5 characters or a string in "email" format.',
+      'Send an integer (a whole number) at least 10 or an integer (a whole number) less than 0.',
+    ]);
+  });
+
   it('says what each named branch of a tagged union needs: its fixed values and required names, not only its title', () => {
     const validate = compileOk({
       type: 'object',
