@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   record_not_object: { disposition: 'dead_letter', doc: 'The record is JSON but not an object.' },
   record_unknown_envelope: { disposition: 'dead_letter', doc: 'The object matches none of the supported envelopes.' },
   record_missing_tool_name: { disposition: 'dead_letter', doc: 'The envelope carries no tool name (or an empty one).' },
-  record_missing_arguments: { disposition: 'dead_letter', doc: 'The envelope has no arguments field where its format requires one (OpenAI `function.arguments` / `arguments`, Anthropic `input`, canonical `arguments`); a tool definition sent as a call lands here.' },
+  record_missing_arguments: { disposition: 'dead_letter', doc: 'The envelope has no arguments field where its format requires one (OpenAI `function.arguments` / `arguments`, Anthropic `input`); a tool definition sent as a call lands here.' },
   record_too_large: { disposition: 'dead_letter', doc: 'The record is larger than the configured byte limit.' },
   record_too_deep: { disposition: 'dead_letter', doc: 'The record nests arrays/objects deeper than the configured bound.' },
   record_invalid_encoding: { disposition: 'dead_letter', doc: 'The record bytes are not valid UTF-8 (or a registry wire-format header is malformed).' },
