@@ -562,10 +562,26 @@ class Renderer {
         );
       }
 
-      case 'false schema':
+      case 'false schema': {
+        // `then: false` / `else: false` forbid a combination, not every value: say which condition.
+        // ajv's schemaPath for it ends in `/then/false schema` (or `/else/...`); the `if` sits beside that branch.
+        const match = /\/(then|else)\/false schema$/.exec(error.schemaPath);
+        const branch = match?.[1];
+        if (match !== null && branch !== undefined) {
+          const condition = schemaKeyword(this.index.resolve(error.schemaPath.slice(0, match.index)), 'if');
+          const holds = branch === 'then' ? 'holds' : 'does not hold';
+          return make(
+            'forbidden_value',
+            path,
+            `${Name} ${agree(path, 'is', 'are')} not accepted as sent: the tool schema forbids ${agree(path, 'it', 'them')} when its condition ${holds} (received ${preview(data)}).`,
+            `Change the values the condition looks at, so that it ${branch === 'then' ? 'no longer holds' : 'holds'}; the condition: ${preview(condition, QUOTE_CHARS)}.`,
+            { branch },
+          );
+        }
         return path === ''
           ? make('forbidden_value', path, 'The tool schema accepts no arguments at all.', 'No value can satisfy this schema; report it to the tool owner.')
           : make('forbidden_value', path, `${Name} is not allowed here.`, `Remove ${name}.`);
+      }
     }
 
     return make(

@@ -904,6 +904,17 @@ describe('maxDiagnostics', () => {
   });
 });
 
+describe('a condition that forbids a combination (if / then: false)', () => {
+  it('says the arguments are refused when the condition holds, and quotes the condition, not "accepts no arguments at all"', () => {
+    const validate = compileOk({ type: 'object', properties: { mode: { type: 'string' } }, allOf: [{ if: { required: ['mode'] }, then: false }] });
+    expect(validate({})).toEqual([]);
+    const [diagnostic] = validate({ mode: 'dry' });
+    expect(diagnostic?.code).toBe('forbidden_value');
+    expect(diagnostic?.message).toMatch(/^The arguments are not accepted as sent: the tool schema forbids them when its condition holds/);
+    expect(diagnostic?.hint).toBe('Change the values the condition looks at, so that it no longer holds; the condition: {"required": ["mode"]}.');
+  });
+});
+
 describe('alternatives (anyOf/oneOf) without noise', () => {
   it('tells branches of one type apart by their length or range', () => {
     const validate = compileOk({
