@@ -66,7 +66,17 @@ export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFA
       error: { code: 'record_invalid_encoding', message: `The record (${bytes.length} bytes) is not valid UTF-8 text.` },
     };
   }
-  return parseWithinDepth(text, limits.maxDepth);
+  const parsed = parseWithinDepth(text, limits.maxDepth);
+  // JSON text never holds a raw NUL, but UTF-16 text read as UTF-8 is full of them (`{` is 7B 00 in UTF-16LE):
+  // say what is wrong with the encoding rather than quote a parser error about a character nobody sees.
+  // Checked only once parsing failed, so records that parse pay nothing for it.
+  if (!parsed.ok && parsed.error.code === 'record_not_json' && text.includes('\u0000')) {
+    return {
+      ok: false,
+      error: { code: 'record_invalid_encoding', message: `The record (${bytes.length} bytes) holds NUL bytes, which JSON text never does: it looks like UTF-16 (or other non-UTF-8) text, not UTF-8.` },
+    };
+  }
+  return parsed;
 }
 
 /**

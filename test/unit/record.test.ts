@@ -214,6 +214,17 @@ describe('decodeRecordBytes', () => {
     expect(result.error.message).toMatch(/not valid UTF-8/);
   });
 
+  it('names UTF-16 text (NUL bytes between the characters) as an encoding problem, not a JSON one', () => {
+    for (const encoding of ['utf16le', 'ucs2'] as const) {
+      const result = decodeRecordBytes(Buffer.from('{"tool":"t"}', encoding));
+      expect(result).toMatchObject({ ok: false, error: { code: 'record_invalid_encoding', message: expect.stringMatching(/holds NUL bytes.*looks like UTF-16/) as unknown } });
+    }
+    const bigEndian = Buffer.from('{"tool":"t"}', 'utf16le').swap16();
+    expect(decodeRecordBytes(bigEndian)).toMatchObject({ ok: false, error: { code: 'record_invalid_encoding' } });
+    // A NUL escaped inside a JSON string is text, not an encoding problem.
+    expect(decodeRecordBytes(encoder.encode('{"a":"\\u0000"}'))).toEqual({ ok: true, value: { a: '\u0000' } });
+  });
+
   it('checks the byte size before decoding, counting a BOM', () => {
     const limits: RecordLimits = { maxRecordBytes: 8, maxDepth: 64 };
     const tooLargeInvalid = decodeRecordBytes(new Uint8Array(9).fill(0xff), limits);
