@@ -15,7 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isJsonObject, tryParseJson, type JsonValue } from '../core/json.js';
-import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, subjectFor, subjectTemplateProblem } from '../core/registry-document.js';
+import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, MAX_SUBJECT_CHARS, subjectFor, subjectProblem, subjectTemplateProblem } from '../core/registry-document.js';
 import { compileTool, unusableTool, type CompiledTool, type SchemaIdentity } from '../core/tool.js';
 import type { SchemaCompiler } from '../core/validate.js';
 
@@ -65,15 +65,6 @@ export const DEFAULT_REGISTRY_CONFIG = Object.freeze({
 const MAX_BACKOFF_MS = 5_000;
 /** How much of a registry error message we quote: enough to diagnose, never a whole HTML page. */
 const MAX_DETAIL_CHARS = 200;
-
-/**
- * The longest subject the schema source asks the registry for, in UTF-16 code units. Real tool names are short
- * (OpenAI, Anthropic and Gemini cap them at 64 to 128 characters), so this leaves ample room for a subject
- * template, while a subject at the bound still makes a request line (~1 KB when ASCII) far below the smallest
- * usual server limits (4 KB for Vert.x/Quarkus, which Apicurio runs on; 8 KB for Jetty and nginx). Longer
- * names get 414/431 or a reset connection, which would look like an outage: they are unknown tools instead.
- */
-export const MAX_SUBJECT_CHARS = 1_000;
 
 /** Statuses that, answered for one subject's URL, mean no registry can hold that subject (not an outage). */
 const UNADDRESSABLE_SUBJECT_STATUSES: ReadonlySet<number> = new Set([400, 414, 431]);
@@ -504,7 +495,7 @@ export class ToolSchemaSource {
       return undefined;
     }
     const key = cacheKey(subject, version);
-    const entry = this.#cache.get(key) ?? this.#negatives.get(key);
+    const entry = this.#entry(key);
     if (entry === undefined) {
       // Names that cannot be subjects are never cached, so they are checked here, off the hit path.
       if (subjectProblem(subject) === undefined) return 'miss';
@@ -570,7 +561,7 @@ export class ToolSchemaSource {
         // The registry answered, about this subject's URL: it cannot hold such a subject. Not an outage.
         this.#unavailable = false;
         const reason = `the schema registry refuses the subject of this tool name (HTTP ${error.status}), so no schema can be registered for it`;
-        this.#store(key, { value: undefined, expiresAt: this.#now() + this.#negativeTtlMs, retryAt: 0, failure: undefined, reason });
+        this.#store(key, freshEntry(undefined, this.#now() + this.#negativeTtlMs, reason));
         return undefined;
       }
       if (error instanceof RegistryUnavailableError) this.#unavailable = true;
@@ -586,15 +577,13 @@ export class ToolSchemaSource {
     this.#unavailable = false;
     const now = this.#now();
     if (registered === undefined) {
-      this.#store(key, { value: undefined, expiresAt: now + this.#negativeTtlMs, retryAt: 0, failure: undefined });
+      this.#store(key, freshEntry(undefined, now + this.#negativeTtlMs));
       return undefined;
     }
     const compiled = this.#compile(tool, subject, registered);
-    this.#store(key, { value: compiled, expiresAt: now + this.#ttlMs, retryAt: 0, failure: undefined });
+    this.#store(key, freshEntry(compiled, now + this.#ttlMs));
     // Versions are immutable, so `latest` also answers for the version it named.
-    if (version === undefined) {
-      this.#store(cacheKey(subject, registered.version), { value: compiled, expiresAt: now + this.#ttlMs, retryAt: 0, failure: undefined });
-    }
+    if (version === undefined) this.#store(cacheKey(subject, registered.version), freshEntry(compiled, now + this.#ttlMs));
     return compiled;
   }
 
@@ -631,24 +620,9 @@ export class ToolSchemaSource {
   }
 }
 
-/** `String.prototype.isWellFormed`: in Node 20, not in the ES2023 lib this project compiles against. */
-interface WellFormed {
-  isWellFormed(): boolean;
-}
-
-/**
- * Why no registry subject can be `subject`, or undefined when one can. Not well-formed UTF-16 (a lone surrogate:
- * `encodeURIComponent` throws), empty, `.` or `..` (URL parsers collapse them into another path), or longer than
- * {@link MAX_SUBJECT_CHARS}. The message never quotes the subject: it may be huge or unprintable.
- */
-export function subjectProblem(subject: string): string | undefined {
-  if (subject.length > MAX_SUBJECT_CHARS) {
-    return `the registry subject of this tool name is ${subject.length} characters long, over the ${MAX_SUBJECT_CHARS}-character limit`;
-  }
-  if (subject === '') return 'the registry subject of this tool name is empty';
-  if (subject === '.' || subject === '..') return `the registry subject of this tool name is "${subject}", which cannot be addressed in a registry URL`;
-  if (!(subject as string & WellFormed).isWellFormed()) return 'the tool name is not well-formed Unicode (it holds a lone surrogate), so it cannot name a registry subject';
-  return undefined;
+/** An answer just received from the registry: not stale, no failed refresh yet. */
+function freshEntry(value: CompiledTool | undefined, expiresAt: number, reason?: string): Entry {
+  return reason === undefined ? { value, expiresAt, retryAt: 0, failure: undefined } : { value, expiresAt, retryAt: 0, failure: undefined, reason };
 }
 
 /** Versions never contain NUL, so `version NUL subject` keys cannot collide whatever the subject holds. */

@@ -15,11 +15,10 @@ import {
   parseRegistryUrl,
   RegistryClient,
   RegistryError,
-  subjectProblem,
 } from '../adapters/registry.js';
 import { readSecretEnv } from '../config/secrets.js';
 import { isJsonObject } from '../core/json.js';
-import { DEFAULT_SUBJECT_TEMPLATE, subjectFor, subjectTemplateProblem, toRegistryDocument } from '../core/registry-document.js';
+import { DEFAULT_SUBJECT_TEMPLATE, subjectFor, subjectProblem, subjectTemplateProblem, toRegistryDocument } from '../core/registry-document.js';
 import { createSchemaCompiler } from '../core/validate.js';
 import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
 

@@ -240,9 +240,10 @@ export class Worker {
           );
         } catch (error) {
           const written = [...new Set(outputs.map((o) => o.topic))];
-          const stopped = await this.#stopIfOutputUnavailable(error, written, topic, partition, messages[0]?.offset ?? last.offset);
+          const types = errorTypes(error);
+          const stopped = await this.#stopIfOutputUnavailable(error, types, written, topic, partition, messages[0]?.offset ?? last.offset);
           // Once stopping, as kafkajs threw it: a retry would only fetch the batch again for nothing.
-          throw stopped ? error : retriableIfNotAttempted(error);
+          throw stopped ? error : retriableIfNotAttempted(error, types);
         }
         this.#notAttemptedInARow = 0;
         payload.resolveOffset(last.offset);
@@ -309,7 +310,7 @@ export class Worker {
    * (fatal, exit 1) with a log line saying which topic and what to do, and answers true. Any other failure is left
    * to the retry.
    */
-  async #stopIfOutputUnavailable(error: unknown, written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<boolean> {
+  async #stopIfOutputUnavailable(error: unknown, types: readonly string[], written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<boolean> {
     if (this.#stopping) return true;
     const outputs = [this.#config.topics.output, this.#config.topics.rejected, this.#config.topics.dlq];
     let timer: NodeJS.Timeout | undefined;
@@ -330,7 +331,6 @@ export class Worker {
     if (unavailable.length > 0) {
       reason = 'missing: deleted, or not visible to this principal, and the broker does not create it';
     } else {
-      const types = errorTypes(error);
       this.#notAttemptedInARow = types.includes('OPERATION_NOT_ATTEMPTED') ? this.#notAttemptedInARow + 1 : 0;
       const refusal = outputRefusal(types, this.#notAttemptedInARow);
       if (refusal !== undefined) {
@@ -601,7 +601,6 @@ async function withConcurrentTransactionRetry(action: () => Promise<void>): Prom
   }
 }
 
-/** The kafkajs error types (`UNKNOWN_TOPIC_OR_PARTITION`...) of an error and its causes. */
 /**
  * How many failed deliveries in a row answered only OPERATION_NOT_ATTEMPTED before the worker reads it as a
  * refusal. A transaction's AddPartitionsToTxn answers TOPIC_AUTHORIZATION_FAILED for the partitions refused and
@@ -630,13 +629,14 @@ export function outputRefusal(types: readonly string[], notAttemptedInARow: numb
  * on the first one, transient or not. Rethrown as an error kafkajs retries, the batch is fetched and delivered
  * again, and {@link outputRefusal} decides when the repeats are a refusal.
  */
-function retriableIfNotAttempted(error: unknown): unknown {
-  if (!errorTypes(error).includes('OPERATION_NOT_ATTEMPTED') || errorTypes(error).includes('TOPIC_AUTHORIZATION_FAILED')) return error;
+function retriableIfNotAttempted(error: unknown, types: readonly string[]): unknown {
+  if (!types.includes('OPERATION_NOT_ATTEMPTED') || types.includes('TOPIC_AUTHORIZATION_FAILED')) return error;
   const message = error instanceof Error ? error.message : String(error);
   // No `cause`: kafkajs judges a crash by the innermost cause's `retriable`, which is false here.
   return Object.assign(new Error(`delivery not attempted by the broker, will retry: ${message}`), { retriable: true, type: 'OPERATION_NOT_ATTEMPTED' });
 }
 
+/** The kafkajs error types (`UNKNOWN_TOPIC_OR_PARTITION`...) of an error and its causes. */
 function errorTypes(error: unknown): string[] {
   const types: string[] = [];
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {

@@ -41,7 +41,7 @@ export function preview(value: unknown, max: number = PREVIEW_CHARS): string {
     return used <= max;
   };
   const walk = (v: unknown): boolean => {
-    if (typeof v === 'string') return push(JSON.stringify(v.length > max ? cut(v, max) : v));
+    if (typeof v === 'string') return push(JSON.stringify(v.length > max ? clipUnits(v, max) : v));
     if (Array.isArray(v)) {
       if (!push('[')) return false;
       for (let i = 0; i < v.length; i += 1) {
@@ -53,7 +53,7 @@ export function preview(value: unknown, max: number = PREVIEW_CHARS): string {
       if (!push('{')) return false;
       let first = true;
       for (const [key, item] of Object.entries(v)) {
-        if ((!first && !push(', ')) || !push(`${JSON.stringify(key.length > max ? cut(key, max) : key)}: `) || !walk(item)) {
+        if ((!first && !push(', ')) || !push(`${JSON.stringify(key.length > max ? clipUnits(key, max) : key)}: `) || !walk(item)) {
           return false;
         }
         first = false;
@@ -95,11 +95,11 @@ export function boundedList(values: readonly unknown[]): { listed: JsonValue[]; 
 
 /** At most `max` characters, an ellipsis marking the cut. */
 export function truncate(text: string, max: number): string {
-  return text.length > max ? `${cut(text, max - 1)}…` : text;
+  return text.length > max ? `${clipUnits(text, max - 1)}…` : text;
 }
 
 /** The first `units` UTF-16 units of `text`, one fewer rather than half of a surrogate pair. */
-function cut(text: string, units: number): string {
+export function clipUnits(text: string, units: number): string {
   const last = text.charCodeAt(units - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? units - 1 : units);
 }

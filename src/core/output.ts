@@ -3,6 +3,7 @@
  * Kafka adapter only moves these bytes.
  */
 import { createHash } from 'node:crypto';
+import { truncate } from './diagnostic-text.js';
 import type { JsonValue } from './json.js';
 import type { SchemaIdentity } from './tool.js';
 import type { OutputRecord, PassThrough, Repair } from './types.js';
@@ -271,8 +272,4 @@ export function recordHash(input: Pick<InputMessage, 'key' | 'value'>): string {
   hash.update('\u0000');
   if (input.value !== null) hash.update(input.value);
   return `sha256:${hash.digest('hex').slice(0, 32)}`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -4,6 +4,7 @@
  * registry) between them: {@link readCall} needs no schema, {@link processCall} needs the compiled tool.
  */
 import { ERROR_CODES, type ErrorCode } from './codes.js';
+import { clipUnits } from './diagnostic-text.js';
 import { decodeEnvelope, parseArguments } from './envelope.js';
 import type { JsonValue } from './json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './normalize.js';
@@ -131,9 +132,7 @@ function failed(call: DecodedCall, args: JsonValue | null, diagnostic: Diagnosti
 const MAX_QUOTED_NAME = 80;
 
 function unknownTool(name: string, reason: string | undefined): Diagnostic {
-  // Cut before a surrogate pair rather than through it: half an emoji is not text.
-  const cut = MAX_QUOTED_NAME - (isHighSurrogate(name.charCodeAt(MAX_QUOTED_NAME - 1)) ? 1 : 0);
-  const quoted = name.length > MAX_QUOTED_NAME ? `${name.slice(0, cut)}…` : name;
+  const quoted = name.length > MAX_QUOTED_NAME ? `${clipUnits(name, MAX_QUOTED_NAME)}…` : name;
   return {
     code: 'tool_unknown',
     path: '',
@@ -141,10 +140,6 @@ function unknownTool(name: string, reason: string | undefined): Diagnostic {
     hint: 'Call one of the tools you were given, with its exact name; do not invent tool names.',
     details: { tool: name },
   };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** The arguments as sent, for the output record; `undefined` (absent) becomes null. */

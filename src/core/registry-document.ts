@@ -46,6 +46,35 @@ export function subjectFor(tool: string, template: string): string {
   return splitParts.length === 2 ? `${splitParts[0] ?? ''}${tool}${splitParts[1] ?? ''}` : splitParts.join(tool);
 }
 
+/**
+ * The longest registry subject, in UTF-16 code units. Real tool names are short (OpenAI, Anthropic and Gemini cap
+ * them at 64 to 128 characters), so this leaves ample room for a subject template, while a subject at the bound
+ * still makes a request line (~1 KB when ASCII) far below the smallest usual server limits (4 KB for
+ * Vert.x/Quarkus, which Apicurio runs on; 8 KB for Jetty and nginx). Longer names get 414/431 or a reset
+ * connection, which would look like an outage: the worker treats them as unknown tools instead.
+ */
+export const MAX_SUBJECT_CHARS = 1_000;
+
+/** `String.prototype.isWellFormed`: in Node 20, not in the ES2023 lib this project compiles against. */
+interface WellFormed {
+  isWellFormed(): boolean;
+}
+
+/**
+ * Why no registry subject can be `subject`, or undefined when one can. Not well-formed UTF-16 (a lone surrogate:
+ * `encodeURIComponent` throws), empty, `.` or `..` (URL parsers collapse them into another path), or longer than
+ * {@link MAX_SUBJECT_CHARS}. The message never quotes the subject: it may be huge or unprintable.
+ */
+export function subjectProblem(subject: string): string | undefined {
+  if (subject.length > MAX_SUBJECT_CHARS) {
+    return `the registry subject of this tool name is ${subject.length} characters long, over the ${MAX_SUBJECT_CHARS}-character limit`;
+  }
+  if (subject === '') return 'the registry subject of this tool name is empty';
+  if (subject === '.' || subject === '..') return `the registry subject of this tool name is "${subject}", which cannot be addressed in a registry URL`;
+  if (!(subject as string & WellFormed).isWellFormed()) return 'the tool name is not well-formed Unicode (it holds a lone surrogate), so it cannot name a registry subject';
+  return undefined;
+}
+
 
 /** The tool part of `subject` under `template`, or undefined when the subject does not follow the template. */
 export function toolFromSubject(subject: string, template: string): string | undefined {
