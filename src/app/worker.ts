@@ -495,7 +495,7 @@ class BatchTally {
  * every batch under the default whatever the partitioning; the requests of one input batch still go in one
  * transaction (exactly-once) or before one offset commit (at-least-once), in order.
  */
-const MAX_REQUEST_BYTES = 512 * 1024;
+export const MAX_REQUEST_BYTES = 512 * 1024;
 
 /** The outputs grouped by topic, in order, split into produce requests of at most {@link MAX_REQUEST_BYTES}. */
 export function produceRequests(outputs: readonly OutputMessage[], maxBytes = MAX_REQUEST_BYTES): TopicMessages[][] {
