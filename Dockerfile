@@ -8,7 +8,7 @@
 #   (the chart mounts an emptyDir on /tmp, the only writable path, for anything Node.js may need there).
 # - signals: the worker handles SIGTERM/SIGINT itself (finishes and commits the batch in hand, then exits
 #   within SHUTDOWN_TIMEOUT_MS). It starts no child processes, so node as PID 1 needs no init (tini) to reap.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

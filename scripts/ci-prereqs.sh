@@ -122,4 +122,6 @@ info "kubeconform: $(go_binary_version "$GOBIN_DIR/kubeconform" github.com/yannh
 info "Kubernetes JSON schemas: $(cat "$K8S_SCHEMA_DIR/.complete") in $K8S_SCHEMA_DIR"
 case ":$PATH:" in *":$GOBIN_DIR:"*) ;; *) info "note: $GOBIN_DIR is not on PATH; scripts/check-deploy.sh adds it itself" ;; esac
 
+info "node: $("$(bash "$(dirname "$0")/node-lts.sh")/node" --version) (scripts/node-lts.sh, from .nvmrc)"
+
 info "ok"
