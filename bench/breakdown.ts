@@ -1,13 +1,13 @@
 /** Where the core path spends its time, stage by stage, over the bench corpus (for profiling work). */
 import { fileURLToPath } from 'node:url';
-import { loadSchemaDir } from '../src/adapters/schema-dir.js';
-import { parseArguments } from '../src/core/envelope.js';
-import { normalizeArguments } from '../src/core/normalize.js';
-import { serializeOutputRecord } from '../src/core/output.js';
+import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
+import { parseArguments } from '../src/core/records/envelope.js';
+import { normalizeArguments } from '../src/core/rule/normalize.js';
+import { serializeOutputRecord } from '../src/core/records/output.js';
 import { processCall, readCall, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
-import { parseRecordText } from '../src/core/record.js';
-import { createSchemaCompiler } from '../src/core/validate.js';
-import type { JsonObject } from '../src/core/json.js';
+import { parseRecordText } from '../src/core/records/bytes.js';
+import { createSchemaCompiler } from '../src/core/validation/validate.js';
+import type { JsonObject } from '../src/core/shared/json.js';
 import { makeCorpus } from './corpus.js';
 
 const { tools } = await loadSchemaDir(fileURLToPath(new URL('../examples/tools', import.meta.url)), createSchemaCompiler());

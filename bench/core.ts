@@ -4,11 +4,11 @@
  * Prints calls per second for each, and their ratio (goal: >= 0.8).
  */
 import { fileURLToPath } from 'node:url';
-import { loadSchemaDir } from '../src/adapters/schema-dir.js';
-import { buildOutputMessage, serializeOutputRecord } from '../src/core/output.js';
+import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
+import { buildOutputMessage, serializeOutputRecord } from '../src/core/records/output.js';
 import { processCall, readCall, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
-import { parseRecordText } from '../src/core/record.js';
-import { createSchemaCompiler } from '../src/core/validate.js';
+import { parseRecordText } from '../src/core/records/bytes.js';
+import { createSchemaCompiler } from '../src/core/validation/validate.js';
 import { makeCorpus } from './corpus.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);

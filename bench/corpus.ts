@@ -2,7 +2,7 @@
  * A fixed, realistic corpus of tool calls for benchmarks: every envelope, clean and repairable calls (JSON
  * sent as strings, doubly escaped text), and some invalid ones. Deterministic: a seeded generator.
  */
-import type { JsonObject } from '../src/core/json.js';
+import type { JsonObject } from '../src/core/shared/json.js';
 
 function lcg(seed: number): () => number {
   let state = seed >>> 0;

@@ -20,8 +20,8 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { produceRequests } from '../src/app/worker.js';
-import type { OutputMessage } from '../src/core/output.js';
+import { produceRequests } from '../src/app/worker/worker.js';
+import type { OutputMessage } from '../src/core/records/output.js';
 import { outputShaped, type Pipe, type PipeConfig } from './pipe.js';
 
 /** The few parts of the client's KafkaJS-compatible API used here (typed by hand: not installed for CI). */

@@ -13,7 +13,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MAX_REQUEST_BYTES } from '../src/app/worker.js';
+import { MAX_REQUEST_BYTES } from '../src/app/worker/worker.js';
 import type { Pipe, PipeConfig } from './pipe.js';
 import { OUTPUT_SIZE_FACTOR } from './pipe.js';
 
@@ -72,7 +72,7 @@ const HIGH_WATER_MARK = 5_000;
 
 const IDEMPOTENCY_KEY = Buffer.from('idempotency-key');
 
-// The worker's produce-request bound (MAX_REQUEST_BYTES, src/app/worker.ts), split here for this client's
+// The worker's produce-request bound (MAX_REQUEST_BYTES, src/app/worker/worker.ts), split here for this client's
 // messages (Map headers, one topic): without it a batch of output-shaped records (~2.4 MiB) is one record batch
 // over the broker's 1 MiB `message.max.bytes`, and the send fails.
 

@@ -1,7 +1,7 @@
 /**
  * The pass-through pipe the worker is measured against (bench/worker.ts): consumes the input topic and produces
  * every record's bytes unchanged (key, value, headers) to one output topic, on the same client (kafkajs) with
- * the same consumer and producer settings and the same delivery code path as src/app/worker.ts:
+ * the same consumer and producer settings and the same delivery code path as src/app/worker/worker.ts:
  *
  * - exactly-once: one transactional producer per input partition (`<prefix>-<topic>-<partition>`), claimed
  *   with an empty transaction before the committed offset is read; each fetched batch is produced, its offsets
@@ -19,8 +19,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Producer } from 'kafkajs';
-import { claimPartition, commitInTransaction, produceRequests } from '../src/app/worker.js';
-import type { OutputMessage } from '../src/core/output.js';
+import { claimPartition, commitInTransaction, produceRequests } from '../src/app/worker/worker.js';
+import type { OutputMessage } from '../src/core/records/output.js';
 
 export type Delivery = 'exactly-once' | 'at-least-once';
 
@@ -64,7 +64,7 @@ interface PartitionState {
   claimedFrom: bigint | undefined;
 }
 
-/** The kafkajs pipe: src/app/worker.ts's consumer, producers and delivery, with a copy for the processing. */
+/** The kafkajs pipe: src/app/worker/worker.ts's consumer, producers and delivery, with a copy for the processing. */
 export function kafkajsPipe(config: PipeConfig): Pipe {
   const kafka = new Kafka({ clientId: 'toolcall-normalizer', brokers: [...config.brokers], connectionTimeout: 10_000, logLevel: logLevel.WARN });
   const admin = kafka.admin();

@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel, type Admin, type Message, type Producer } from 'kafkajs';
-import { pushToolSchemas } from '../src/app/schemas-command.js';
+import { pushToolSchemas } from '../src/app/commands/schemas-command.js';
 import { makeCorpus } from './corpus.js';
 import { freePort } from '../scripts/free-port.js';
 

@@ -3,12 +3,12 @@
  * The one entry point: `toolcall-normalizer <command> [options]`. Each command lives in src/app; this file
  * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
  */
-import { auditMain } from './app/audit-command.js';
-import { normalizeMain } from './app/normalize-main.js';
-import { replayMain } from './app/replay-command.js';
-import { runMain } from './app/run-command.js';
-import { schemasMain } from './app/schemas-command.js';
-import { UsageError } from './app/usage.js';
+import { auditMain } from './app/commands/audit-command.js';
+import { normalizeMain } from './app/commands/normalize-main.js';
+import { replayMain } from './app/commands/replay-command.js';
+import { runMain } from './app/worker/run-command.js';
+import { schemasMain } from './app/commands/schemas-command.js';
+import { UsageError } from './app/commands/usage.js';
 
 const USAGE = `Usage: toolcall-normalizer <command> [options]
 

@@ -4,12 +4,11 @@
  * worker; everything else receives a {@link WorkerConfig}.
  */
 import { readFileSync } from 'node:fs';
-import { parseRegistryUrl } from '../adapters/registry.js';
-import { DEFAULT_NORMALIZE_OPTIONS } from '../core/normalize.js';
-import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/output.js';
+import { DEFAULT_NORMALIZE_OPTIONS } from '../core/rule/normalize.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
 import { parseEntityExemptions, type PipelineOptions } from '../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS } from '../core/record.js';
-import { subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/registry-document.js';
+import { DEFAULT_RECORD_LIMITS } from '../core/records/bytes.js';
+import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
 
 export type Delivery = 'exactly-once' | 'at-least-once';
@@ -178,7 +177,7 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   if (config.registry.username === undefined && config.registry.password !== undefined) {
     problems.push('SCHEMA_REGISTRY_USERNAME: required when SCHEMA_REGISTRY_PASSWORD is set (without it no credentials are sent)');
   }
-  // The schema source's own rule (src/core/registry-document.ts), so a template it would refuse is refused here.
+  // The schema source's own rule (src/core/schema/registry-document.ts), so a template it would refuse is refused here.
   if (subjectTemplateProblem(config.registry.subjectTemplate) !== undefined) {
     problems.push(`SUBJECT_TEMPLATE: must contain "${TOOL_PLACEHOLDER}" exactly once, got "${redactUserinfo(config.registry.subjectTemplate)}"`);
   }
@@ -223,7 +222,7 @@ class Reader {
   }
 
   /**
-   * A registry URL, checked by the schema source's own parser (src/adapters/registry.ts), so a URL it would refuse
+   * A registry URL, checked by the schema source's own parser (src/adapters/registry/client.ts), so a URL it would refuse
    * at start-up is refused here. Its messages never quote the URL (it may hold a password); neither do ours.
    */
   url(name: string): string {

@@ -3,14 +3,14 @@
  * output record. Split in two halves so the worker can look the tool's schema up (asynchronously, from the
  * registry) between them: {@link readCall} needs no schema, {@link processCall} needs the compiled tool.
  */
-import { ERROR_CODES, type ErrorCode } from './codes.js';
-import { clipUnits } from './diagnostic-text.js';
-import { decodeEnvelope, parseArguments } from './envelope.js';
-import type { JsonValue } from './json.js';
-import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './normalize.js';
-import { DEFAULT_RECORD_LIMITS, type RecordFailure, type RecordLimits } from './record.js';
-import type { CompiledTool } from './tool.js';
-import type { DecodedCall, Diagnostic, OutputRecord } from './types.js';
+import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
+import { clipUnits } from './shared/text.js';
+import { decodeEnvelope, parseArguments } from './records/envelope.js';
+import type { JsonValue } from './shared/json.js';
+import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
+import { DEFAULT_RECORD_LIMITS, type RecordFailure, type RecordLimits } from './records/bytes.js';
+import type { CompiledTool } from './schema/tool.js';
+import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
 
 export interface PipelineOptions {
   readonly limits: RecordLimits;

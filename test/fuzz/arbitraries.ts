@@ -8,7 +8,7 @@
  */
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
-import type { JsonObject, JsonValue } from '../../src/core/json.js';
+import type { JsonObject, JsonValue } from '../../src/core/shared/json.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Raw JSON text for numbers JSON.stringify cannot write

@@ -13,13 +13,13 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJsonObject, tryParseJson, type JsonObject, type JsonValue } from '../../src/core/json.js';
-import { DEFAULT_NORMALIZE_OPTIONS } from '../../src/core/normalize.js';
+import { isJsonObject, tryParseJson, type JsonObject, type JsonValue } from '../../src/core/shared/json.js';
+import { DEFAULT_NORMALIZE_OPTIONS } from '../../src/core/rule/normalize.js';
 import { DEFAULT_PIPELINE_OPTIONS, NO_EXEMPTIONS, parseEntityExemptions, type PipelineOptions } from '../../src/core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS } from '../../src/core/record.js';
-import { fromRegistryDocument } from '../../src/core/registry-document.js';
-import { compileTool, unusableTool, type CompiledTool } from '../../src/core/tool.js';
-import { parseToolDefinition } from '../../src/core/tool-definition.js';
+import { DEFAULT_RECORD_LIMITS } from '../../src/core/records/bytes.js';
+import { fromRegistryDocument } from '../../src/core/schema/registry-document.js';
+import { compileTool, unusableTool, type CompiledTool } from '../../src/core/schema/tool.js';
+import { parseToolDefinition } from '../../src/core/schema/tool-definition.js';
 import {
   argumentsObject,
   arbitraryBytes,
@@ -311,7 +311,7 @@ describe(`hostile input campaign (seed ${FUZZ_SEED}, ${FUZZ_RUNS} cases)`, () =>
       fc.property(schemaCase, ({ schema, wrap, path, calls }) => {
         const documentText = toJsonText(wrap(schema, 'fuzz_tool'));
         const started = performance.now();
-        // Exactly what the two schema sources do with a document (src/adapters/schema-dir.ts, registry.ts).
+        // Exactly what the two schema sources do with a document (src/adapters/files/schema-dir.ts, registry.ts).
         const parsed = tryParseJson(documentText);
         let tool: CompiledTool;
         if (!parsed.ok) tool = unusableTool('fuzz_tool', 'not JSON');

@@ -2,7 +2,7 @@
  * The fuzz campaign's harness: the worker's per-record path as a pure function, the invariants every case must
  * satisfy, a prototype-pollution guard, and the figures the campaign prints.
  *
- * {@link evaluateRecord} mirrors `Worker#evaluate` (src/app/worker.ts) step for step: tombstone, wire-format
+ * {@link evaluateRecord} mirrors `Worker#evaluate` (src/app/worker/worker.ts) step for step: tombstone, wire-format
  * unwrap, byte decoding within the record limits, envelope, schema lookup, arguments, normalization,
  * validation. The only difference is the lookup: a synchronous map instead of the registry cache, because the
  * registry's wait-and-retry is not what is under test here. {@link outputMessage} then builds what the worker
@@ -11,15 +11,15 @@
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { ERROR_CODES } from '../../src/core/codes.js';
-import { isJsonObject, type JsonValue } from '../../src/core/json.js';
-import { buildOutputMessage, HEADER, type InputMessage, type OutputMessage, type OutputTopics } from '../../src/core/output.js';
+import { ERROR_CODES } from '../../src/core/shared/codes.js';
+import { isJsonObject, type JsonValue } from '../../src/core/shared/json.js';
+import { buildOutputMessage, HEADER, type InputMessage, type OutputMessage, type OutputTopics } from '../../src/core/records/output.js';
 import { processCall, readCall, unreadableRecord, type PipelineOptions } from '../../src/core/pipeline.js';
-import { decodeRecordBytes } from '../../src/core/record.js';
-import type { CompiledTool } from '../../src/core/tool.js';
-import type { OutputRecord } from '../../src/core/types.js';
-import { DEFAULT_MAX_DIAGNOSTICS } from '../../src/core/validate.js';
-import { unwrapWireFormat } from '../../src/core/wire.js';
+import { decodeRecordBytes } from '../../src/core/records/bytes.js';
+import type { CompiledTool } from '../../src/core/schema/tool.js';
+import type { OutputRecord } from '../../src/core/shared/types.js';
+import { DEFAULT_MAX_DIAGNOSTICS } from '../../src/core/validation/validate.js';
+import { unwrapWireFormat } from '../../src/core/records/wire.js';
 
 /** Seed and size of a run: fixed by default so CI is reproducible; `FUZZ_SEED` / `FUZZ_RUNS` override. */
 export const FUZZ_SEED = integerFromEnv('FUZZ_SEED', 20_240_607);

@@ -8,18 +8,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ToolSchemaSource } from '../../src/adapters/registry.js';
-import { loadSchemaDir } from '../../src/adapters/schema-dir.js';
-import { normalizeMain } from '../../src/app/normalize-main.js';
-import { UsageError } from '../../src/app/usage.js';
+import { ToolSchemaSource } from '../../src/adapters/registry/client.js';
+import { loadSchemaDir } from '../../src/adapters/files/schema-dir.js';
+import { normalizeMain } from '../../src/app/commands/normalize-main.js';
+import { UsageError } from '../../src/app/commands/usage.js';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
-import type { JsonObject, JsonValue } from '../../src/core/json.js';
-import { DEFAULT_NORMALIZE_OPTIONS } from '../../src/core/normalize.js';
+import type { JsonObject, JsonValue } from '../../src/core/shared/json.js';
+import { DEFAULT_NORMALIZE_OPTIONS } from '../../src/core/rule/normalize.js';
 import { NO_EXEMPTIONS, type PipelineOptions } from '../../src/core/pipeline.js';
-import { measureDepth } from '../../src/core/record.js';
-import { checkSchemaLimits, DEFAULT_SCHEMA_LIMITS } from '../../src/core/schema-limits.js';
-import { compileTool } from '../../src/core/tool.js';
-import { createSchemaCompiler, type SchemaCompiler } from '../../src/core/validate.js';
+import { measureDepth } from '../../src/core/shared/json.js';
+import { checkSchemaLimits, DEFAULT_SCHEMA_LIMITS } from '../../src/core/schema/limits.js';
+import { compileTool } from '../../src/core/schema/tool.js';
+import { createSchemaCompiler, type SchemaCompiler } from '../../src/core/validation/validate.js';
 import { nestedText } from './arbitraries.js';
 import { evaluateRecord, outputMessage, checkOutcome } from './harness.js';
 import { loadCampaignTools } from './tools.js';
@@ -53,7 +53,7 @@ function unusableMessage(schema: JsonObject, c: SchemaCompiler = compiler): stri
   return tool.diagnostic.message;
 }
 
-describe('schema limits (src/core/schema-limits.ts)', () => {
+describe('schema limits (src/core/schema/limits.ts)', () => {
   it('defaults: 1 MiB, 128 levels, 10 000 members', () => {
     expect(DEFAULT_SCHEMA_LIMITS).toEqual({ maxSchemaBytes: MiB, maxSchemaDepth: 128, maxSchemaMembers: 10_000 });
   });

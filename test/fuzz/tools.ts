@@ -5,10 +5,10 @@
  * schema, and two over the schema limits.
  */
 import { fileURLToPath } from 'node:url';
-import { loadSchemaDir } from '../../src/adapters/schema-dir.js';
-import type { JsonObject } from '../../src/core/json.js';
-import { compileTool, type CompiledTool } from '../../src/core/tool.js';
-import { createSchemaCompiler, type SchemaCompiler } from '../../src/core/validate.js';
+import { loadSchemaDir } from '../../src/adapters/files/schema-dir.js';
+import type { JsonObject } from '../../src/core/shared/json.js';
+import { compileTool, type CompiledTool } from '../../src/core/schema/tool.js';
+import { createSchemaCompiler, type SchemaCompiler } from '../../src/core/validation/validate.js';
 import { nestedText } from './arbitraries.js';
 
 /** Parsed from text, so `__proto__` keys are own data properties, as in a schema file. */

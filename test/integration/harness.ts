@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
-import { pushToolSchemas, type PushedTool } from '../../src/app/schemas-command.js';
+import { pushToolSchemas, type PushedTool } from '../../src/app/commands/schemas-command.js';
 import { freePort } from '../../scripts/free-port.js';
 
 export { freePort };

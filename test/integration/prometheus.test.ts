@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushToolSchemas } from '../../src/app/schemas-command.js';
+import { pushToolSchemas } from '../../src/app/commands/schemas-command.js';
 import { freePort } from '../../scripts/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

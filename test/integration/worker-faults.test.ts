@@ -14,7 +14,7 @@
  * (kafkajs default 30 s) expires, which is what most of the running time here is.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PushedTool } from '../../src/app/schemas-command.js';
+import type { PushedTool } from '../../src/app/commands/schemas-command.js';
 import {
   callId,
   committedInputRecords,

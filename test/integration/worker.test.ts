@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PushedTool } from '../../src/app/schemas-command.js';
+import type { PushedTool } from '../../src/app/commands/schemas-command.js';
 import {
   callId,
   closeClients,

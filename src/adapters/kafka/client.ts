@@ -1,0 +1,53 @@
+/**
+ * The kafkajs client, built from configuration, with kafkajs's own logs routed into our structured logger.
+ */
+import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
+import type { Logger } from 'pino';
+
+/** What the client needs to reach the brokers; the worker's configuration satisfies it as it is. */
+export interface KafkaConnectionOptions {
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
+  readonly sasl: { readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; readonly username: string; readonly password: string } | undefined;
+  readonly connectionTimeoutMs: number;
+}
+
+export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kafka {
+  const options: KafkaConfig = {
+    clientId: config.clientId,
+    brokers: [...config.brokers],
+    connectionTimeout: config.connectionTimeoutMs,
+    logLevel: KafkaLogLevel.INFO,
+    logCreator: () => (entry: LogEntry) => {
+      const { message, ...extra } = entry.log;
+      const log = logger.child({ component: 'kafkajs', namespace: entry.namespace });
+      const fields = redact(extra);
+      switch (entry.level) {
+        case KafkaLogLevel.ERROR:
+          log.error(fields, message);
+          break;
+        case KafkaLogLevel.WARN:
+          log.warn(fields, message);
+          break;
+        case KafkaLogLevel.INFO:
+          log.debug(fields, message); // kafkajs is chatty at INFO (joins, commits): keep it below our info
+          break;
+        default:
+          log.trace(fields, message);
+      }
+    },
+  };
+  if (config.ssl !== false) options.ssl = { ...config.ssl };
+  if (config.sasl !== undefined) options.sasl = { ...config.sasl } as SASLOptions;
+  return new Kafka(options);
+}
+
+/** kafkajs log payloads can carry broker config; never let a credential-looking field through. */
+function redact(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    out[key] = /pass|secret|token|credential|sasl/i.test(key) ? '[redacted]' : value;
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+/**
+ * Prometheus metrics (prom-client). One registry per worker, so tests can run several side by side.
+ * Names follow Prometheus conventions: `_total` counters, `_seconds` histograms, base units. Every histogram
+ * has explicit buckets. README "Operating it" lists the metrics; deploy/ holds the dashboard and alerts
+ * built on them (and test/integration/prometheus.test.ts proves each of their queries against the worker).
+ *
+ * The `tool` label is bounded: tool names come from models. A name is kept only when it is on the
+ * configured allow-list, or, without a list, when the registry knows the tool, for the first
+ * {@link MAX_TOOL_LABELS} such names; everything else is `other` (`unknown` for tools the registry lacks,
+ * `none` for records with no readable tool name).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { OutputRecord } from '../../core/shared/types.js';
+
+export const MAX_TOOL_LABELS = 100;
+
+export interface RegistryStatsSource {
+  stats(): { hits: number; misses: number; stale: number; requests: Record<string, number> };
+}
+
+export class WorkerMetrics {
+  readonly registry = new Registry();
+  readonly calls = new Counter({
+    name: 'toolcall_calls_total',
+    help: 'Records processed, by outcome (normalized, rejected, dead_lettered) and tool.',
+    labelNames: ['outcome', 'tool'] as const,
+    registers: [this.registry],
+  });
+  readonly repairs = new Counter({
+    name: 'toolcall_repairs_total',
+    help: 'Repairs applied by RT-TOOL-8, by kind (json_decoded, entities_decoded) and tool.',
+    labelNames: ['kind', 'tool'] as const,
+    registers: [this.registry],
+  });
+  readonly passThroughs = new Counter({
+    name: 'toolcall_pass_throughs_total',
+    help: 'String arguments left unmodified by the JSON repair, by reason (string_declared, not_declared, not_json, shape_mismatch, too_deep) and tool.',
+    labelNames: ['reason', 'tool'] as const,
+    registers: [this.registry],
+  });
+  readonly validationErrors = new Counter({
+    name: 'toolcall_validation_errors_total',
+    help: 'Errors reported on rejected calls, by error code and tool.',
+    labelNames: ['code', 'tool'] as const,
+    registers: [this.registry],
+  });
+  readonly deadLetters = new Counter({
+    name: 'toolcall_dead_letters_total',
+    help: 'Records sent to the dead-letter topic, by reason (error code).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly processingSeconds = new Histogram({
+    name: 'toolcall_processing_seconds',
+    help: 'Time to decode, normalize and validate one record (excluding schema fetches and Kafka I/O).',
+    // Most records take tens of microseconds; the top buckets catch records near the size and depth limits.
+    buckets: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  readonly batchSeconds = new Histogram({
+    name: 'toolcall_batch_seconds',
+    help: 'Time to process and deliver one fetched batch, including the transaction or offset commit.',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly transactions = new Counter({
+    name: 'toolcall_transactions_total',
+    help: 'Kafka transactions (exactly-once) or offset commits (at-least-once), by result (committed, aborted).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly inFlight = new Gauge({
+    name: 'toolcall_records_in_flight',
+    help: 'Records fetched and being processed, not yet committed.',
+    registers: [this.registry],
+  });
+  readonly consumerLag = new Gauge({
+    name: 'toolcall_consumer_lag',
+    help: 'Records behind the partition high watermark at the last fetched batch, by topic and partition (partitions this worker owns).',
+    labelNames: ['topic', 'partition'] as const,
+    registers: [this.registry],
+  });
+  readonly assignedPartitions = new Gauge({
+    name: 'toolcall_assigned_partitions',
+    help: 'Input partitions the consumer group assigned to this worker at the last rebalance.',
+    registers: [this.registry],
+  });
+  readonly schemaWaits = new Counter({
+    name: 'toolcall_schema_waits_total',
+    help: 'Times a partition paused because a schema could not be fetched (the records wait; none is dead-lettered).',
+    registers: [this.registry],
+  });
+  readonly registryRequestSeconds = new Histogram({
+    name: 'toolcall_registry_fetch_seconds',
+    help: 'Time to fetch a schema from the registry on a cache miss (including retries), by result (ok, not_found, error).',
+    labelNames: ['result'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly #allowList: ReadonlySet<string> | undefined;
+  readonly #seenTools = new Set<string>();
+
+  constructor(options: { toolLabels: readonly string[]; registryStats?: RegistryStatsSource }) {
+    collectDefaultMetrics({ register: this.registry });
+    this.#allowList = options.toolLabels.length > 0 ? new Set(options.toolLabels) : undefined;
+    const stats = options.registryStats;
+    if (stats !== undefined) {
+      // The schema source keeps plain counts (the adapter has no metrics dependency). They are read at scrape
+      // time and carried into real counters, so rate() and increase() apply as to any other counter.
+      mirrorCounter(this.registry, {
+        name: 'toolcall_registry_cache_lookups_total',
+        help: 'Schema lookups by result: hit (answered from the cache) or miss (had to ask the registry or join a request in flight).',
+        labelName: 'result',
+        read: () => {
+          const s = stats.stats();
+          return { hit: s.hits, miss: s.misses };
+        },
+      });
+      mirrorCounter(this.registry, {
+        name: 'toolcall_registry_cache_stale_total',
+        help: 'Expired cache entries served because the registry failed: their refresh failed, or the registry was last found unavailable (stale-while-error).',
+        labelName: undefined,
+        read: () => ({ '': stats.stats().stale }),
+      });
+      mirrorCounter(this.registry, {
+        name: 'toolcall_registry_requests_total',
+        help: 'Schema registry HTTP requests (each retry counts; readiness pings do not), by result (ok, not_found, error).',
+        labelName: 'result',
+        read: () => ({ ...stats.stats().requests }),
+      });
+    }
+  }
+
+  /** Counts one processed record. `known` says whether the registry knows the tool. */
+  record(record: OutputRecord, known: boolean): void {
+    const tool = this.toolLabel(record.tool, known);
+    const outcome = record.disposition === 'dead_letter' ? 'dead_lettered' : record.disposition;
+    this.calls.inc({ outcome, tool });
+    for (const repair of record.repairs) this.repairs.inc({ kind: repair.kind, tool });
+    for (const pass of record.passThroughs) this.passThroughs.inc({ reason: pass.reason, tool });
+    if (record.disposition === 'rejected') for (const error of record.errors) this.validationErrors.inc({ code: error.code, tool });
+    if (record.disposition === 'dead_letter') this.deadLetters.inc({ reason: record.errors[0]?.code ?? 'unknown' });
+  }
+
+  /** After a rebalance: how many input partitions this worker owns now. */
+  assigned(count: number): void {
+    this.assignedPartitions.set(count);
+  }
+
+  /** Drops the series of a partition this worker no longer owns: its new owner reports that partition now. */
+  forgetPartition(topic: string, partition: number): void {
+    this.consumerLag.remove({ topic, partition: String(partition) });
+  }
+
+  toolLabel(tool: string | null, known: boolean): string {
+    if (tool === null) return 'none';
+    if (this.#allowList !== undefined) return this.#allowList.has(tool) ? tool : 'other';
+    if (!known) return 'unknown';
+    if (this.#seenTools.has(tool)) return tool;
+    if (this.#seenTools.size >= MAX_TOOL_LABELS) return 'other';
+    this.#seenTools.add(tool);
+    return tool;
+  }
+}
+
+/**
+ * A counter whose value is a plain count kept elsewhere, read at scrape time: each collection adds what the
+ * source counted since the previous one, so the exported series only ever grow, as a counter must.
+ * `read` returns totals by label value (`labelName` undefined: one unlabelled total under any key).
+ */
+function mirrorCounter(registry: Registry, spec: { name: string; help: string; labelName: string | undefined; read: () => Record<string, number> }): void {
+  const seen = new Map<string, number>();
+  const { labelName } = spec;
+  new Counter({
+    name: spec.name,
+    help: spec.help,
+    labelNames: labelName === undefined ? [] : [labelName],
+    registers: [registry],
+    collect() {
+      for (const [value, total] of Object.entries(spec.read())) {
+        const delta = Math.max(0, total - (seen.get(value) ?? 0));
+        seen.set(value, total);
+        if (labelName === undefined) this.inc(delta);
+        else this.inc({ [labelName]: value }, delta);
+      }
+    },
+  });
+}

@@ -1,0 +1,263 @@
+/**
+ * `toolcall-normalizer audit`: where tool definitions' prose and schemas disagree, and whether the schemas are
+ * sound (core/audit). Reads a schema directory or every subject of a registry, prints a table (or `--json`), and
+ * gates CI: exit 1 when there is a finding, or, with `--baseline`, only when there is a finding the baseline does
+ * not know.
+ */
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
+import { DEFAULT_REGISTRY_CONFIG, RegistryClient } from '../../adapters/registry/client.js';
+import { readSecretEnv } from '../../config/secrets.js';
+import { compareWithBaseline, parseBaseline, serializeBaseline } from '../../audit/baseline.js';
+import { auditTools, type Finding } from '../../audit/index.js';
+import { renderTable } from '../../audit/report.js';
+import { tryParseJson } from '../../core/shared/json.js';
+import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, parseRegistryUrl, subjectTemplateProblem, toolFromSubject } from '../../core/schema/registry-document.js';
+import type { ToolDefinition } from '../../core/schema/tool-definition.js';
+import { createSchemaCompiler } from '../../core/validation/validate.js';
+import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
+
+export const AUDIT_USAGE = `Usage: toolcall-normalizer audit [options] DIR
+       toolcall-normalizer audit --registry URL [--subject-template T] [options]
+
+Audits tool definitions: the schema itself (validity), constraints the description states that no schema keyword
+encodes (prose-only), and constraints the schema enforces that the description never explains (schema-only).
+DIR holds one <tool>.json per tool, as for "normalize --schemas"; --registry audits the latest version of every
+JSON Schema subject (that follows --subject-template) in a Confluent-compatible registry.
+
+Options:
+  --json                     Print {"findings": [...]} instead of a table
+  --baseline FILE            Fail only on findings whose id is not in FILE (a file --update-baseline wrote, or
+                             the --json output of an earlier run); report the new ones and the fixed ones
+  --update-baseline          Write the current findings to the --baseline FILE (sorted, stable) and exit 0
+  --registry URL             Confluent-compatible API base URL, e.g. http://localhost:8080/apis/ccompat/v7
+  --subject-template T       With --registry: subjects of tools; {tool} is the tool name (default "${DEFAULT_SUBJECT_TEMPLATE}")
+  --username U               Registry basic auth user name (with --password-env)
+  --password-env VAR         Name of the environment variable holding the registry password
+  --timeout-ms N             Timeout of one registry request in ms (default ${DEFAULT_REGISTRY_CONFIG.timeoutMs})
+
+Exit status: 0 when there is no finding (with --baseline: no new finding; with --update-baseline: the baseline
+was written); 1 when there is one, or a definition cannot be read; 2 on a usage error.`;
+
+/** Where the command writes (tests capture it in memory). */
+export interface AuditOutput {
+  out(text: string): void;
+  err(line: string): void;
+}
+
+const STDIO: AuditOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (line) => process.stderr.write(`toolcall-normalizer: audit: ${line}\n`),
+};
+
+interface Loaded {
+  readonly definitions: ToolDefinition[];
+  /** Files or subjects that could not be read as a tool definition at all. */
+  readonly problems: string[];
+}
+
+export async function auditMain(args: string[], output: AuditOutput = STDIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    {
+      json: { type: 'boolean' },
+      baseline: { type: 'string' },
+      'update-baseline': { type: 'boolean' },
+      registry: { type: 'string' },
+      'subject-template': { type: 'string' },
+      username: { type: 'string' },
+      'password-env': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    AUDIT_USAGE,
+  );
+  if (values.help === true) {
+    output.out(`${AUDIT_USAGE}\n`);
+    return 0;
+  }
+  const [dir, extra] = positionals;
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, AUDIT_USAGE);
+  const registry = values.registry;
+  if (dir === undefined && registry === undefined) throw new UsageError('a schema directory DIR or --registry URL is required', AUDIT_USAGE);
+  if (dir !== undefined && registry !== undefined) throw new UsageError('give either DIR or --registry URL, not both', AUDIT_USAGE);
+  if (registry === undefined) {
+    for (const option of ['subject-template', 'username', 'password-env', 'timeout-ms'] as const) {
+      if (values[option] !== undefined) throw new UsageError(`--${option} goes with --registry`, AUDIT_USAGE);
+    }
+  }
+  const baselineFile = values.baseline;
+  const update = values['update-baseline'] === true;
+  if (update && baselineFile === undefined) throw new UsageError('--update-baseline needs --baseline FILE (where to write it)', AUDIT_USAGE);
+
+  // Read the baseline before the (possibly slow) audit, so a wrong path fails fast.
+  let baseline: Set<string> | undefined;
+  if (baselineFile !== undefined && !update) {
+    let text: string;
+    try {
+      text = await readFile(baselineFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--baseline: cannot read "${baselineFile}" (${errorText(error)}); create it with --update-baseline`, AUDIT_USAGE);
+    }
+    const parsed = parseBaseline(text);
+    if (!parsed.ok) throw new UsageError(`--baseline: "${baselineFile}" is not a baseline: ${parsed.reason}`, AUDIT_USAGE);
+    baseline = parsed.ids;
+  }
+
+  let loaded: Loaded;
+  if (dir !== undefined) {
+    if (!(await isDirectory(dir))) throw new UsageError(`"${dir}" is not a readable directory`, AUDIT_USAGE);
+    loaded = await loadDirectory(dir);
+  } else {
+    loaded = await loadRegistry(registryOptions(values, registry ?? ''), output);
+  }
+  for (const problem of loaded.problems) output.err(problem);
+
+  const findings = auditTools(loaded.definitions);
+  const readFailed = loaded.problems.length > 0;
+
+  if (update && baselineFile !== undefined) {
+    await writeFile(baselineFile, serializeBaseline(findings), 'utf8');
+    writeReport(findings, values.json === true, output);
+    output.err(`wrote ${findings.length} finding${findings.length === 1 ? '' : 's'} to the baseline ${baselineFile}`);
+    return readFailed ? 1 : 0;
+  }
+
+  if (baseline === undefined) {
+    writeReport(findings, values.json === true, output);
+    return findings.length > 0 || readFailed ? 1 : 0;
+  }
+
+  const { added, resolved } = compareWithBaseline(findings, baseline);
+  writeReport(findings, values.json === true, output, new Set(added.map((f) => f.id)));
+  if (resolved.length > 0) {
+    output.err(`${resolved.length} baseline entr${resolved.length === 1 ? 'y is' : 'ies are'} no longer found (fixed): ${resolved.join(', ')}; run with --update-baseline to drop ${resolved.length === 1 ? 'it' : 'them'}`);
+  }
+  if (added.length > 0) {
+    output.err(`${added.length} new finding${added.length === 1 ? '' : 's'} not in the baseline ${baselineFile ?? ''}:`);
+    for (const finding of added) output.err(`  ${finding.id}: ${finding.suggestion}`);
+    return 1;
+  }
+  output.err(`no new findings (${findings.length} known in the baseline)`);
+  return readFailed ? 1 : 0;
+}
+
+function writeReport(findings: readonly Finding[], asJson: boolean, output: AuditOutput, markNew?: ReadonlySet<string>): void {
+  if (asJson) {
+    output.out(`${JSON.stringify({ findings }, null, 2)}\n`);
+    return;
+  }
+  output.out(markNew === undefined ? renderTable(findings) : renderTable(findings, { markNew }));
+}
+
+async function loadDirectory(dir: string): Promise<Loaded> {
+  const loaded = await loadSchemaDir(dir, createSchemaCompiler());
+  // Definitions whose schema does not compile are audited (their validity findings say why); files that are not
+  // definitions at all, and second definitions of a tool, are problems.
+  const audited = new Set(loaded.definitions.map((entry) => entry.file));
+  const problems = loaded.problems.filter((problem) => !audited.has(problem.file)).map((problem) => `${problem.file}: ${problem.message}`);
+  return { definitions: loaded.definitions.map((entry) => entry.definition), problems };
+}
+
+interface RegistryOptions {
+  readonly url: string;
+  readonly subjectTemplate: string;
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  readonly timeoutMs: number;
+}
+
+function registryOptions(values: { 'subject-template'?: string | undefined; username?: string | undefined; 'password-env'?: string | undefined; 'timeout-ms'?: string | undefined }, url: string): RegistryOptions {
+  try {
+    parseRegistryUrl(url);
+  } catch (error) {
+    throw new UsageError(`--registry: ${errorText(error)}`, AUDIT_USAGE);
+  }
+  const subjectTemplate = values['subject-template'] ?? DEFAULT_SUBJECT_TEMPLATE;
+  const problem = subjectTemplateProblem(subjectTemplate);
+  if (problem !== undefined) throw new UsageError(`--subject-template: ${problem}`, AUDIT_USAGE);
+  const username = values.username;
+  const passwordEnv = values['password-env'];
+  if ((username === undefined) !== (passwordEnv === undefined)) throw new UsageError('--username and --password-env go together', AUDIT_USAGE);
+  let password: string | undefined;
+  if (passwordEnv !== undefined) {
+    password = readSecretEnv(passwordEnv);
+    if (password === undefined) throw new UsageError(`--password-env: environment variable ${passwordEnv} is not set`, AUDIT_USAGE);
+  }
+  return { url, subjectTemplate, username, password, timeoutMs: positiveInt(values['timeout-ms'], 'timeout-ms', DEFAULT_REGISTRY_CONFIG.timeoutMs, AUDIT_USAGE) };
+}
+
+/**
+ * The latest version of every subject that follows the template, read back as tool definitions. Subjects holding
+ * Avro or Protobuf schemas (other users of a shared registry) are skipped and counted.
+ */
+async function loadRegistry(options: RegistryOptions, output: AuditOutput): Promise<Loaded> {
+  const parsed = parseRegistryUrl(options.url);
+  const username = options.username ?? parsed.username;
+  const password = options.password ?? parsed.password;
+  const connection = { url: parsed.baseUrl, timeoutMs: options.timeoutMs, maxRetries: DEFAULT_REGISTRY_CONFIG.maxRetries };
+  const client = new RegistryClient(username === undefined ? connection : { ...connection, username, password: password ?? '' });
+  const subjects = await listSubjects(parsed.baseUrl, username, password, options.timeoutMs);
+  const definitions: ToolDefinition[] = [];
+  const problems: string[] = [];
+  let skipped = 0;
+  for (const subject of subjects) {
+    if (toolFromSubject(subject, options.subjectTemplate) === undefined) continue;
+    const registered = await client.getSubjectVersion(subject);
+    if (registered === undefined) continue;
+    if (registered.schemaType !== 'JSON') {
+      skipped++;
+      continue;
+    }
+    const where = `subject ${subject} version ${registered.version}`;
+    const json = tryParseJson(registered.schema);
+    if (!json.ok) {
+      problems.push(`${where}: the registered schema is not JSON`);
+      continue;
+    }
+    const read = fromRegistryDocument(json.value, subject, options.subjectTemplate);
+    if (!read.ok) {
+      problems.push(`${where}: ${read.reason}`);
+      continue;
+    }
+    definitions.push(read.definition);
+  }
+  if (skipped > 0) output.err(`skipped ${skipped} subject${skipped === 1 ? '' : 's'} that hold${skipped === 1 ? 's' : ''} no JSON Schema`);
+  if (definitions.length === 0 && problems.length === 0) output.err(`no tool subjects in ${parsed.baseUrl} follow the template "${options.subjectTemplate}"`);
+  return { definitions: definitions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
+}
+
+/**
+ * `GET /subjects`: every subject the registry holds. One request with a timeout; the credentials only ever go in
+ * the Authorization header, and messages show the base URL without them.
+ */
+async function listSubjects(baseUrl: string, username: string | undefined, password: string | undefined, timeoutMs: number): Promise<string[]> {
+  const headers: Record<string, string> = { accept: 'application/vnd.schemaregistry.v1+json, application/json' };
+  if (username !== undefined) headers.authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${baseUrl}/subjects`, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    text = await response.text();
+  } catch (error) {
+    throw new Error(`schema registry ${baseUrl}: GET /subjects failed: ${errorText(error)}`);
+  }
+  if (!response.ok) throw new Error(`schema registry ${baseUrl}: GET /subjects answered HTTP ${response.status}`);
+  const body = tryParseJson(text);
+  if (!body.ok || !Array.isArray(body.value) || !body.value.every((s) => typeof s === 'string')) {
+    throw new Error(`schema registry ${baseUrl}: GET /subjects did not answer a list of subjects; is this a schema registry?`);
+  }
+  return body.value.slice().sort();
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // undici reports "fetch failed" and puts the reason (ECONNREFUSED...) in the cause.
+  const cause: unknown = error.cause;
+  const code: unknown = cause instanceof Error ? (cause as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}

@@ -1,0 +1,140 @@
+/**
+ * `toolcall-normalizer run`: the worker process. Configuration comes from the environment (README
+ * "Configuration"); flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a
+ * fatal error or a shutdown that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
+ */
+import type { Server } from 'node:http';
+import { pino, type Logger } from 'pino';
+import { startHttpServer } from '../../adapters/http/server.js';
+import { createKafka } from '../../adapters/kafka/client.js';
+import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
+import { ToolSchemaSource } from '../../adapters/registry/client.js';
+import { ConfigError, loadConfig, type WorkerConfig } from '../../config/config.js';
+import { createSchemaCompiler } from '../../core/validation/validate.js';
+import { parseCommandArgs } from '../commands/usage.js';
+import { describeError, Worker } from './worker.js';
+
+export const RUN_USAGE = `Usage: toolcall-normalizer run
+
+Runs the stream worker. Configuration is read from environment variables (see README "Configuration"):
+KAFKA_BROKERS and SCHEMA_REGISTRY_URL are required; INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC, DLQ_TOPIC,
+GROUP_ID, DELIVERY (exactly-once | at-least-once), METRICS_PORT, LOG_LEVEL and more are optional.`;
+
+/** How long the registry's answer to a readiness ping is reused. */
+const READY_PING_TTL_MS = 5_000;
+
+export async function runMain(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs(args, { help: { type: 'boolean', short: 'h' } }, RUN_USAGE);
+  if (values.help === true) {
+    process.stdout.write(`${RUN_USAGE}\n`);
+    return 0;
+  }
+  let config: WorkerConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`toolcall-normalizer run: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const logger = pino({
+    level: config.logLevel,
+    base: { service: 'toolcall-normalizer' },
+    // Belt and braces: nothing we log carries these, but a future log line must not leak them either.
+    // pino's wildcards match one level each, so the paths cover the config's own nesting (kafka.sasl.password).
+    redact: {
+      paths: ['password', '*.password', '*.*.password', 'sasl', '*.sasl', '*.*.sasl', 'authorization', '*.authorization', '*.*.authorization', 'key', '*.ssl.key', '*.*.ssl.key'],
+      censor: '[redacted]',
+    },
+  });
+  return runWorker(config, logger);
+}
+
+/** The worker's schema source, as configured. Exported so a test can prove that what config accepts, it accepts. */
+export function toolSchemaSource(config: WorkerConfig): ToolSchemaSource {
+  return new ToolSchemaSource(
+    {
+      url: config.registry.url,
+      ...(config.registry.username === undefined ? {} : { username: config.registry.username }),
+      ...(config.registry.password === undefined ? {} : { password: config.registry.password }),
+      subjectTemplate: config.registry.subjectTemplate,
+      timeoutMs: config.registry.timeoutMs,
+      cacheTtlMs: config.registry.cacheTtlMs,
+      negativeTtlMs: config.registry.negativeTtlMs,
+      maxRetries: config.registry.maxRetries,
+    },
+    createSchemaCompiler(),
+  );
+}
+
+async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
+  const schemas = toolSchemaSource(config);
+  const metrics = new WorkerMetrics({ toolLabels: config.metricsToolLabels, registryStats: schemas });
+  let exitCode: number | undefined;
+  let finish: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+
+  const worker = new Worker({
+    config,
+    kafka: createKafka(config.kafka, logger),
+    schemas,
+    metrics,
+    logger,
+    onFatal: (error) => void shutdown('fatal', error),
+  });
+
+  let registryReady: { at: number; ok: true | string } = { at: 0, ok: 'registry not checked yet' };
+  const server: Server = await startHttpServer(config.httpPort, {
+    metrics: metrics.registry,
+    live: () => {
+      const { crashed } = worker.health();
+      return { ok: crashed === undefined, checks: { consumer: crashed === undefined ? true : 'crashed' } };
+    },
+    ready: async () => {
+      if (Date.now() - registryReady.at > READY_PING_TTL_MS) registryReady = { at: Date.now(), ok: await schemas.check() };
+      const { joined, crashed } = worker.health();
+      const checks = {
+        broker: joined && crashed === undefined ? (true as const) : 'consumer not in its group',
+        registry: registryReady.ok,
+      };
+      return { ok: checks.broker === true && checks.registry === true, checks };
+    },
+  });
+
+  async function shutdown(reason: 'signal' | 'fatal', error?: unknown): Promise<void> {
+    if (exitCode !== undefined) return;
+    exitCode = reason === 'signal' ? 0 : 1;
+    if (error !== undefined) logger.fatal({ err: describeError(error) }, 'fatal error, shutting down');
+    else logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down: finishing the batch in hand');
+    const timeout = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown overran its bound');
+      finish(1);
+    }, config.shutdownTimeoutMs);
+    timeout.unref();
+    try {
+      await worker.stop();
+    } catch (stopError) {
+      logger.error({ err: describeError(stopError) }, 'error while stopping');
+      exitCode = 1;
+    }
+    server.close();
+    clearTimeout(timeout);
+    logger.info({ exitCode }, 'stopped');
+    finish(exitCode);
+  }
+
+  process.once('SIGTERM', () => void shutdown('signal'));
+  process.once('SIGINT', () => void shutdown('signal'));
+  process.on('unhandledRejection', (error) => void shutdown('fatal', error));
+  process.on('uncaughtException', (error) => void shutdown('fatal', error));
+
+  try {
+    await worker.start();
+    logger.info({ port: config.httpPort }, 'worker ready');
+  } catch (error) {
+    void shutdown('fatal', error);
+  }
+  return finished;
+}

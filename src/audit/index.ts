@@ -1,0 +1,34 @@
+/**
+ * The tool-definition audit: where a tool's prose and its schema disagree, and whether the schema is sound.
+ *
+ * Three layers, each a list of {@link Finding}s with a stable id:
+ * - `validity` (audit/validity.ts): meta-schema, `required` names, `default`/`enum`/`const` values;
+ * - `prose-only` and `schema-only` (audit/diff.ts): a rules table over the descriptions
+ *   (audit/prose.ts), diffed against the schema in both directions.
+ *
+ * Pure: no I/O, no environment; the same definitions give the same findings in the same order.
+ */
+import { createSchemaChecker, type SchemaChecker } from '../core/schema/meta-schema.js';
+import type { ToolDefinition } from '../core/schema/tool-definition.js';
+import { diffProseAndSchema } from './diff.js';
+import { compareFindings, type Finding } from './types.js';
+import { validityFindings } from './validity.js';
+
+export { AUDIT_LAYERS, compareFindings, findingId, type AuditLayer, type Finding } from './types.js';
+export { validityFindings } from './validity.js';
+export { diffProseAndSchema } from './diff.js';
+
+/** Every finding of one tool, sorted. */
+export function auditTool(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
+  const validity = validityFindings(definition, checker);
+  // A keyword the validity layer already reports as broken (`"maxLength": -1`) is not also a prose conflict.
+  const broken = new Set(validity.map((f) => `${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
+  const diff = diffProseAndSchema(definition).filter((f) => !broken.has(`${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
+  return [...validity, ...diff].sort(compareFindings);
+}
+
+/** Every finding of several tools, sorted (tool, parameter, layer, keyword). One checker is shared. */
+export function auditTools(definitions: readonly ToolDefinition[]): Finding[] {
+  const checker = createSchemaChecker();
+  return definitions.flatMap((definition) => auditTool(definition, checker)).sort(compareFindings);
+}

@@ -1,0 +1,397 @@
+/**
+ * Reading a tool's input schema the way the audit needs it: each parameter (and, below it, nested properties
+ * and array items) with the constraints that apply to it gathered through `$ref`, `allOf`, `anyOf` and `oneOf`.
+ *
+ * Pure: no I/O, inputs never mutated.
+ */
+import { escapePointerToken, isJsonObject, walkFragmentPointer, type JsonObject, type JsonValue } from '../core/shared/json.js';
+
+/** One occurrence of a keyword in a parameter's schema (or one of the branches it is made of). */
+export interface KeywordSite {
+  readonly value: JsonValue;
+  /** JSON Pointer of the schema object holding the keyword. */
+  readonly pointer: string;
+  /** True when it sits in an `anyOf`/`oneOf` branch (it applies to some values only). */
+  readonly conditional: boolean;
+}
+
+/** The constraints that apply to one instance location, gathered from its schema and the schemas it composes. */
+export interface SchemaView {
+  /** The JSON types the value may have (union over branches), or undefined when nothing says. */
+  readonly types: ReadonlySet<string> | undefined;
+  readonly description: string | undefined;
+  readonly keywords: ReadonlyMap<string, readonly KeywordSite[]>;
+  /** Declared properties, first declaration wins (own before composed). */
+  readonly properties: ReadonlyMap<string, { schema: JsonValue; pointer: string }>;
+  /** Names required unconditionally (own `required`, and through `$ref`/`allOf`). */
+  readonly required: ReadonlySet<string>;
+  /** Names required by some branch too (`anyOf`/`oneOf`): where a `required` home can be. */
+  readonly anyRequired: ReadonlySet<string>;
+  /** The single `items` schema (2020-12 `items`, or draft-07 `items` when it is one schema). */
+  readonly items: { schema: JsonValue; pointer: string } | undefined;
+}
+
+/** Keywords the audit reads from a view. */
+const VIEW_KEYWORDS = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'contains',
+  'minProperties',
+  'maxProperties',
+  'enum',
+  'const',
+  'default',
+  'readOnly',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'dependentRequired',
+  'dependencies',
+] as const;
+
+/** Resolves a local reference (`#`, `#/json/pointer`, `#anchor`) within `root`; undefined when it cannot. */
+export function resolveLocalRef(root: JsonObject, ref: string): { schema: JsonValue; pointer: string } | undefined {
+  if (!ref.startsWith('#')) {
+    // The root's own `$id` followed by a fragment.
+    const id = typeof root.$id === 'string' ? root.$id.replace(/#$/, '') : undefined;
+    if (id === undefined || !ref.startsWith(`${id}#`)) return undefined;
+    return resolveLocalRef(root, ref.slice(id.length));
+  }
+  const fragment = ref.slice(1);
+  if (fragment === '' || fragment === '/') return { schema: root, pointer: '' };
+  if (!fragment.startsWith('/')) {
+    const found = findAnchor(root, fragment);
+    return found;
+  }
+  const found = walkFragmentPointer(root, fragment);
+  if (found === undefined) return undefined;
+  return { schema: found.value as JsonValue, pointer: found.tokens.map((token) => `/${escapePointerToken(token)}`).join('') };
+}
+
+function findAnchor(root: JsonObject, anchor: string): { schema: JsonValue; pointer: string } | undefined {
+  let found: { schema: JsonValue; pointer: string } | undefined;
+  walkSchemas(root, (schema, pointer) => {
+    if (found === undefined && (schema.$anchor === anchor || schema.$dynamicAnchor === anchor)) found = { schema, pointer };
+  });
+  return found;
+}
+
+/** Builds the view of `schema` (at `pointer` within `root`). */
+export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): SchemaView {
+  const keywords = new Map<string, KeywordSite[]>();
+  const properties = new Map<string, { schema: JsonValue; pointer: string }>();
+  const required = new Set<string>();
+  const anyRequired = new Set<string>();
+  let description: string | undefined;
+  let items: { schema: JsonValue; pointer: string } | undefined;
+  let types: Set<string> | undefined;
+  const seen = new Set<unknown>();
+
+  const visit = (node: JsonValue, at: string, conditional: boolean, depth: number): void => {
+    if (!isJsonObject(node) || seen.has(node) || depth > 16) return;
+    seen.add(node);
+    for (const key of VIEW_KEYWORDS) {
+      if (!Object.hasOwn(node, key)) continue;
+      const value = node[key] as JsonValue;
+      const list = keywords.get(key) ?? [];
+      list.push({ value, pointer: at, conditional });
+      keywords.set(key, list);
+    }
+    if (description === undefined && typeof node.description === 'string') description = node.description;
+    const type = node.type;
+    if (typeof type === 'string' || Array.isArray(type)) {
+      types ??= new Set();
+      for (const t of Array.isArray(type) ? type : [type]) if (typeof t === 'string') types.add(t);
+    }
+    if (isJsonObject(node.properties)) {
+      for (const [name, sub] of Object.entries(node.properties)) {
+        if (!properties.has(name)) properties.set(name, { schema: sub, pointer: `${at}/properties/${escapePointerToken(name)}` });
+      }
+    }
+    if (Array.isArray(node.required)) {
+      for (const name of node.required) {
+        if (typeof name !== 'string') continue;
+        anyRequired.add(name);
+        if (!conditional) required.add(name);
+      }
+    }
+    if (items === undefined && (isJsonObject(node.items) || typeof node.items === 'boolean')) {
+      items = { schema: node.items, pointer: `${at}/items` };
+    }
+    if (typeof node.$ref === 'string') {
+      const target = resolveLocalRef(root, node.$ref);
+      if (target !== undefined) visit(target.schema, target.pointer, conditional, depth + 1);
+    }
+    if (Array.isArray(node.allOf)) node.allOf.forEach((sub, i) => { visit(sub, `${at}/allOf/${i}`, conditional, depth + 1); });
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const branches = node[key];
+      if (Array.isArray(branches)) branches.forEach((sub, i) => { visit(sub, `${at}/${key}/${i}`, true, depth + 1); });
+    }
+  };
+  visit(schema, pointer, false, 0);
+
+  // No `type` anywhere: infer from `enum`/`const` values when every site agrees on what they are.
+  if (types === undefined) {
+    const values = [...(keywords.get('enum') ?? []).flatMap((site) => (Array.isArray(site.value) ? site.value : [])), ...(keywords.get('const') ?? []).map((site) => site.value)];
+    if (values.length > 0) types = new Set(values.map(valueType));
+  }
+  return { types, description, keywords, properties, required, anyRequired, items };
+}
+
+/** The JSON Schema type name of a value (`integer` for whole numbers). */
+export function valueType(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
+
+/** True when a view may hold a value of JSON type `type` (unknown types allow everything). */
+export function allows(view: SchemaView, type: string): boolean {
+  if (view.types === undefined) return true;
+  if (type === 'number') return view.types.has('number') || view.types.has('integer');
+  return view.types.has(type);
+}
+
+/** The first numeric value of `keyword` in a view (unconditional sites first). */
+export function numberKeyword(view: SchemaView, keyword: string): number | undefined {
+  const sites = [...(view.keywords.get(keyword) ?? [])].sort((a, b) => Number(a.conditional) - Number(b.conditional));
+  for (const site of sites) if (typeof site.value === 'number') return site.value;
+  return undefined;
+}
+
+/** The first site of `keyword` (unconditional first). */
+export function firstSite(view: SchemaView, keyword: string): KeywordSite | undefined {
+  const sites = view.keywords.get(keyword);
+  if (sites === undefined || sites.length === 0) return undefined;
+  return sites.find((site) => !site.conditional) ?? sites[0];
+}
+
+export function hasKeyword(view: SchemaView, keyword: string): boolean {
+  return (view.keywords.get(keyword)?.length ?? 0) > 0;
+}
+
+/** Every allowed value a view lists: `enum` members and `const` values (branches of `anyOf`/`oneOf` included). */
+export function listedValues(view: SchemaView): JsonValue[] | undefined {
+  const enums = view.keywords.get('enum') ?? [];
+  const consts = view.keywords.get('const') ?? [];
+  if (enums.length === 0 && consts.length === 0) return undefined;
+  return [...enums.flatMap((site) => (Array.isArray(site.value) ? site.value : [])), ...consts.map((site) => site.value)];
+}
+
+/** A place in the arguments the audit looks at: a parameter, or a property/items below one. */
+export interface AuditNode {
+  /** The top-level parameter this node belongs to. */
+  readonly parameter: string;
+  /** The property name (`state`), or `items` for array items; the parameter's own name at the top. */
+  readonly name: string;
+  /** Human label: `filters.state`, `labels[]`. */
+  readonly label: string;
+  /** JSON Pointer of the node's schema within the input schema. */
+  readonly pointer: string;
+  /** Logical location below the parameter (`""` for the parameter itself, `/properties/state`, `/items`). */
+  readonly location: string;
+  readonly view: SchemaView;
+  /** The view of the object holding this node as a property (undefined for array items). */
+  readonly parent: SchemaView | undefined;
+  /** Descriptions of the enclosing parameter/properties, outermost first. */
+  readonly ancestorDescriptions: readonly string[];
+}
+
+/** How deep below a parameter nested properties and items are audited. */
+const MAX_NESTING = 6;
+
+/** The parameters of `root` and everything below them that carries its own constraints, in schema order. */
+export function auditNodes(root: JsonObject): { rootView: SchemaView; nodes: AuditNode[] } {
+  const rootView = viewOf(root, root, '');
+  const nodes: AuditNode[] = [];
+  for (const [name, entry] of rootView.properties) {
+    const view = viewOf(root, entry.schema, entry.pointer);
+    const node: AuditNode = { parameter: name, name, label: name, pointer: entry.pointer, location: '', view, parent: rootView, ancestorDescriptions: [] };
+    nodes.push(node);
+    collectChildren(root, node, nodes, new Set([entry.schema]), 1);
+  }
+  return { rootView, nodes };
+}
+
+function collectChildren(root: JsonObject, node: AuditNode, out: AuditNode[], seen: Set<unknown>, depth: number): void {
+  if (depth > MAX_NESTING) return;
+  const ancestors = node.view.description === undefined ? node.ancestorDescriptions : [...node.ancestorDescriptions, node.view.description];
+  for (const [name, entry] of node.view.properties) {
+    if (seen.has(entry.schema) || !isJsonObject(entry.schema)) continue;
+    const child: AuditNode = {
+      parameter: node.parameter,
+      name,
+      label: `${node.label}.${name}`,
+      pointer: entry.pointer,
+      location: `${node.location}/properties/${escapePointerToken(name)}`,
+      view: viewOf(root, entry.schema, entry.pointer),
+      parent: node.view,
+      ancestorDescriptions: ancestors,
+    };
+    out.push(child);
+    collectChildren(root, child, out, new Set([...seen, entry.schema]), depth + 1);
+  }
+  const items = node.view.items;
+  if (items !== undefined && isJsonObject(items.schema) && !seen.has(items.schema)) {
+    const child: AuditNode = {
+      parameter: node.parameter,
+      name: 'items',
+      label: `${node.label}[]`,
+      pointer: items.pointer,
+      location: `${node.location}/items`,
+      view: viewOf(root, items.schema, items.pointer),
+      parent: undefined,
+      ancestorDescriptions: ancestors,
+    };
+    out.push(child);
+    collectChildren(root, child, out, new Set([...seen, items.schema]), depth + 1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Walking every subschema (for the validity layer)
+
+/** Keywords whose value is a map of names to schemas. */
+export const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is a list of schemas. */
+export const LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value is one schema. */
+export const SINGLE_KEYWORDS = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+]);
+
+/**
+ * Calls `visit` for every schema object in `root` (itself included) with its JSON Pointer, in document order.
+ * Does not follow `$ref` (every target is visited where it is defined). Bounded depth.
+ */
+export function walkSchemas(root: JsonObject, visit: (schema: JsonObject, pointer: string) => void): void {
+  const walk = (node: JsonValue, pointer: string, depth: number): void => {
+    if (!isJsonObject(node) || depth > 64) return;
+    visit(node, pointer);
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${pointer}/${escapePointerToken(key)}`;
+      if (MAP_KEYWORDS.has(key) && isJsonObject(value)) {
+        for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
+      } else if (LIST_KEYWORDS.has(key) && Array.isArray(value)) {
+        value.forEach((sub, i) => { walk(sub, `${at}/${i}`, depth + 1); });
+      } else if (key === 'items' && Array.isArray(value)) {
+        value.forEach((sub, i) => { walk(sub, `${at}/${i}`, depth + 1); });
+      } else if (key === 'dependencies' && isJsonObject(value)) {
+        for (const [name, sub] of Object.entries(value)) if (isJsonObject(sub)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
+      } else if (SINGLE_KEYWORDS.has(key)) {
+        walk(value, at, depth + 1);
+      }
+    }
+  };
+  walk(root, '', 0);
+}
+
+/** Splits a JSON Pointer into unescaped tokens. */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Joins unescaped tokens into a JSON Pointer. */
+export function tokensToPointer(tokens: readonly string[]): string {
+  return tokens.map((token) => `/${escapePointerToken(token)}`).join('');
+}
+
+/** The value at `pointer` in `root`, or undefined. */
+export function valueAt(root: JsonValue, pointer: string): JsonValue | undefined {
+  let node: JsonValue | undefined = root;
+  for (const token of pointerTokens(pointer)) {
+    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)];
+    else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * Where a schema location belongs: the top-level parameter (when the pointer leads to `properties/NAME` of the
+ * root instance, possibly through `allOf`/`anyOf`/... of the root), and the location below it used in ids.
+ * A pointer into `$defs`/`definitions` is attributed to the one parameter that references that definition, if
+ * exactly one does; otherwise to the tool as a whole.
+ */
+export function locate(root: JsonObject, pointer: string): { parameter: string | null; location: string } {
+  const tokens = pointerTokens(pointer);
+  const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies']);
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i] ?? '';
+    if (token === 'properties' && i + 1 < tokens.length) {
+      const parameter = tokens[i + 1] ?? '';
+      const rest = tokensToPointer(tokens.slice(i + 2));
+      return { parameter, location: i === 0 ? rest : pointer };
+    }
+    if (SAME_INSTANCE.has(token)) {
+      // allOf/anyOf/oneOf take an index, dependentSchemas/dependencies a name.
+      i += 2;
+      continue;
+    }
+    break;
+  }
+  const first = tokens[0];
+  if ((first === '$defs' || first === 'definitions') && tokens.length >= 2) {
+    const defPointer = tokensToPointer(tokens.slice(0, 2));
+    const users = parametersReferencing(root, defPointer);
+    if (users.length === 1) return { parameter: users[0] ?? null, location: pointer };
+  }
+  return { parameter: null, location: pointer };
+}
+
+/** Top-level parameters whose schema (transitively through local `$ref`s) references `defPointer`. */
+function parametersReferencing(root: JsonObject, defPointer: string): string[] {
+  const properties = isJsonObject(root.properties) ? root.properties : {};
+  const users: string[] = [];
+  for (const [name, schema] of Object.entries(properties)) {
+    if (!isJsonObject(schema)) continue;
+    const seenPointers = new Set<string>();
+    const state = { found: false };
+    const scan = (node: JsonObject): void => {
+      walkSchemas(node, (sub) => {
+        if (state.found || typeof sub.$ref !== 'string') return;
+        const target = resolveLocalRef(root, sub.$ref);
+        if (target === undefined) return;
+        if (target.pointer === defPointer || target.pointer.startsWith(`${defPointer}/`)) {
+          state.found = true;
+          return;
+        }
+        if (!seenPointers.has(target.pointer) && isJsonObject(target.schema)) {
+          seenPointers.add(target.pointer);
+          scan(target.schema);
+        }
+      });
+    };
+    scan(schema);
+    if (state.found) users.push(name);
+  }
+  return users;
+}

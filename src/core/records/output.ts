@@ -1,0 +1,275 @@
+/**
+ * What the worker writes for one input record: which topic, the value, the key and the headers. Pure: the
+ * Kafka adapter only moves these bytes.
+ */
+import { createHash } from 'node:crypto';
+import { truncate } from '../shared/text.js';
+import type { JsonValue } from '../shared/json.js';
+import type { SchemaIdentity } from '../schema/tool.js';
+import type { OutputRecord, PassThrough, Repair } from '../shared/types.js';
+
+/** Where an input record came from. */
+export interface SourceCoordinates {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+}
+
+export type HeaderValue = Buffer | string;
+export type Headers = Record<string, HeaderValue | HeaderValue[] | undefined>;
+
+export interface OutputMessage {
+  readonly topic: string;
+  readonly key: Buffer | null;
+  /** null only for a dead-lettered tombstone: the DLQ carries the input value as it was. */
+  readonly value: Buffer | string | null;
+  readonly headers: Headers;
+}
+
+export interface OutputTopics {
+  readonly output: string;
+  readonly rejected: string;
+  readonly dlq: string;
+}
+
+/** Header names. The dead-letter ones are Kafka Connect's, so existing DLQ tooling reads them as is. */
+export const HEADER = {
+  idempotencyKey: 'idempotency-key',
+  errorCode: 'toolcall-error-code',
+  dlqTopic: '__connect.errors.topic',
+  dlqPartition: '__connect.errors.partition',
+  dlqOffset: '__connect.errors.offset',
+  dlqClass: '__connect.errors.exception.class.name',
+  dlqMessage: '__connect.errors.exception.message',
+} as const;
+
+/**
+ * Earlier builds also wrote `toolcall-disposition` on every output. The topic already says it, and the client
+ * pays for every header on every record (kafkajs: about 2.5 µs of CPU each, a sixteenth of the worker's cost;
+ * BENCHMARKS.md), so it went.
+ */
+const RETIRED_HEADERS = ['toolcall-disposition'] as const;
+
+/**
+ * Headers we set, and the retired ones: incoming headers with these names are dropped, so ours are replaced
+ * rather than duplicated and a record replayed from an output topic carries no stale disposition.
+ */
+const OWN_HEADERS = new Set<string>([...Object.values(HEADER), ...RETIRED_HEADERS]);
+
+/** Longest error message put in a header. */
+const MAX_HEADER_MESSAGE = 1000;
+
+/**
+ * Default bound on an output value, in UTF-8 bytes: under Kafka's default `message.max.bytes` and
+ * `max.message.bytes` (1,048,588) with room for the key, the headers and the record overhead. A rejected output
+ * carries the arguments and the raw call, about twice its input, so a 600 KB input would otherwise become a
+ * 1.2 MB record the broker refuses (MESSAGE_TOO_LARGE: not retriable, the batch fails, the worker restarts on
+ * the same record, for ever).
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
+
+export interface InputMessage {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: Headers;
+  readonly source: SourceCoordinates;
+}
+
+/**
+ * Builds the message for one processed record.
+ * - normalized: the output record, with schema identity and source coordinates, to the output topic;
+ * - rejected: the same plus the raw call as received, to the rejected topic;
+ * - dead letter: the input value unchanged, with headers naming the error and the source, to the DLQ topic.
+ * The key is the input key (order per key is kept downstream); incoming headers (`traceparent`...) are
+ * carried on; `idempotency-key` carries the call id, or a stable hash of the record when it has none.
+ */
+export function buildOutputMessage(
+  input: InputMessage,
+  record: OutputRecord,
+  schema: SchemaIdentity | undefined,
+  raw: JsonValue | undefined,
+  topics: OutputTopics,
+): OutputMessage {
+  const headers = carriedHeaders(input.headers);
+  headers[HEADER.idempotencyKey] = idempotencyKey(record.id, input);
+  if (record.disposition === 'dead_letter') {
+    const error = record.errors[0];
+    const code = error?.code ?? 'record_unknown_envelope';
+    headers[HEADER.errorCode] = code;
+    headers[HEADER.dlqTopic] = input.source.topic;
+    headers[HEADER.dlqPartition] = String(input.source.partition);
+    headers[HEADER.dlqOffset] = input.source.offset;
+    headers[HEADER.dlqClass] = code;
+    headers[HEADER.dlqMessage] = truncate(error?.message ?? '', MAX_HEADER_MESSAGE);
+    return { topic: topics.dlq, key: input.key, value: input.value, headers };
+  }
+  if (record.errors[0] !== undefined) headers[HEADER.errorCode] = record.errors[0].code;
+  // The text of JSON.stringify({ ...record fields, schema, source, raw? }), written out (see serializeOutputRecord).
+  const { source } = input;
+  const parts = recordParts(record);
+  parts.push(',"schema":', schemaJson(schema), ',"source":{"topic":', JSON.stringify(source.topic), ',"partition":', JSON.stringify(source.partition), ',"offset":', JSON.stringify(source.offset), '}');
+  if (record.disposition === 'rejected') parts.push(',"raw":', JSON.stringify(raw ?? null));
+  parts.push('}');
+  // join, not +: one flat string. Concatenation builds a rope of ~40 pieces, and a batch of thousands of ropes
+  // held until the producer encodes them costs more in garbage collection than writing them out saves.
+  const value = parts.join('');
+  return {
+    topic: record.disposition === 'normalized' ? topics.output : topics.rejected,
+    key: input.key,
+    value,
+    headers,
+  };
+}
+
+/** An output message and the record it finally carries (a dead letter when the output would be too large). */
+export interface BoundedOutput {
+  readonly message: OutputMessage;
+  readonly record: OutputRecord;
+}
+
+/**
+ * {@link buildOutputMessage}, with every value bounded to `maxBytes` (UTF-8), so that no record is one the output
+ * topics refuse:
+ * - a normalized or rejected output over the bound is dead-lettered instead (`output_too_large`), the input
+ *   unchanged in the DLQ as for every dead letter;
+ * - a dead letter whose input value is over the bound (an input topic that takes larger records than the DLQ)
+ *   goes without its value (null), its headers naming the error, the size and where the input is.
+ * Nothing is dropped silently: the DLQ record always points at the input's topic, partition and offset.
+ */
+export function buildBoundedOutput(
+  input: InputMessage,
+  record: OutputRecord,
+  schema: SchemaIdentity | undefined,
+  raw: JsonValue | undefined,
+  topics: OutputTopics,
+  maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES,
+): BoundedOutput {
+  let final = record;
+  let message = buildOutputMessage(input, record, schema, raw, topics);
+  const size = byteSize(message.value, maxBytes);
+  if (size !== undefined && record.disposition !== 'dead_letter') {
+    final = outputTooLarge(record, size, maxBytes);
+    message = buildOutputMessage(input, final, schema, raw, topics);
+  }
+  const inputSize = message.topic === topics.dlq ? byteSize(message.value, maxBytes) : undefined;
+  if (inputSize !== undefined) {
+    const note = `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
+    const headers = { ...message.headers, [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE) };
+    message = { ...message, value: null, headers };
+  }
+  return { message, record: final };
+}
+
+/** The byte size of a value when it is over `maxBytes`, else undefined (counted only when it could be over). */
+function byteSize(value: Buffer | string | null, maxBytes: number): number | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== 'string') return value.length > maxBytes ? value.length : undefined;
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short strings need no count.
+  if (value.length * 3 <= maxBytes) return undefined;
+  const bytes = Buffer.byteLength(value);
+  return bytes > maxBytes ? bytes : undefined;
+}
+
+function outputTooLarge(record: OutputRecord, size: number, maxBytes: number): OutputRecord {
+  const what = record.disposition === 'rejected' ? 'rejected output (arguments, errors and the raw call)' : 'normalized output';
+  return {
+    ...record,
+    valid: false,
+    disposition: 'dead_letter',
+    errors: [
+      {
+        code: 'output_too_large',
+        path: '',
+        message: `The ${what} would be ${String(size)} bytes, over the ${String(maxBytes)}-byte bound (MAX_OUTPUT_BYTES); the call is dead-lettered unchanged instead.`,
+        hint: 'Send smaller arguments; operators can raise MAX_OUTPUT_BYTES together with the output topics\' max.message.bytes.',
+      },
+      ...record.errors,
+    ],
+  };
+}
+
+/**
+ * `JSON.stringify(record)`, the same text byte for byte, written out: the fixed keys, booleans and enumerated
+ * values as literals, the repairs and pass-throughs field by field, and `JSON.stringify` only for the free
+ * values (id, tool, arguments, errors, pointers). A quarter faster than stringifying the whole record, which is
+ * the largest single cost of the core path (bench/core.ts checks the equality on its whole corpus).
+ */
+export function serializeOutputRecord(record: OutputRecord): string {
+  const parts = recordParts(record);
+  parts.push('}');
+  return parts.join('');
+}
+
+/** The record's fields as pieces of JSON object text, without the closing brace. */
+function recordParts(record: OutputRecord): string[] {
+  const parts = [
+    '{"id":', JSON.stringify(record.id),
+    ',"tool":', JSON.stringify(record.tool),
+    ',"format":', JSON.stringify(record.format),
+    ',"arguments":', JSON.stringify(record.arguments),
+    record.valid ? ',"valid":true,"disposition":"' : ',"valid":false,"disposition":"', record.disposition,
+    '","errors":', record.errors.length === 0 ? '[]' : JSON.stringify(record.errors),
+    ',"repairs":[',
+  ];
+  const { repairs, passThroughs } = record;
+  for (let i = 0; i < repairs.length; i++) {
+    const repair = repairs[i] as Repair;
+    parts.push(i === 0 ? '{"pointer":' : ',{"pointer":', JSON.stringify(repair.pointer), ',"kind":"', repair.kind, '"}');
+  }
+  parts.push('],"passThroughs":[');
+  for (let i = 0; i < passThroughs.length; i++) {
+    const pass = passThroughs[i] as PassThrough;
+    parts.push(i === 0 ? '{"pointer":' : ',{"pointer":', JSON.stringify(pass.pointer), ',"reason":"', pass.reason, '"}');
+  }
+  parts.push(']');
+  return parts;
+}
+
+/** A tool's schema identity as JSON, once per identity (the same object serves every call of that tool). */
+const SCHEMA_JSON = new WeakMap<SchemaIdentity, string>();
+
+function schemaJson(schema: SchemaIdentity | undefined): string {
+  if (schema === undefined) return 'null';
+  let text = SCHEMA_JSON.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(schema);
+    SCHEMA_JSON.set(schema, text);
+  }
+  return text;
+}
+
+function carriedHeaders(incoming: Headers): Headers {
+  const out: Headers = {};
+  for (const name of Object.keys(incoming)) {
+    if (!OWN_HEADERS.has(name) && incoming[name] !== undefined) out[name] = incoming[name];
+  }
+  return out;
+}
+
+/**
+ * Longest call id carried as the `idempotency-key` as is, in UTF-16 code units. Ids are model- or producer-chosen:
+ * a 900 KB id copied into a header made a record of 1.8 MB (the output bound counts only the value), which the
+ * broker refuses on every retry. Real ids are far shorter (`call_…`, `toolu_…`: under 64).
+ */
+export const MAX_IDEMPOTENCY_ID_CHARS = 256;
+
+/**
+ * The `idempotency-key` of a record: its call id; `sha256:` of the id when the id is longer than
+ * {@link MAX_IDEMPOTENCY_ID_CHARS} (the same id always gives the same key); `sha256:` of the record's key and
+ * value when it has no id or an empty one (an empty id shared by every such call would make consumers drop all
+ * but the first as duplicates).
+ */
+export function idempotencyKey(id: string | null, input: Pick<InputMessage, 'key' | 'value'>): string {
+  if (id === null || id === '') return recordHash(input);
+  if (id.length <= MAX_IDEMPOTENCY_ID_CHARS) return id;
+  return `sha256:${createHash('sha256').update(id).digest('hex').slice(0, 32)}`;
+}
+
+/** A stable id for a record without a call id: the same bytes always give the same key. */
+export function recordHash(input: Pick<InputMessage, 'key' | 'value'>): string {
+  const hash = createHash('sha256');
+  if (input.key !== null) hash.update(input.key);
+  hash.update('\u0000');
+  if (input.value !== null) hash.update(input.value);
+  return `sha256:${hash.digest('hex').slice(0, 32)}`;
+}

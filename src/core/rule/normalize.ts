@@ -1,0 +1,272 @@
+/**
+ * RT-TOOL-8: reconcile a model's tool arguments with the tool's own input schema.
+ *
+ * Two independent repairs, in this order (see README "The rule, as implemented"):
+ * 1. JSON-string decoding, on top-level parameters only, looking at the argument as sent, once: a string is
+ *    replaced by its parsed value only when the parameter's declared types include `array` or `object` but
+ *    not `string`, the text parses, and the parsed value has a declared shape (a list for `array`, a map for
+ *    `object`). Otherwise the argument passes through unmodified, and the failed condition is reported.
+ * 2. HTML character-reference decoding of every string leaf (including leaves of a just-decoded value),
+ *    repeated until the value stops changing, with a bound on passes. Keys are never touched.
+ *
+ * Pure: the input is never mutated; unchanged subtrees are shared with the input, so a call that needs no
+ * repair allocates nothing but the result wrapper.
+ */
+import { decodeHTMLAttribute } from 'entities';
+import { childPointer, isJsonObject, nestsDeeperThan, type JsonObject, type JsonValue } from '../shared/json.js';
+import type { ParamRule, Schema, SchemaPlan } from './plan.js';
+import type { PassThrough, PassThroughReason, Repair } from '../shared/types.js';
+
+export interface NormalizeOptions {
+  /**
+   * Beyond the rule, off by default: also JSON-decode strings in nested properties and array items whose
+   * subschema declares `array`/`object` (RT-TOOL-8 speaks only of top-level parameters).
+   */
+  readonly deep: boolean;
+  /** Upper bound on entity-decoding passes per string (the rule allows a bound). */
+  readonly maxEntityPasses: number;
+  /** Deepest nesting a JSON-decoded value may bring in; deeper text is passed through (`too_deep`). */
+  readonly maxDepth: number;
+  /** Operator opt-out, beyond the rule: skip entity decoding for the whole call. */
+  readonly skipEntities: boolean;
+  /** Operator opt-out, beyond the rule: top-level parameters whose leaves keep their character references. */
+  readonly entityExemptParameters: ReadonlySet<string>;
+}
+
+/**
+ * Defaults. Ten passes resolve ten levels of escaping (`&amp;amp;...`); real double-escaping is two or three.
+ * Depth 64 matches the record bound.
+ */
+export const DEFAULT_NORMALIZE_OPTIONS: NormalizeOptions = Object.freeze({
+  deep: false,
+  maxEntityPasses: 10,
+  maxDepth: 64,
+  skipEntities: false,
+  entityExemptParameters: new Set<string>(),
+});
+
+export interface NormalizeResult {
+  /** The normalized arguments: a new object when anything changed, else the input itself. */
+  readonly arguments: JsonObject;
+  readonly repairs: Repair[];
+  readonly passThroughs: PassThrough[];
+}
+
+/**
+ * Normalizes one call's arguments against its tool's compiled plan. Never throws on JSON input nested at most
+ * `options.maxDepth` deep, which the record and envelope decoders enforce before this runs (the walk recurses:
+ * thousands of levels would exhaust the stack).
+ */
+export function normalizeArguments(
+  args: JsonObject,
+  plan: SchemaPlan,
+  options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+): NormalizeResult {
+  const repairs: Repair[] = [];
+  const passThroughs: PassThrough[] = [];
+  let out: JsonObject | undefined;
+  for (const key of Object.keys(args)) {
+    const sent = args[key] as JsonValue;
+    let value = sent;
+    const rule = plan.ruleForProperty(key);
+    if (typeof sent === 'string') {
+      const decision = decideJson(sent, rule, options.maxDepth - 1);
+      if (decision.ok) {
+        value = decision.value;
+        repairs.push({ pointer: childPointer('', key), kind: 'json_decoded' });
+      } else {
+        passThroughs.push({ pointer: childPointer('', key), reason: decision.reason });
+      }
+    }
+    if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
+    if (!options.skipEntities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
+    if (value !== sent) {
+      out ??= copyObject(args);
+      setOwn(out, key, value);
+    }
+  }
+  return { arguments: out ?? args, repairs, passThroughs };
+}
+
+type JsonDecision = { ok: true; value: JsonValue } | { ok: false; reason: PassThroughReason };
+
+/** Shared, frozen failure decisions: the common outcome allocates nothing. */
+const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
+  string_declared: { ok: false, reason: 'string_declared' },
+  not_declared: { ok: false, reason: 'not_declared' },
+  not_json: { ok: false, reason: 'not_json' },
+  shape_mismatch: { ok: false, reason: 'shape_mismatch' },
+  too_deep: { ok: false, reason: 'too_deep' },
+});
+
+/** The three conditions of RT-TOOL-8 §2, checked in order; the first that fails names the pass-through. */
+function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDecision {
+  switch (rule.kind) {
+    case 'not_declared':
+    case 'no_container':
+      return PASS.not_declared;
+    case 'string_declared':
+      return PASS.string_declared;
+    case 'decode':
+      break;
+  }
+  // Cheap pre-check: JSON text for a list or map starts with `[` or `{` after whitespace. It spares a
+  // throw-and-catch in JSON.parse for the common case of prose sent where a list is declared.
+  const first = firstNonSpace(text);
+  if (first !== '[' && first !== '{') return isJsonScalarText(text) ? PASS.shape_mismatch : PASS.not_json;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return PASS.not_json;
+  }
+  const shapeOk = Array.isArray(parsed) ? rule.array : isJsonObject(parsed) && rule.object;
+  if (!shapeOk) return PASS.shape_mismatch;
+  // Parsed text may nest far deeper than the record did; refuse what the rest of the pipeline cannot walk.
+  if (nestsDeeperThan(text, parsed as JsonValue, depthBudget)) return PASS.too_deep;
+  return { ok: true, value: parsed as JsonValue };
+}
+
+/** Deep mode: apply the JSON-decoding repair to nested properties and items that declare containers. */
+function decodeNested(
+  value: JsonValue,
+  schema: Schema,
+  pointer: string,
+  plan: SchemaPlan,
+  options: NormalizeOptions,
+  repairs: Repair[],
+  depth: number,
+): JsonValue {
+  if (depth > options.maxDepth) return value;
+  if (Array.isArray(value)) {
+    let out: JsonValue[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as JsonValue;
+      const next = decodeChild(item, plan.ruleForItem(i, schema), childPointer(pointer, i), plan, options, repairs, depth);
+      if (next !== item) {
+        out ??= value.slice();
+        out[i] = next;
+      }
+    }
+    return out ?? value;
+  }
+  if (isJsonObject(value)) {
+    let out: JsonObject | undefined;
+    for (const key of Object.keys(value)) {
+      const child = value[key] as JsonValue;
+      const next = decodeChild(child, plan.ruleForProperty(key, schema), childPointer(pointer, key), plan, options, repairs, depth);
+      if (next !== child) {
+        out ??= copyObject(value);
+        setOwn(out, key, next);
+      }
+    }
+    return out ?? value;
+  }
+  return value;
+}
+
+function decodeChild(
+  child: JsonValue,
+  rule: ParamRule,
+  pointer: string,
+  plan: SchemaPlan,
+  options: NormalizeOptions,
+  repairs: Repair[],
+  depth: number,
+): JsonValue {
+  if (rule.kind !== 'decode') return child;
+  let value = child;
+  if (typeof child === 'string') {
+    const decision = decideJson(child, rule, options.maxDepth - depth);
+    if (!decision.ok) return child;
+    value = decision.value;
+    repairs.push({ pointer, kind: 'json_decoded' });
+  }
+  return decodeNested(value, rule.schema, pointer, plan, options, repairs, depth + 1);
+}
+
+/**
+ * Entity-decodes every string leaf under `value` (found at `token` under `parent`), sharing unchanged
+ * subtrees. Keys are left as they are. The leaf's pointer is built only when a repair is reported.
+ */
+function decodeEntitiesDeep(value: JsonValue, parent: string, token: string | number, options: NormalizeOptions, repairs: Repair[]): JsonValue {
+  if (typeof value === 'string') {
+    if (!value.includes('&')) return value;
+    const decoded = decodeReferences(value, options.maxEntityPasses);
+    if (decoded !== value) repairs.push({ pointer: childPointer(parent, token), kind: 'entities_decoded' });
+    return decoded;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const pointer = childPointer(parent, token);
+  if (Array.isArray(value)) {
+    let out: JsonValue[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as JsonValue;
+      const next = decodeEntitiesDeep(item, pointer, i, options, repairs);
+      if (next !== item) {
+        out ??= value.slice();
+        out[i] = next;
+      }
+    }
+    return out ?? value;
+  }
+  let out: JsonObject | undefined;
+  for (const key of Object.keys(value)) {
+    const child = value[key] as JsonValue;
+    const next = decodeEntitiesDeep(child, pointer, key, options, repairs);
+    if (next !== child) {
+      out ??= copyObject(value);
+      setOwn(out, key, next);
+    }
+  }
+  return out ?? value;
+}
+
+/**
+ * Decodes HTML character references with the HTML Standard's attribute-value rules, until the text stops
+ * changing or `maxPasses` passes have run. Attribute rules keep `?a=1&copy=2` intact: a legacy name without
+ * `;` is not decoded before `=` or an alphanumeric. Text without `&` is returned as is, without a pass.
+ */
+export function decodeReferences(text: string, maxPasses: number): string {
+  let current = text;
+  for (let pass = 0; pass < maxPasses && current.includes('&'); pass++) {
+    const next = decodeHTMLAttribute(current);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+function firstNonSpace(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // JSON whitespace: space, tab, line feed, carriage return.
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text[i];
+  }
+  return undefined;
+}
+
+/** True when the text is a JSON scalar (string, number, true/false/null): it parses, but to the wrong shape. */
+function isJsonScalarText(text: string): boolean {
+  const first = firstNonSpace(text);
+  if (first === undefined || !'"-0123456789tfn'.includes(first)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A shallow copy that keeps `__proto__` and friends as own data properties. */
+function copyObject(source: JsonObject): JsonObject {
+  const copy: JsonObject = {};
+  for (const key of Object.keys(source)) setOwn(copy, key, source[key] as JsonValue);
+  return copy;
+}
+
+/** Assignment would call the `__proto__` setter (changing the prototype and losing the key); define instead. */
+function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

@@ -1,0 +1,124 @@
+/**
+ * Bounds on a tool's input schema, checked before it is compiled. Pure: no I/O, never throws, never mutates.
+ *
+ * A schema comes from an operator (a schema directory, the registry), not from a model, but it is still input:
+ * compiling it (ajv's code generation, the RT-TOOL-8 plan, the `$ref` cycle check) walks it recursively and
+ * costs time superlinear in its size. Without a bound, a schema nested a few thousand levels deep overflows the
+ * stack inside ajv and is reported as a `$ref` cycle, and one of several megabytes, or with a huge `enum`, stalls
+ * the worker's event loop for seconds to minutes while it compiles. All are refused here with a message naming
+ * the limit (README "Limits").
+ */
+import { Buffer } from 'node:buffer';
+import type { JsonValue } from '../shared/json.js';
+
+/** Bounds applied to every tool input schema before it is compiled. */
+export interface SchemaLimits {
+  /** Largest schema accepted, in UTF-8 bytes of its compact JSON text. A schema of exactly this size is accepted. */
+  readonly maxSchemaBytes: number;
+  /** Deepest nesting of arrays/objects accepted (a flat schema object is depth 1). Exactly this depth is accepted. */
+  readonly maxSchemaDepth: number;
+  /** Most items of one array (`enum`, `anyOf`...) or members of one object (`properties`...). Exactly this is accepted. */
+  readonly maxSchemaMembers: number;
+}
+
+/**
+ * Defaults for {@link SchemaLimits}.
+ *
+ * - `maxSchemaBytes`: 1 MiB (1 048 576 bytes), as for records; real tool schemas are a few kilobytes.
+ * - `maxSchemaDepth`: 128 JSON levels. Each nested object model costs two levels (`properties` / name) and
+ *   generators share models through `$defs` instead of nesting them, so real schemas stay under 30; ajv compiles
+ *   several hundred levels without reaching the stack limit, so 128 leaves margin on both sides.
+ * - `maxSchemaMembers`: 10 000, far more than a hand-written enum. Compile time grows faster than
+ *   these counts: ajv checks a draft-07/06 `enum` for duplicates pairwise (its meta-schema says `uniqueItems`),
+ *   so 30 000 values took 4.8 s to compile and the ~150 000 short values 1 MiB can hold would take minutes,
+ *   with the worker's event loop blocked; 10 000 values take 0.5 s, 10 000 properties or `anyOf` branches 1.5 s.
+ */
+export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = Object.freeze({ maxSchemaBytes: 1_048_576, maxSchemaDepth: 128, maxSchemaMembers: 10_000 });
+
+/** Why a schema is refused: which limit, the bound, and what was measured (a lower bound once the walk stops). */
+export interface SchemaLimitViolation {
+  readonly limit: 'schema_too_large' | 'schema_too_deep' | 'schema_too_many_members';
+  readonly message: string;
+  readonly details: { [key: string]: JsonValue };
+}
+
+/**
+ * Checks `schema` against `limits`. Returns undefined when the schema is within all bounds, else the first
+ * violation found. Iterative (any depth is measured without growing the call stack) and stops as soon as a
+ * bound is crossed, so an oversized schema costs no more than the limit to reject. A structure that is not a
+ * tree (shared or cyclic objects built in code rather than parsed) is measured as the tree it unfolds to, so
+ * a cycle is reported as too deep rather than looping.
+ */
+export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): SchemaLimitViolation | undefined {
+  const { maxSchemaBytes, maxSchemaDepth, maxSchemaMembers } = limits;
+  let bytes = 0;
+  // Two parallel stacks rather than one of tuples: no allocation per visited value.
+  const pending: JsonValue[] = [schema];
+  const depths: number[] = [0];
+  for (let value = pending.pop(); value !== undefined; value = pending.pop()) {
+    const depth = depths.pop() ?? 0;
+    if (typeof value !== 'object' || value === null) {
+      bytes += scalarBytes(value);
+    } else {
+      if (depth + 1 > maxSchemaDepth) return tooDeep(maxSchemaDepth);
+      if (Array.isArray(value)) {
+        if (value.length > maxSchemaMembers) return tooManyMembers(value.length, maxSchemaMembers);
+        // `[` `]` and a comma between items.
+        bytes += 2 + Math.max(0, value.length - 1);
+        for (const item of value) {
+          pending.push(item);
+          depths.push(depth + 1);
+        }
+      } else {
+        const keys = Object.keys(value);
+        if (keys.length > maxSchemaMembers) return tooManyMembers(keys.length, maxSchemaMembers);
+        // `{` `}`, a comma between members, a colon in each.
+        bytes += 2 + Math.max(0, keys.length - 1) + keys.length;
+        for (const key of keys) {
+          bytes += stringBytes(key);
+          pending.push(value[key] as JsonValue);
+          depths.push(depth + 1);
+        }
+      }
+    }
+    if (bytes > maxSchemaBytes) return tooLarge(bytes, maxSchemaBytes);
+  }
+  return undefined;
+}
+
+/** UTF-8 bytes of a string as compact JSON writes it (quotes and escapes included). */
+function stringBytes(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text), 'utf8');
+}
+
+function scalarBytes(value: string | number | boolean | null): number {
+  if (typeof value === 'string') return stringBytes(value);
+  // Numbers as JSON writes them (a non-finite number, which JSON.parse never yields, is written `null`).
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (value === null) return 4;
+  return value ? 4 : 5;
+}
+
+function tooLarge(atLeast: number, maxSchemaBytes: number): SchemaLimitViolation {
+  return {
+    limit: 'schema_too_large',
+    message: `it is at least ${atLeast} bytes of JSON, more than the schema size limit of ${maxSchemaBytes} bytes`,
+    details: { reason: 'schema_too_large', limit: maxSchemaBytes, atLeastBytes: atLeast },
+  };
+}
+
+function tooManyMembers(count: number, maxSchemaMembers: number): SchemaLimitViolation {
+  return {
+    limit: 'schema_too_many_members',
+    message: `one of its arrays or objects (an enum, properties, alternatives...) has ${count} members, more than the schema limit of ${maxSchemaMembers} members per array or object`,
+    details: { reason: 'schema_too_many_members', limit: maxSchemaMembers, members: count },
+  };
+}
+
+function tooDeep(maxSchemaDepth: number): SchemaLimitViolation {
+  return {
+    limit: 'schema_too_deep',
+    message: `it nests arrays/objects more than ${maxSchemaDepth} levels deep, beyond the schema depth limit of ${maxSchemaDepth} levels`,
+    details: { reason: 'schema_too_deep', limit: maxSchemaDepth },
+  };
+}

@@ -1,0 +1,117 @@
+/** JSON values as `JSON.parse` produces them. */
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonArray = JsonValue[];
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
+
+/** A plain JSON map: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Escapes one reference token for a JSON Pointer (RFC 6901). */
+export function escapePointerToken(token: string | number): string {
+  if (typeof token === 'number') return String(token);
+  // Most keys need no escaping: skip the two regex passes for them (this runs for every argument).
+  if (!token.includes('~') && !token.includes('/')) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Appends a token to a JSON Pointer. */
+export function childPointer(parent: string, token: string | number): string {
+  return `${parent}/${escapePointerToken(token)}`;
+}
+
+/**
+ * Follows a JSON Pointer written in a URI fragment (`/$defs/a%20b/0`, the part of `#/...` after the `#`) from
+ * `root`: each token percent-decoded, then `~1` and `~0` unescaped (RFC 6901 section 6); array elements by
+ * decimal index only. Returns the value and the decoded tokens, or undefined when a token is malformed or names
+ * nothing. Every schema walk in the core resolves local `$ref`s through this one function.
+ */
+export function walkFragmentPointer(root: unknown, pointer: string): { value: unknown; tokens: string[] } | undefined {
+  let node = root;
+  const tokens: string[] = [];
+  if (pointer === '') return { value: node, tokens };
+  if (!pointer.startsWith('/')) return undefined;
+  for (const raw of pointer.slice(1).split('/')) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // malformed percent-encoding, or a lone surrogate
+    }
+    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)] as unknown;
+    else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+    if (node === undefined) return undefined;
+    tokens.push(token);
+  }
+  return { value: node, tokens };
+}
+
+/**
+ * Parses JSON text, returning `undefined` instead of throwing. `JSON.parse` creates `__proto__` as an own
+ * data property (it never calls the setter), so parsed keys cannot pollute prototypes.
+ */
+export function tryParseJson(text: string): { ok: true; value: JsonValue } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as JsonValue };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Names the JSON type of a value the way JSON Schema does (`integer` is reported as `number`). */
+export function jsonTypeOf(value: unknown): 'null' | 'array' | 'object' | 'string' | 'number' | 'boolean' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  const t = typeof value;
+  if (t === 'string' || t === 'number' || t === 'boolean') return t;
+  return 'object';
+}
+
+/**
+ * The nesting depth of arrays and objects in `value`: 0 for a scalar, 1 for a flat array or object (empty or
+ * not). Iterative, so any depth is measured without growing the call stack. Stops as soon as the depth
+ * exceeds `stopAbove` and returns `stopAbove + 1`; the result is exact whenever it is at most `stopAbove`.
+ */
+export function measureDepth(value: JsonValue, stopAbove: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  if (stopAbove < 1) return 1;
+  // Two parallel stacks rather than one of tuples: no allocation per visited container.
+  const pending: (JsonValue[] | { [key: string]: JsonValue })[] = [value];
+  const depths: number[] = [1];
+  let max = 1;
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const depth = depths.pop() ?? 1;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    for (const child of children) {
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth + 1 > stopAbove) return stopAbove + 1;
+      if (depth + 1 > max) max = depth + 1;
+      pending.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return max;
+}
+
+/**
+ * True when `text` holds at most `limit` `{` and `[` characters in all (inside strings or not): JSON parsed
+ * from it then nests at most `limit` deep, and walking the parsed value ({@link measureDepth}) can be skipped.
+ * A few native `indexOf` scans cost a fifth of the walk on a typical record; texts with more brackets than the
+ * limit (rare) still get the exact walk.
+ */
+export function fewContainers(text: string, limit: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) if (++count > limit) return false;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) if (++count > limit) return false;
+  return true;
+}
+
+/** True when `value`, parsed from `text`, nests arrays/objects deeper than `limit` (the text is counted first: cheaper). */
+export function nestsDeeperThan(text: string, value: JsonValue, limit: number): boolean {
+  return !fewContainers(text, limit) && measureDepth(value, limit) > limit;
+}

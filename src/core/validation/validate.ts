@@ -1,0 +1,262 @@
+/**
+ * Validation of (normalized) tool-call arguments against the tool's JSON Schema, with every failure turned into
+ * a {@link Diagnostic} an agent can act on: a stable code, the JSON Pointer of the offending value, a plain
+ * message naming the parameter, a hint saying what to send instead, and machine-readable details.
+ *
+ * Pure: no I/O, no environment, no logging (ajv's logger is switched off), and neither the schema nor the
+ * arguments are ever mutated (no coercion, no defaults, no removal of additional properties).
+ *
+ * This module holds the public entry point ({@link createSchemaCompiler}) and schema compilation: the Ajv
+ * instances, draft selection by `$schema`, isolated compiles and `tool_schema_unusable` reasons. The rest lives in
+ * validation-diagnostics.ts (ajv errors to diagnostics), ajv-error-tree.ts, schema-index.ts (schema navigation,
+ * `$ref` cycles), diagnostic-text.ts (previews and phrasing) and url-format.ts (the linear-time `url` format).
+ */
+import { Ajv, MissingRefError } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import { preview, previewValue, truncate } from '../shared/text.js';
+import { isJsonObject } from '../shared/json.js';
+import type { JsonObject, JsonValue } from '../shared/json.js';
+import { findRefCycle, maxSubschemasPerValue, SchemaIndex } from './schema-index.js';
+import type { Diagnostic } from '../shared/types.js';
+import { isUrl } from './url-format.js';
+import { runValidation, unusableDiagnostic } from './diagnostics.js';
+
+// Part of this module's public surface since before the split; importers keep using './validate.js'.
+export { isUrl, preview };
+
+// ajv-formats is CommonJS; under NodeNext the default import is `module.exports`, whose `default` is the plugin
+// (at runtime `module.exports.default === module.exports`, so this works in tsc, node and vitest alike).
+const addFormats = formatsModule.default;
+
+/** Compiles tool input schemas. Holds one Ajv instance per supported draft, reused for every compile. */
+export interface SchemaCompiler {
+  /**
+   * Compiles a tool's input schema. Never throws: a schema that cannot be used (unsupported `$schema`, invalid
+   * against its meta-schema, dangling `$ref`, `$ref` cycle that never reaches a value, bad regular expression)
+   * yields `{ ok: false }` with a `tool_schema_unusable` diagnostic at path `""`. The input is not mutated.
+   * Compile once per schema version and reuse the result: compiling is far more expensive than validating.
+   */
+  compile(schema: JsonObject): CompiledValidator;
+}
+
+/**
+ * The outcome of {@link SchemaCompiler.compile}. `validate` never throws and never mutates its argument; it
+ * returns `[]` when the arguments are valid, otherwise at most `maxDiagnostics` diagnostics in a deterministic
+ * order (ajv's evaluation order, after noise from `anyOf`/`oneOf`/`if`/`contains`/`propertyNames` is folded).
+ */
+export type CompiledValidator =
+  | { ok: true; validate(args: JsonValue): Diagnostic[] }
+  | { ok: false; diagnostic: Diagnostic };
+
+/** Options of {@link createSchemaCompiler}. */
+export interface SchemaCompilerOptions {
+  /**
+   * The most diagnostics one `validate` call returns (default 20, must be a positive integer). ajv runs with
+   * `allErrors` so an agent can fix every problem in one retry; the cap keeps the rejected record small when a
+   * payload is wrong everywhere. Over the cap, the first `maxDiagnostics - 1` are kept, in order, and the last is
+   * `more_errors`, saying how many more were found (with a cap of 1, only the first problem is returned).
+   */
+  maxDiagnostics?: number;
+}
+
+export const DEFAULT_MAX_DIAGNOSTICS = 20;
+
+/** The `$schema` URIs we accept; a schema without `$schema` is read as 2020-12 (MCP's default). */
+export const SUPPORTED_DRAFTS = ['2020-12', 'draft-07', 'draft-06'] as const;
+type Draft = '2020-12' | 'draft-07';
+
+type AjvInstance = Ajv | Ajv2020;
+
+const AJV_OPTIONS: Options = {
+  // Real tool schemas carry `title`, `examples`, vendor `x-` keys, unknown formats...: tolerate, do not reject.
+  strict: false,
+  // Agents fix all problems in one retry; payload size and depth are bounded upstream, output by maxDiagnostics.
+  allErrors: true,
+  // Errors carry `parentSchema`, `schema` and `data`: we need them for descriptions, allowed keys and previews.
+  verbose: true,
+  // Validation must never change the arguments: no coercion, no defaults, no pruning.
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  validateFormats: true,
+  // Arguments are plain data: `constructor`, `toString`, `__proto__` are present only when the call sends them.
+  // By default ajv tests `data.name !== undefined`, which finds Object.prototype's members: `{}` satisfied
+  // `required: ["toString"]`, and a missing `constructor` was type-checked as the inherited function.
+  ownProperties: true,
+  // Pure core: ajv would otherwise `console.warn` about unknown formats and keywords.
+  logger: false,
+};
+
+/**
+ * Most subschemas a tool schema may apply to one value ({@link maxSubschemasPerValue}). ajv runs each of them
+ * for every value they apply to, at roughly 10 ns each for simple ones: 10,000 is about 0.1 ms per value. Tool
+ * schemas seen so far stay under 10 (the examples and fixtures: at most 3); a chain of `allOf: [$ref A, $ref A]`
+ * passes it at 12 links (each link triples the count and more), and at 24 links ajv takes 135 ms per call.
+ */
+export const MAX_SUBSCHEMAS_PER_VALUE = 10_000;
+
+/**
+ * Creates a compiler with one Ajv instance per draft (2020-12 and draft-07), created here once and reused for
+ * every compile, as ajv advises.
+ *
+ * @throws RangeError when `maxDiagnostics` is not a positive integer (a configuration error, caught at start-up).
+ */
+export function createSchemaCompiler(options: SchemaCompilerOptions = {}): SchemaCompiler {
+  const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
+  if (!Number.isInteger(maxDiagnostics) || maxDiagnostics < 1) {
+    throw new RangeError(`maxDiagnostics must be a positive integer, got ${String(maxDiagnostics)}`);
+  }
+  const instances: Record<Draft, AjvInstance> = {
+    '2020-12': new Ajv2020(AJV_OPTIONS),
+    'draft-07': new Ajv(AJV_OPTIONS),
+  };
+  addFormats(instances['2020-12']);
+  addFormats(instances['draft-07']);
+  // ajv-formats' `url` regex backtracks quadratically on untrusted values (see isUrl): same language, linear time.
+  instances['2020-12'].addFormat('url', { type: 'string', validate: isUrl });
+  instances['draft-07'].addFormat('url', { type: 'string', validate: isUrl });
+
+  return {
+    compile(schema: JsonObject): CompiledValidator {
+      let draft: Draft | undefined;
+      try {
+        if (!isJsonObject(schema)) return unusable('The tool schema is not a JSON object.', { reason: 'not_object' });
+        const selected = selectDraft(schema.$schema);
+        if (!selected.ok) return selected.failure;
+        draft = selected.draft;
+        // A shallow copy without `$schema`: we chose the draft ourselves, and ajv only knows its own default
+        // meta-schema URI (draft-06 schemas, and `https`/no-`#` spellings, would otherwise fail to compile).
+        // Nested objects are shared, never written to.
+        const root: JsonObject = { ...schema };
+        delete root.$schema;
+        const cycle = findRefCycle(root);
+        if (cycle !== undefined) {
+          return unusable(
+            `The tool schema has a $ref cycle that never reaches a value (${cycle.join(' -> ')}), so validation would never end.`,
+            { reason: 'ref_cycle', cycle, draft },
+          );
+        }
+        const perValue = maxSubschemasPerValue(root, MAX_SUBSCHEMAS_PER_VALUE);
+        if (perValue > MAX_SUBSCHEMAS_PER_VALUE) {
+          return unusable(
+            `The tool schema applies more than ${MAX_SUBSCHEMAS_PER_VALUE} subschemas to one value (its $refs share subschemas in ` +
+              'chains such as allOf: [$ref A, $ref A], which doubles the work at every link), so validating a call could block for seconds to hours.',
+            { reason: 'too_many_subschemas', limit: MAX_SUBSCHEMAS_PER_VALUE, draft },
+          );
+        }
+        const validateFn = compileIsolated(instances[draft], root);
+        const index = new SchemaIndex(root);
+        return {
+          ok: true,
+          validate: (args: JsonValue): Diagnostic[] => runValidation(validateFn, index, args, maxDiagnostics),
+        };
+      } catch (error) {
+        return unusable(...describeCompileError(error, draft));
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Draft selection and compilation
+
+function normalizeSchemaUri(uri: string): string {
+  return uri.trim().replace(/#$/, '').replace(/^http:/, 'https:');
+}
+
+const DRAFT_BY_URI = new Map<string, Draft>([
+  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['https://json-schema.org/draft-07/schema', 'draft-07'],
+  // draft-06 is a subset of draft-07 (07 only added keywords), so the draft-07 instance validates it faithfully.
+  ['https://json-schema.org/draft-06/schema', 'draft-07'],
+]);
+
+function selectDraft(
+  $schema: JsonValue | undefined,
+): { ok: true; draft: Draft } | { ok: false; failure: CompiledValidator } {
+  if ($schema === undefined) return { ok: true, draft: '2020-12' };
+  const draft = typeof $schema === 'string' ? DRAFT_BY_URI.get(normalizeSchemaUri($schema)) : undefined;
+  if (draft !== undefined) return { ok: true, draft };
+  return {
+    ok: false,
+    failure: unusable(
+      `The tool schema declares an unsupported $schema ${preview($schema)}. Supported drafts: 2020-12 ` +
+        '(https://json-schema.org/draft/2020-12/schema, also the default when $schema is absent), draft-07 ' +
+        '(http://json-schema.org/draft-07/schema#) and draft-06 (http://json-schema.org/draft-06/schema#).',
+      { reason: 'unsupported_draft', $schema: previewValue($schema), supported: [...SUPPORTED_DRAFTS] },
+    ),
+  };
+}
+
+/**
+ * Compiles `root` without leaving anything behind in the shared Ajv instance.
+ *
+ * Why: `ajv.compile` registers a schema's `$id` (and every nested `$id`) in the instance, so a second compile of a
+ * schema with the same `$id` throws "schema with key or id ... already exists": two tools may share an `$id`,
+ * and a tool's schema is compiled again when it changes. We cannot simply use `addUsedSchema: false`, because
+ * ajv then fails to resolve `$ref: "#"` from inside a schema that has no `$id` (a legitimate recursive schema).
+ * So we let ajv register during the compile (refs resolve exactly as ajv intends) and afterwards restore the
+ * instance's registries to their previous state and drop the compile cache entry. The compiled function keeps
+ * its own links to everything it references, so it does not need the registries any more. This also stops one
+ * tool's nested `$id` from resolving another tool's `$ref`, and stops the instance from growing per compile.
+ */
+function compileIsolated(ajv: AjvInstance, root: JsonObject): ValidateFunction {
+  const refs = ajv.refs as Record<string, unknown>;
+  const schemas = ajv.schemas as Record<string, unknown>;
+  const refsBefore = { ...refs };
+  const schemasBefore = { ...schemas };
+  try {
+    return ajv.compile(root);
+  } finally {
+    ajv.removeSchema(root);
+    restoreRegistry(refs, refsBefore);
+    restoreRegistry(schemas, schemasBefore);
+  }
+}
+
+function restoreRegistry(registry: Record<string, unknown>, snapshot: Record<string, unknown>): void {
+  for (const key of Object.keys(registry)) {
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a registry keyed by schema URI
+    if (!Object.hasOwn(snapshot, key)) delete registry[key];
+  }
+  Object.assign(registry, snapshot);
+}
+
+function describeCompileError(error: unknown, draft: Draft | undefined): [string, Record<string, JsonValue>] {
+  const draftDetails: Record<string, JsonValue> = draft === undefined ? {} : { draft };
+  if (error instanceof MissingRefError) {
+    return [
+      `The tool schema cannot be used: $ref ${preview(error.missingRef)} does not resolve to any schema (dangling reference).`,
+      { reason: 'dangling_ref', ref: error.missingRef, ...draftDetails },
+    ];
+  }
+  if (error instanceof RangeError) {
+    return [
+      'The tool schema cannot be used: compiling it recursed without end (most likely a $ref cycle).',
+      { reason: 'ref_cycle', ...draftDetails },
+    ];
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  if (text.startsWith('schema is invalid')) {
+    return [
+      `The tool schema is not a valid JSON Schema (${draft ?? 'unknown draft'}): ${truncate(text, 300)}.`,
+      { reason: 'invalid_schema', error: truncate(text, 1000), ...draftDetails },
+    ];
+  }
+  if (error instanceof SyntaxError) {
+    return [
+      `The tool schema cannot be used: ${truncate(text, 300)} (patterns must be ECMAScript regular expressions with the u flag).`,
+      { reason: 'invalid_pattern', error: truncate(text, 1000), ...draftDetails },
+    ];
+  }
+  return [
+    `The tool schema cannot be used: ${truncate(text, 300)}.`,
+    { reason: 'compile_failed', error: truncate(text, 1000), ...draftDetails },
+  ];
+}
+
+function unusable(message: string, details: Record<string, JsonValue>): { ok: false; diagnostic: Diagnostic } {
+  return { ok: false, diagnostic: unusableDiagnostic(message, details) };
+}

@@ -1,0 +1,74 @@
+/**
+ * What the worker writes for one record: topic, key, value and headers (src/core/records/output.ts). The integration
+ * tests check the same through a real broker; these pin the header rules without one.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildBoundedOutput, buildOutputMessage, HEADER, MAX_IDEMPOTENCY_ID_CHARS, recordHash, type InputMessage } from '../../../../src/core/records/output.js';
+import type { OutputRecord } from '../../../../src/core/shared/types.js';
+
+const topics = { output: 'calls.normalized', rejected: 'calls.rejected', dlq: 'calls.dlq' };
+const schema = { subject: 'tools.write_file', version: 2, id: 7 };
+
+function input(headers: InputMessage['headers'] = {}): InputMessage {
+  return { key: Buffer.from('k1'), value: Buffer.from('{"id":"call-1"}'), headers, source: { topic: 'calls.raw', partition: 2, offset: '41' } };
+}
+
+function record(disposition: OutputRecord['disposition'], id: string | null = 'call-1'): OutputRecord {
+  const errors = disposition === 'normalized' ? [] : [{ code: disposition === 'rejected' ? ('not_in_enum' as const) : ('record_not_json' as const), path: '', message: 'bad', hint: 'fix it' }];
+  return { id, tool: 'write_file', format: 'canonical', arguments: { path: 'a' }, valid: disposition === 'normalized', disposition, errors, repairs: [], passThroughs: [] };
+}
+
+describe('buildOutputMessage headers', () => {
+  it('writes the idempotency key and no disposition header: the topic is the disposition', () => {
+    const message = buildOutputMessage(input(), record('normalized'), schema, undefined, topics);
+    expect(message.topic).toBe(topics.output);
+    expect(message.key?.toString()).toBe('k1');
+    expect(message.headers).toEqual({ [HEADER.idempotencyKey]: 'call-1' });
+  });
+
+  it('carries incoming headers and drops incoming ones with our names, retired ones included', () => {
+    const incoming = { traceparent: '00-abc-def-01', [HEADER.idempotencyKey]: 'spoofed', 'toolcall-disposition': 'rejected', [HEADER.errorCode]: 'spoofed' };
+    const message = buildOutputMessage(input(incoming), record('normalized'), schema, undefined, topics);
+    expect(message.headers).toEqual({ traceparent: '00-abc-def-01', [HEADER.idempotencyKey]: 'call-1' });
+  });
+
+  it('names the first error of a rejected call in a header and sends it to the rejected topic', () => {
+    const message = buildOutputMessage(input(), record('rejected'), schema, { id: 'call-1' }, topics);
+    expect(message.topic).toBe(topics.rejected);
+    expect(message.headers).toEqual({ [HEADER.idempotencyKey]: 'call-1', [HEADER.errorCode]: 'not_in_enum' });
+    expect(JSON.parse(message.value as string)).toMatchObject({ disposition: 'rejected', raw: { id: 'call-1' }, schema });
+  });
+
+  it('dead-letters the input bytes with the Kafka Connect headers and a hash for a key when there is no id', () => {
+    const source = input();
+    const message = buildOutputMessage(source, record('dead_letter', null), undefined, undefined, topics);
+    expect(message.topic).toBe(topics.dlq);
+    expect(message.value).toBe(source.value);
+    expect(message.headers).toEqual({
+      [HEADER.idempotencyKey]: recordHash(source),
+      [HEADER.errorCode]: 'record_not_json',
+      [HEADER.dlqTopic]: 'calls.raw',
+      [HEADER.dlqPartition]: '2',
+      [HEADER.dlqOffset]: '41',
+      [HEADER.dlqClass]: 'record_not_json',
+      [HEADER.dlqMessage]: 'bad',
+    });
+    expect(recordHash(source)).toMatch(/^sha256:[0-9a-f]{32}$/);
+  });
+
+  it('keys a call with an empty id by its record, not by the empty id every such call would share', () => {
+    const source = input();
+    expect(buildOutputMessage(source, record('normalized', ''), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(recordHash(source));
+  });
+
+  it('hashes an id too long to carry as a header, so headers stay small whatever the id (the value bound counts only the value)', () => {
+    const longId = 'x'.repeat(900_000);
+    const bounded = buildBoundedOutput(input(), record('normalized', longId), schema, undefined, topics);
+    const key = bounded.message.headers[HEADER.idempotencyKey];
+    expect(key).toMatch(/^sha256:[0-9a-f]{32}$/);
+    expect(buildOutputMessage(input(), record('normalized', `${longId}y`), schema, undefined, topics).headers[HEADER.idempotencyKey]).not.toBe(key);
+    expect(buildOutputMessage(input(), record('normalized', longId), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(key);
+    const atLimit = 'y'.repeat(MAX_IDEMPOTENCY_ID_CHARS);
+    expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(atLimit);
+  });
+});
