@@ -8,7 +8,7 @@ import { clipUnits } from './shared/text.js';
 import { decodeEnvelope, parseArguments } from './records/envelope.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
-import { DEFAULT_RECORD_LIMITS, type RecordFailure, type RecordLimits } from './records/bytes.js';
+import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordFailure, type RecordLimits } from './records/bytes.js';
 import type { CompiledTool } from './schema/tool.js';
 import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
 
@@ -53,6 +53,21 @@ export function parseEntityExemptions(entries: readonly string[]): EntityExempti
     parameters.set(tool, set);
   }
   return { tools, parameters };
+}
+
+/** Finds a tool's compiled schema by name; undefined when no such tool is known. */
+export type ToolLookup = (name: string) => CompiledTool | undefined;
+
+/**
+ * The whole chain for callers that hold their tools in memory (`normalize`, `replay`, the library): one record,
+ * as bytes (a file, a message) or as JSON text, to its output records. Never throws on data.
+ */
+export function processRecord(input: Uint8Array | string, tools: ToolLookup, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS): OutputRecord[] {
+  const parsed = typeof input === 'string' ? parseRecordText(input, options.limits) : decodeRecordBytes(input, options.limits);
+  if (!parsed.ok) return [unreadableRecord(parsed.error)];
+  const read = readCall(parsed.value);
+  if (!read.ok) return [unreadableRecord(read.error)];
+  return [processCall(read.call, tools(read.call.tool), options)];
 }
 
 export type ReadCallResult = { ok: true; call: DecodedCall } | { ok: false; error: RecordFailure };

@@ -5,8 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { readLines } from '../../adapters/files/lines.js';
-import { processCall, readCall, unreadableRecord, type PipelineOptions } from '../../core/pipeline.js';
-import { decodeRecordBytes } from '../../core/records/bytes.js';
+import { processRecord, unreadableRecord, type PipelineOptions } from '../../core/pipeline.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { OutputRecord } from '../../core/shared/types.js';
 
@@ -63,9 +62,6 @@ function normalizeLine(
       message: `The record is ${oversizeBytes} bytes, over the limit of ${options.limits.maxRecordBytes} bytes.`,
     });
   }
-  const parsed = decodeRecordBytes(bytes, options.limits);
-  if (!parsed.ok) return unreadableRecord(parsed.error);
-  const read = readCall(parsed.value);
-  if (!read.ok) return unreadableRecord(read.error);
-  return processCall(read.call, tools.get(read.call.tool), options);
+  const [record] = processRecord(bytes, (name) => tools.get(name), options);
+  return record as OutputRecord;
 }

@@ -8,8 +8,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { isJsonObject, tryParseJson, type JsonObject, type JsonValue } from '../../core/shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS } from '../../core/rule/normalize.js';
-import { parseEntityExemptions, processCall, readCall, unreadableRecord, type PipelineOptions } from '../../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS, parseRecordText } from '../../core/records/bytes.js';
+import { parseEntityExemptions, processRecord, type PipelineOptions } from '../../core/pipeline.js';
+import { DEFAULT_RECORD_LIMITS } from '../../core/records/bytes.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import { REPAIR_KINDS, type OutputRecord } from '../../core/shared/types.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
@@ -153,13 +153,7 @@ export function parseGoldenCase(text: string, line: number): { ok: true; golden:
 /** Runs one case through the worker's core and compares. */
 export function runCase(golden: GoldenCase, tools: ReadonlyMap<string, CompiledTool>, options: PipelineOptions): CaseResult {
   const text = typeof golden.call === 'string' ? golden.call : JSON.stringify(golden.call);
-  const record = parseRecordText(text, options.limits);
-  let result: OutputRecord;
-  if (!record.ok) result = unreadableRecord(record.error);
-  else {
-    const read = readCall(record.value);
-    result = read.ok ? processCall(read.call, tools.get(read.call.tool), options) : unreadableRecord(read.error);
-  }
+  const [result] = processRecord(text, (name) => tools.get(name), options) as [OutputRecord];
   const failures = compare(golden.expect, result);
   return { line: golden.line, name: golden.name, passed: failures.length === 0, failures, call: golden.call, result };
 }
