@@ -4,7 +4,8 @@
 #   2. helm template for the same, validated by kubeconform -strict against the Kubernetes JSON schemas
 #      (installed by scripts/ci-prereqs.sh, offline) and the CRD schemas shipped in deploy/kubeconform/;
 #      no kind is skipped and no missing schema is ignored;
-#   3. chart invariants on the rendered output: every worker variable of src/config/config.ts is set,
+#   3. chart invariants on the rendered output: every worker setting of src/config/settings.ts is set, within
+#      its bounds,
 #      terminationGracePeriodSeconds is above SHUTDOWN_TIMEOUT_MS, autoscalers are capped at the partition
 #      count, and rendering fails when KEDA and the HPA are both enabled;
 #   4. promtool check rules and promtool test rules on deploy/prometheus/;
@@ -33,6 +34,10 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The worker's settings (names, kinds, bounds), from the one table the loader reads.
+if ! (cd "$ROOT" && npx --no-install tsx scripts/settings.ts --json) >"$work/settings.json" 2>"$work/settings.err"; then
+  printf 'check-deploy: cannot read the settings table (npm ci first?):\n' >&2; cat "$work/settings.err" >&2; exit 2
+fi
 passed=0
 failures=()
 # check NAME COMMAND...: runs the command, output to a log shown on failure.
@@ -58,23 +63,34 @@ render() { # values-file-or-empty output
 
 # Rendered-output invariants (python3: YAML through PyYAML, which the machine image ships).
 invariants() { # rendered.yaml
-  python3 - "$1" "$ROOT/src/config/config.ts" <<'PY'
-import re, sys, yaml
-rendered, config_ts = sys.argv[1:3]
+  python3 - "$1" "$work/settings.json" <<'PY'
+import json, sys, yaml
+rendered, settings_json = sys.argv[1:3]
 docs = [d for d in yaml.safe_load_all(open(rendered)) if d]
 kinds = {d["kind"]: d for d in docs}
 problems = []
-wanted = sorted(set(re.findall(r"\(\s*'([A-Z][A-Z0-9_]{2,})'", open(config_ts).read())))
+settings = {s["name"]: s for s in json.load(open(settings_json))}
+wanted = sorted(settings)
 if len(wanted) < 30:
-    problems.append(f"found only {len(wanted)} variables in src/config/config.ts")
+    problems.append(f"found only {len(wanted)} settings in src/config/settings.ts")
 cm = kinds["ConfigMap"]["data"]
+for name, value in cm.items():
+    spec = settings.get(name)
+    if spec is None or str(value).strip() == "":  # empty means unset, as the loader reads it
+        continue
+    if spec["kind"] == "int" and not (str(value).isdigit() and spec["min"] <= int(value) <= spec["max"]):
+        problems.append(f"ConfigMap {name}={value!r} is outside {spec['min']}..{spec['max']}")
+    if spec["kind"] == "enum" and str(value).lower() not in spec["values"]:
+        problems.append(f"ConfigMap {name}={value!r} is not one of {', '.join(spec['values'])}")
+    if spec["kind"] == "bool" and str(value).lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        problems.append(f"ConfigMap {name}={value!r} is not true or false")
 pod = kinds["Deployment"]["spec"]["template"]["spec"]
 container = pod["containers"][0]
 env = {e["name"] for e in container.get("env", [])}
 secret_vars = {"KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD", "SCHEMA_REGISTRY_USERNAME", "SCHEMA_REGISTRY_PASSWORD"}
 for name in wanted:
     if name not in cm and name not in env and name not in secret_vars:
-        problems.append(f"{name} (read by src/config/config.ts) is set by neither the ConfigMap nor the Deployment")
+        problems.append(f"{name} (a setting of src/config/settings.ts) is set by neither the ConfigMap nor the Deployment")
 for name in cm:
     if name not in wanted:
         problems.append(f"ConfigMap sets {name}, which the worker does not read")
@@ -187,11 +203,11 @@ if problems:
     print("\n".join(problems)); sys.exit(1)
 print(f"{len(panels)} panels")
 PY
-check "compose: worker variables are the chart's (all read by src/config/config.ts)" python3 - "$ROOT/deploy/compose.yaml" "$ROOT/src/config/config.ts" "$work/rendered-default.yaml" <<'PY'
-import re, sys, yaml
-compose, config_ts, rendered = sys.argv[1:4]
+check "compose: worker variables are the chart's (all settings of src/config/settings.ts)" python3 - "$ROOT/deploy/compose.yaml" "$work/settings.json" "$work/rendered-default.yaml" <<'PY'
+import json, sys, yaml
+compose, settings_json, rendered = sys.argv[1:4]
 worker_env = set(yaml.safe_load(open(compose))["services"]["worker"]["environment"])
-known = set(re.findall(r"\(\s*'([A-Z][A-Z0-9_]{2,})'", open(config_ts).read()))
+known = {s["name"] for s in json.load(open(settings_json))}
 chart = set(next(d for d in yaml.safe_load_all(open(rendered)) if d and d["kind"] == "ConfigMap")["data"])
 problems = [f"compose sets {n}, which the worker does not read" for n in sorted(worker_env - known)]
 problems += [f"compose lacks {n}, which the chart's ConfigMap sets" for n in sorted(chart - worker_env)]

@@ -4,15 +4,13 @@
  * worker; everything else receives a {@link WorkerConfig}.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_NORMALIZE_OPTIONS } from '../core/rule/normalize.js';
-import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
-import { parseEntityExemptions, type PipelineOptions } from '../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS } from '../core/records/bytes.js';
+import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
+import { DELIVERIES, LOG_LEVELS, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
 
-export type Delivery = 'exactly-once' | 'at-least-once';
-export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+export type Delivery = (typeof DELIVERIES)[number];
+export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 
 export interface WorkerConfig {
   readonly kafka: {
@@ -51,7 +49,7 @@ export interface WorkerConfig {
   readonly maxBackoffMs: number;
   /** Largest output value in UTF-8 bytes; larger outputs are dead-lettered (`output_too_large`). */
   readonly maxOutputBytes: number;
-  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Tool-name label values kept as they are in metrics; others are reported as `other`. */
   readonly metricsToolLabels: readonly string[];
 }
@@ -70,15 +68,15 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   const problems: string[] = [];
   const read = new Reader(env, problems);
 
-  const brokers = read.list('KAFKA_BROKERS', undefined, { emptyEntries: 'refuse' });
+  const brokers = read.list('KAFKA_BROKERS', { emptyEntries: 'refuse' });
   for (const broker of brokers) {
     // An entry may carry userinfo (`user:password@host:port`): never quote what comes before the last `@`.
     if (!/^[^\s:/]+:\d{1,5}$/.test(broker)) problems.push(`KAFKA_BROKERS: "${redactUserinfo(broker)}" is not host:port`);
   }
   const registryUrl = read.url('SCHEMA_REGISTRY_URL');
 
-  const sslEnabled = read.bool('KAFKA_SSL', false);
-  const file = (name: string): string | undefined => {
+  const sslEnabled = read.bool('KAFKA_SSL');
+  const file = (name: SettingOfKind<'file'>): string | undefined => {
     const path = read.optional(name);
     if (path === undefined) return undefined;
     try {
@@ -93,83 +91,72 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
         ...optionalField('ca', file('KAFKA_SSL_CA_FILE')),
         ...optionalField('cert', file('KAFKA_SSL_CERT_FILE')),
         ...optionalField('key', file('KAFKA_SSL_KEY_FILE')),
-        rejectUnauthorized: read.bool('KAFKA_SSL_REJECT_UNAUTHORIZED', true),
+        rejectUnauthorized: read.bool('KAFKA_SSL_REJECT_UNAUTHORIZED'),
       }
     : false;
 
-  const mechanism = read.optional('KAFKA_SASL_MECHANISM')?.toLowerCase();
+  const mechanismText = read.optional('KAFKA_SASL_MECHANISM');
+  const mechanism = read.oneOf('KAFKA_SASL_MECHANISM', { caseInsensitive: true });
   let sasl: WorkerConfig['kafka']['sasl'];
   if (mechanism !== undefined) {
-    if (mechanism !== 'plain' && mechanism !== 'scram-sha-256' && mechanism !== 'scram-sha-512') {
-      problems.push(`KAFKA_SASL_MECHANISM: must be plain, scram-sha-256 or scram-sha-512, got "${redactUserinfo(mechanism)}"`);
-    } else {
-      const username = read.required('KAFKA_SASL_USERNAME');
-      const password = read.required('KAFKA_SASL_PASSWORD');
-      sasl = { mechanism, username, password };
-    }
-  } else {
+    const username = read.required('KAFKA_SASL_USERNAME');
+    const password = read.required('KAFKA_SASL_PASSWORD');
+    sasl = { mechanism, username, password };
+  } else if (mechanismText === undefined) {
     // Credentials without a mechanism would be ignored: the worker would connect without authenticating.
-    const orphans = ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'].filter((name) => read.optional(name) !== undefined);
+    const orphans = (['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const).filter((name) => read.optional(name) !== undefined);
     if (orphans.length > 0) {
       problems.push(`${orphans.join(' and ')}: set without KAFKA_SASL_MECHANISM (plain, scram-sha-256 or scram-sha-512), so ${orphans.length === 1 ? 'it' : 'they'} would be ignored`);
     }
   }
 
-  const delivery = read.oneOf('DELIVERY', ['exactly-once', 'at-least-once'] as const, 'exactly-once');
-  const groupId = read.string('GROUP_ID', 'toolcall-normalizer');
-  // At most 1000: JSON.stringify and the recursive walks overflow the stack a little above 4000 levels, and a
-  // record the worker cannot serialize would be retried forever.
-  const maxDepth = read.int('MAX_DEPTH', DEFAULT_RECORD_LIMITS.maxDepth, 1, 1_000);
-  const pipeline: PipelineOptions = {
-    limits: { maxRecordBytes: read.int('MAX_RECORD_BYTES', DEFAULT_RECORD_LIMITS.maxRecordBytes, 1, 256 * 1024 * 1024), maxDepth },
-    normalize: {
-      ...DEFAULT_NORMALIZE_OPTIONS,
-      deep: read.bool('NORMALIZE_DEEP', false),
-      maxDepth,
-      maxEntityPasses: read.int('MAX_ENTITY_PASSES', DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses, 1, 1000),
-    },
-    entityExemptions: parseEntityExemptions(read.list('ENTITY_EXEMPT', [])),
-  };
-  const shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000);
+  const delivery = read.oneOf('DELIVERY');
+  const groupId = read.string('GROUP_ID');
+  const pipeline = pipelineOptions({
+    maxRecordBytes: read.int('MAX_RECORD_BYTES'),
+    maxDepth: read.int('MAX_DEPTH'),
+    maxEntityPasses: read.int('MAX_ENTITY_PASSES'),
+    deep: read.bool('NORMALIZE_DEEP'),
+    entityExempt: read.list('ENTITY_EXEMPT'),
+  });
 
   const config: WorkerConfig = {
     kafka: {
       brokers,
-      clientId: read.string('KAFKA_CLIENT_ID', 'toolcall-normalizer'),
+      clientId: read.string('KAFKA_CLIENT_ID'),
       ssl,
       sasl,
-      connectionTimeoutMs: read.int('KAFKA_CONNECTION_TIMEOUT_MS', 10_000, 100, 300_000),
-      // 6 s is the broker's default group.min.session.timeout.ms.
-      sessionTimeoutMs: read.int('KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
-      fetchMaxWaitMs: read.int('KAFKA_FETCH_MAX_WAIT_MS', 1_000, 10, 30_000),
+      connectionTimeoutMs: read.int('KAFKA_CONNECTION_TIMEOUT_MS'),
+      sessionTimeoutMs: read.int('KAFKA_SESSION_TIMEOUT_MS'),
+      fetchMaxWaitMs: read.int('KAFKA_FETCH_MAX_WAIT_MS'),
     },
     topics: {
-      input: read.topic('INPUT_TOPIC', 'tool-calls.raw'),
-      output: read.topic('OUTPUT_TOPIC', 'tool-calls.normalized'),
-      rejected: read.topic('REJECTED_TOPIC', 'tool-calls.rejected'),
-      dlq: read.topic('DLQ_TOPIC', 'tool-calls.dlq'),
+      input: read.topic('INPUT_TOPIC'),
+      output: read.topic('OUTPUT_TOPIC'),
+      rejected: read.topic('REJECTED_TOPIC'),
+      dlq: read.topic('DLQ_TOPIC'),
     },
     groupId,
     delivery,
-    transactionalIdPrefix: read.string('TRANSACTIONAL_ID_PREFIX', groupId),
-    createTopics: read.bool('CREATE_TOPICS', true),
+    transactionalIdPrefix: read.optional('TRANSACTIONAL_ID_PREFIX') ?? groupId,
+    createTopics: read.bool('CREATE_TOPICS'),
     registry: {
       url: registryUrl,
       username: read.optional('SCHEMA_REGISTRY_USERNAME'),
       password: read.optional('SCHEMA_REGISTRY_PASSWORD'),
-      subjectTemplate: read.string('SUBJECT_TEMPLATE', '{tool}'),
-      timeoutMs: read.int('REGISTRY_TIMEOUT_MS', 5000, 100, 120_000),
-      cacheTtlMs: read.int('REGISTRY_CACHE_TTL_MS', 300_000, 0, 86_400_000),
-      negativeTtlMs: read.int('REGISTRY_NEGATIVE_TTL_MS', 30_000, 0, 86_400_000),
-      maxRetries: read.int('REGISTRY_MAX_RETRIES', 2, 0, 10),
+      subjectTemplate: read.string('SUBJECT_TEMPLATE'),
+      timeoutMs: read.int('REGISTRY_TIMEOUT_MS'),
+      cacheTtlMs: read.int('REGISTRY_CACHE_TTL_MS'),
+      negativeTtlMs: read.int('REGISTRY_NEGATIVE_TTL_MS'),
+      maxRetries: read.int('REGISTRY_MAX_RETRIES'),
     },
     pipeline,
-    httpPort: read.int('METRICS_PORT', 9464, 0, 65_535),
-    shutdownTimeoutMs,
-    maxBackoffMs: read.int('MAX_BACKOFF_MS', 30_000, 10, 600_000),
-    maxOutputBytes: read.int('MAX_OUTPUT_BYTES', DEFAULT_MAX_OUTPUT_BYTES, 1024, 256 * 1024 * 1024),
-    logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
-    metricsToolLabels: read.list('METRICS_TOOL_LABELS', []),
+    httpPort: read.int('METRICS_PORT'),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS'),
+    maxBackoffMs: read.int('MAX_BACKOFF_MS'),
+    maxOutputBytes: read.int('MAX_OUTPUT_BYTES'),
+    logLevel: read.oneOf('LOG_LEVEL'),
+    metricsToolLabels: read.list('METRICS_TOOL_LABELS'),
   };
   if (config.registry.username !== undefined && config.registry.password === undefined) {
     problems.push('SCHEMA_REGISTRY_PASSWORD: required when SCHEMA_REGISTRY_USERNAME is set');
@@ -199,33 +186,41 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   return deepFreeze(config);
 }
 
-/** Reads typed settings, collecting problems instead of stopping at the first. Never echoes secret values. */
+type EnumValue<N extends SettingOfKind<'enum'>> = (typeof SETTINGS)[N]['values'][number];
+/** An enum setting with a default always yields a value; one without may yield none. */
+type EnumResult<N extends SettingOfKind<'enum'>> = (typeof SETTINGS)[N]['default'] extends string ? EnumValue<N> : EnumValue<N> | undefined;
+
+/**
+ * Reads typed settings by name, with the default and bounds of {@link SETTINGS}, collecting problems instead of
+ * stopping at the first. Never echoes secret values.
+ */
 class Reader {
   constructor(
     private readonly env: Env,
     private readonly problems: string[],
   ) {}
 
-  optional(name: string): string | undefined {
+  optional(name: SettingName): string | undefined {
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   }
 
-  required(name: string): string {
+  required(name: SettingName): string {
     const value = this.optional(name);
     if (value === undefined) this.problems.push(`${name}: required`);
     return value ?? '';
   }
 
-  string(name: string, fallback: string): string {
-    return this.optional(name) ?? fallback;
+  string(name: SettingOfKind<'string'>): string {
+    const spec: SettingSpec = SETTINGS[name];
+    return this.optional(name) ?? (typeof spec.default === 'string' ? spec.default : '');
   }
 
   /**
-   * A registry URL, checked by the schema source's own parser (src/adapters/registry/client.ts), so a URL it would refuse
-   * at start-up is refused here. Its messages never quote the URL (it may hold a password); neither do ours.
+   * A registry URL, checked by the schema source's own parser (src/core/schema/registry-document.ts), so a URL it
+   * would refuse at start-up is refused here. Its messages never quote the URL (it may hold a password); neither do ours.
    */
-  url(name: string): string {
+  url(name: SettingOfKind<'url'>): string {
     const value = this.required(name);
     if (value === '') return value;
     let parsed: ReturnType<typeof parseRegistryUrl>;
@@ -244,8 +239,8 @@ class Reader {
     return value.replace(/(?<!\/)\/+$/, '');
   }
 
-  topic(name: string, fallback: string): string {
-    const value = this.string(name, fallback);
+  topic(name: SettingOfKind<'topic'>): string {
+    const value = this.optional(name) ?? SETTINGS[name].default;
     // Kafka's own rule for topic names.
     if (!/^[a-zA-Z0-9._-]{1,249}$/.test(value) || value === '.' || value === '..') {
       this.problems.push(`${name}: "${redactUserinfo(value)}" is not a valid topic name (letters, digits, ".", "_", "-"; at most 249)`);
@@ -254,10 +249,11 @@ class Reader {
   }
 
   /**
-   * A comma-separated list. Empty entries (`a,,b`, a trailing comma) are dropped, or with `emptyEntries: 'refuse'`
-   * refused: then a list of nothing but commas and spaces is refused as empty.
+   * A comma-separated list; required when its setting has no default. Empty entries (`a,,b`, a trailing comma) are
+   * dropped, or with `emptyEntries: 'refuse'` refused: then a list of nothing but commas and spaces is refused as empty.
    */
-  list(name: string, fallback: readonly string[] | undefined, options: { emptyEntries?: 'drop' | 'refuse' } = {}): string[] {
+  list(name: SettingOfKind<'list'>, options: { emptyEntries?: 'drop' | 'refuse' } = {}): string[] {
+    const fallback: readonly string[] | undefined = SETTINGS[name].default;
     const value = this.optional(name);
     if (value === undefined) {
       if (fallback === undefined) this.problems.push(`${name}: required`);
@@ -272,7 +268,8 @@ class Reader {
     return kept;
   }
 
-  bool(name: string, fallback: boolean): boolean {
+  bool(name: SettingOfKind<'bool'>): boolean {
+    const fallback = SETTINGS[name].default;
     const value = this.optional(name)?.toLowerCase();
     if (value === undefined) return fallback;
     if (['true', '1', 'yes', 'on'].includes(value)) return true;
@@ -281,7 +278,8 @@ class Reader {
     return fallback;
   }
 
-  int(name: string, fallback: number, min: number, max: number): number {
+  int(name: SettingOfKind<'int'>): number {
+    const { default: fallback, min, max } = SETTINGS[name];
     const value = this.optional(name);
     if (value === undefined) return fallback;
     const n = Number(value);
@@ -292,12 +290,15 @@ class Reader {
     return n;
   }
 
-  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
-    const value = this.optional(name);
-    if (value === undefined) return fallback;
-    if ((allowed as readonly string[]).includes(value)) return value as T;
-    this.problems.push(`${name}: must be one of ${allowed.join(', ')}, got "${redactUserinfo(value)}"`);
-    return fallback;
+  /** One of the setting's values, else its default (none when it has none). */
+  oneOf<N extends SettingOfKind<'enum'>>(name: N, options: { caseInsensitive?: boolean } = {}): EnumResult<N> {
+    const spec: SettingSpec & { kind: 'enum' } = SETTINGS[name];
+    const raw = this.optional(name);
+    const value = options.caseInsensitive === true ? raw?.toLowerCase() : raw;
+    if (value !== undefined && !spec.values.includes(value)) {
+      this.problems.push(`${name}: must be one of ${spec.values.join(', ')}, got "${redactUserinfo(value)}"`);
+    }
+    return (value !== undefined && spec.values.includes(value) ? value : spec.default) as EnumResult<N>;
   }
 }
 

@@ -35,6 +35,31 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = Object.freeze({
   entityExemptions: NO_EXEMPTIONS,
 });
 
+/** The settings every caller takes from its own source (environment, flags, library options); absent ones default. */
+export interface PipelineSettings {
+  readonly maxRecordBytes?: number | undefined;
+  readonly maxDepth?: number | undefined;
+  readonly maxEntityPasses?: number | undefined;
+  readonly deep?: boolean | undefined;
+  /** `tool` or `tool/parameter` entries exempt from entity decoding. */
+  readonly entityExempt?: readonly string[] | undefined;
+}
+
+/** Builds {@link PipelineOptions}: the one place that knows how the settings combine (one depth bound for both stages). */
+export function pipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
+  const maxDepth = settings.maxDepth ?? DEFAULT_RECORD_LIMITS.maxDepth;
+  return {
+    limits: { maxRecordBytes: settings.maxRecordBytes ?? DEFAULT_RECORD_LIMITS.maxRecordBytes, maxDepth },
+    normalize: {
+      ...DEFAULT_NORMALIZE_OPTIONS,
+      deep: settings.deep ?? false,
+      maxDepth,
+      maxEntityPasses: settings.maxEntityPasses ?? DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses,
+    },
+    entityExemptions: parseEntityExemptions(settings.entityExempt ?? []),
+  };
+}
+
 /** Parses `tool` and `tool/parameter` entries. */
 export function parseEntityExemptions(entries: readonly string[]): EntityExemptions {
   const tools = new Set<string>();

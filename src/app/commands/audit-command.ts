@@ -4,7 +4,7 @@
  * gates CI: exit 1 when there is a finding, or, with `--baseline`, only when there is a finding the baseline does
  * not know.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { DEFAULT_REGISTRY_CONFIG, RegistryClient } from '../../adapters/registry/client.js';
 import { readSecretEnv } from '../../config/secrets.js';
@@ -15,7 +15,7 @@ import { tryParseJson } from '../../core/shared/json.js';
 import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, parseRegistryUrl, subjectTemplateProblem, toolFromSubject } from '../../core/schema/registry-document.js';
 import type { ToolDefinition } from '../../core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
-import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
+import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 export const AUDIT_USAGE = `Usage: toolcall-normalizer audit [options] DIR
        toolcall-normalizer audit --registry URL [--subject-template T] [options]
@@ -258,6 +258,3 @@ function errorText(error: unknown): string {
   return typeof code === 'string' ? `${error.message} (${code})` : error.message;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
-}

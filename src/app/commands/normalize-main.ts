@@ -1,13 +1,12 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
-import { DEFAULT_NORMALIZE_OPTIONS } from '../../core/rule/normalize.js';
-import { parseEntityExemptions, type PipelineOptions } from '../../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS } from '../../core/records/bytes.js';
+import { DEFAULT_NORMALIZE_OPTIONS, MAX_CONFIGURABLE_ENTITY_PASSES } from '../../core/rule/normalize.js';
+import { pipelineOptions } from '../../core/pipeline.js';
+import { DEFAULT_RECORD_LIMITS, MAX_CONFIGURABLE_DEPTH, MAX_CONFIGURABLE_RECORD_BYTES } from '../../core/records/bytes.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { normalizeStream } from './normalize-command.js';
-import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
+import { isDirectory, isFile, listFlag, parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 export const NORMALIZE_USAGE = `Usage: toolcall-normalizer normalize --schemas DIR [--input FILE] [--output FILE] [options]
 
@@ -56,19 +55,13 @@ export async function normalizeMain(args: string[]): Promise<number> {
     throw new UsageError(`--input: "${values.input}" is not a readable file`, NORMALIZE_USAGE);
   }
 
-  const maxDepth = positiveInt(values['max-depth'], 'max-depth', DEFAULT_RECORD_LIMITS.maxDepth, NORMALIZE_USAGE);
-  // JSON.stringify and the recursive walks overflow the stack a little above 4000 levels: stay far below.
-  if (maxDepth > 1_000) throw new UsageError(`--max-depth must be at most 1000, got "${String(maxDepth)}"`, NORMALIZE_USAGE);
-  const options: PipelineOptions = {
-    limits: { maxRecordBytes: positiveInt(values['max-record-bytes'], 'max-record-bytes', DEFAULT_RECORD_LIMITS.maxRecordBytes, NORMALIZE_USAGE), maxDepth },
-    normalize: {
-      ...DEFAULT_NORMALIZE_OPTIONS,
-      deep: values.deep === true,
-      maxDepth,
-      maxEntityPasses: positiveInt(values['max-entity-passes'], 'max-entity-passes', DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses, NORMALIZE_USAGE),
-    },
-    entityExemptions: parseEntityExemptions((values['entity-exempt'] ?? []).flatMap((v) => v.split(','))),
-  };
+  const options = pipelineOptions({
+    maxRecordBytes: positiveInt(values['max-record-bytes'], 'max-record-bytes', DEFAULT_RECORD_LIMITS.maxRecordBytes, NORMALIZE_USAGE, MAX_CONFIGURABLE_RECORD_BYTES),
+    maxDepth: positiveInt(values['max-depth'], 'max-depth', DEFAULT_RECORD_LIMITS.maxDepth, NORMALIZE_USAGE, MAX_CONFIGURABLE_DEPTH),
+    maxEntityPasses: positiveInt(values['max-entity-passes'], 'max-entity-passes', DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses, NORMALIZE_USAGE, MAX_CONFIGURABLE_ENTITY_PASSES),
+    deep: values.deep === true,
+    entityExempt: listFlag(values['entity-exempt']),
+  });
 
   const loaded = await loadSchemaDir(schemasDir, createSchemaCompiler());
   for (const problem of loaded.problems) process.stderr.write(`toolcall-normalizer: schemas: ${problem.file}: ${problem.message}\n`);
@@ -87,12 +80,4 @@ export async function normalizeMain(args: string[]): Promise<number> {
     );
   }
   return 0;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
 }

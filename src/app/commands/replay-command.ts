@@ -4,16 +4,14 @@
  * worker (record reading, envelope decoding, RT-TOOL-8, validation) and the result is compared with the
  * expectation. A failure is reported with the raw call beside the rule it broke.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { isJsonObject, tryParseJson, type JsonObject, type JsonValue } from '../../core/shared/json.js';
-import { DEFAULT_NORMALIZE_OPTIONS } from '../../core/rule/normalize.js';
-import { parseEntityExemptions, processRecord, type PipelineOptions } from '../../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS } from '../../core/records/bytes.js';
+import { pipelineOptions, processRecord, type PipelineOptions } from '../../core/pipeline.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import { REPAIR_KINDS, type OutputRecord } from '../../core/shared/types.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
-import { parseCommandArgs, UsageError } from './usage.js';
+import { isDirectory, listFlag, parseCommandArgs, UsageError } from './usage.js';
 
 export const REPLAY_USAGE = `Usage: toolcall-normalizer replay --schemas DIR --golden FILE [options]
 
@@ -261,7 +259,7 @@ export async function replayMain(args: string[], output: ReplayOutput = STDIO): 
   const goldenFile = values.golden;
   if (schemas === undefined) throw new UsageError('--schemas DIR is required', REPLAY_USAGE);
   if (goldenFile === undefined) throw new UsageError('--golden FILE is required', REPLAY_USAGE);
-  if (!(await stat(schemas).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--schemas: "${schemas}" is not a readable directory`, REPLAY_USAGE);
+  if (!(await isDirectory(schemas))) throw new UsageError(`--schemas: "${schemas}" is not a readable directory`, REPLAY_USAGE);
   let text: string;
   try {
     text = await readFile(goldenFile, 'utf8');
@@ -269,11 +267,7 @@ export async function replayMain(args: string[], output: ReplayOutput = STDIO): 
     throw new UsageError(`--golden: "${goldenFile}" is not a readable file`, REPLAY_USAGE);
   }
 
-  const options: PipelineOptions = {
-    limits: DEFAULT_RECORD_LIMITS,
-    normalize: { ...DEFAULT_NORMALIZE_OPTIONS, deep: values.deep === true },
-    entityExemptions: parseEntityExemptions((values['entity-exempt'] ?? []).flatMap((v) => v.split(','))),
-  };
+  const options = pipelineOptions({ deep: values.deep === true, entityExempt: listFlag(values['entity-exempt']) });
   const loaded = await loadSchemaDir(schemas, createSchemaCompiler());
   for (const problem of loaded.problems) output.err(`schemas: ${problem.file}: ${problem.message}`);
 

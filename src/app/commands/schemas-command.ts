@@ -3,7 +3,6 @@
  * subject in a Confluent-compatible registry, in the form the worker's {@link ToolSchemaSource} reads back
  * (the input schema with `x-tool: {name, description}`, see core/schema/registry-document.ts).
  */
-import { stat } from 'node:fs/promises';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -19,7 +18,7 @@ import { readSecretEnv } from '../../config/secrets.js';
 import { isJsonObject } from '../../core/shared/json.js';
 import { DEFAULT_SUBJECT_TEMPLATE, parseRegistryUrl, subjectFor, subjectProblem, subjectTemplateProblem, toRegistryDocument } from '../../core/schema/registry-document.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
-import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
+import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 export const SCHEMAS_USAGE = `Usage: toolcall-normalizer schemas push --registry URL [options] DIR
 
@@ -266,10 +265,3 @@ function registrationAjv(): { addSchema: Ajv['addSchema']; compile: (schema: unk
   };
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}

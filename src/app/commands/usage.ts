@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { stat } from 'node:fs/promises';
 
 /** A command line that cannot be run as given: exit 2 with the message and the command's usage. */
 export class UsageError extends Error {
@@ -24,9 +25,25 @@ export function parseCommandArgs<T extends ParseArgsOptions>(args: string[], opt
 }
 
 /** A positive integer option, or the default when absent. */
-export function positiveInt(value: string | undefined, name: string, fallback: number, usage: string): number {
+export function positiveInt(value: string | undefined, name: string, fallback: number, usage: string, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got "${value}"`, usage);
+  if (n > max) throw new UsageError(`--${name} must be at most ${max}, got "${value}"`, usage);
   return n;
+}
+
+/** The values of a repeatable, comma-separated list flag (`--entity-exempt a,b --entity-exempt c`). */
+export function listFlag(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((value) => value.split(','));
+}
+
+/** True when `path` is a directory this process can stat. */
+export async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+/** True when `path` is a regular file this process can stat. */
+export async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
 }

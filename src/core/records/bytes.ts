@@ -28,6 +28,12 @@ export interface RecordLimits {
  */
 export const DEFAULT_RECORD_LIMITS: RecordLimits = Object.freeze({ maxRecordBytes: 1_048_576, maxDepth: 64 });
 
+/** Largest `maxRecordBytes` a caller may configure: far above any broker's message size, far below the heap. */
+export const MAX_CONFIGURABLE_RECORD_BYTES = 256 * 1024 * 1024;
+
+/** Largest `maxDepth` a caller may configure: `JSON.stringify` and the recursive walks overflow the stack a little above 4000. */
+export const MAX_CONFIGURABLE_DEPTH = 1_000;
+
 /** Why a record could not be read; `code` is one of the `record_*` codes. */
 export type RecordFailure = { code: ErrorCode; message: string };
 

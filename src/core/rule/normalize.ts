@@ -33,6 +33,9 @@ export interface NormalizeOptions {
   readonly entityExemptParameters: ReadonlySet<string>;
 }
 
+/** Largest `maxEntityPasses` a caller may configure. */
+export const MAX_CONFIGURABLE_ENTITY_PASSES = 1_000;
+
 /**
  * Defaults. Ten passes resolve ten levels of escaping (`&amp;amp;...`); real double-escaping is two or three.
  * Depth 64 matches the record bound.
