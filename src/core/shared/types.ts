@@ -1,4 +1,4 @@
-import type { ErrorCode } from './codes.js';
+import type { Disposition, ErrorCode } from './codes.js';
 import type { JsonObject, JsonValue } from './json.js';
 
 /** The envelope formats the decoder recognises. */
@@ -68,7 +68,7 @@ export interface OutputRecord {
   /** The normalized arguments; the value as sent when it is not an object; null when nothing could be read. */
   arguments: JsonObject | JsonValue | null;
   valid: boolean;
-  disposition: 'normalized' | 'rejected' | 'dead_letter';
+  disposition: Disposition;
   errors: Diagnostic[];
   repairs: Repair[];
   passThroughs: PassThrough[];

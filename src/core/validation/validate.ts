@@ -8,8 +8,8 @@
  *
  * This module holds the public entry point ({@link createSchemaCompiler}) and schema compilation: the Ajv
  * instances, draft selection by `$schema`, isolated compiles and `tool_schema_unusable` reasons. The rest lives in
- * validation-diagnostics.ts (ajv errors to diagnostics), ajv-error-tree.ts, schema-index.ts (schema navigation,
- * `$ref` cycles), diagnostic-text.ts (previews and phrasing) and url-format.ts (the linear-time `url` format).
+ * diagnostics.ts (ajv errors to diagnostics), ajv-error-tree.ts, schema-index.ts (schema navigation,
+ * `$ref` cycles), shared/text.ts (previews and phrasing) and url-format.ts (the linear-time `url` format).
  */
 import { Ajv, MissingRefError } from 'ajv';
 import type { Options, ValidateFunction } from 'ajv';
@@ -22,9 +22,6 @@ import { findRefCycle, maxSubschemasPerValue, SchemaIndex } from './schema-index
 import type { Diagnostic } from '../shared/types.js';
 import { isUrl } from './url-format.js';
 import { runValidation, unusableDiagnostic } from './diagnostics.js';
-
-// Part of this module's public surface since before the split; importers keep using './validate.js'.
-export { isUrl, preview };
 
 // ajv-formats is CommonJS; under NodeNext the default import is `module.exports`, whose `default` is the plugin
 // (at runtime `module.exports.default === module.exports`, so this works in tsc, node and vitest alike).

@@ -25,7 +25,8 @@ import { parseArguments } from '../../../src/core/records/envelope.js';
 import { childPointer, type JsonObject } from '../../../src/core/shared/json.js';
 import { decodeReferences } from '../../../src/core/rule/normalize.js';
 import { compileSchemaPlan } from '../../../src/core/rule/plan.js';
-import { createSchemaCompiler, isUrl } from '../../../src/core/validation/validate.js';
+import { createSchemaCompiler } from '../../../src/core/validation/validate.js';
+import { isUrl } from '../../../src/core/validation/url-format.js';
 
 /** Length of every pathological input. */
 const N = 100_000;

@@ -4,7 +4,9 @@ import { describe, it, expect } from 'vitest';
 import { ERROR_CODES } from '../../../../src/core/shared/codes.js';
 import type { JsonObject, JsonValue } from '../../../../src/core/shared/json.js';
 import type { Diagnostic } from '../../../../src/core/shared/types.js';
-import { createSchemaCompiler, DEFAULT_MAX_DIAGNOSTICS, isUrl, preview } from '../../../../src/core/validation/validate.js';
+import { createSchemaCompiler, DEFAULT_MAX_DIAGNOSTICS } from '../../../../src/core/validation/validate.js';
+import { isUrl } from '../../../../src/core/validation/url-format.js';
+import { preview } from '../../../../src/core/shared/text.js';
 import type { CompiledValidator, SchemaCompiler } from '../../../../src/core/validation/validate.js';
 
 const compiler = createSchemaCompiler();
