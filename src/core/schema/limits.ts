@@ -28,10 +28,9 @@ export interface SchemaLimits {
  * - `maxSchemaDepth`: 128 JSON levels. Each nested object model costs two levels (`properties` / name) and
  *   generators share models through `$defs` instead of nesting them, so real schemas stay under 30; ajv compiles
  *   several hundred levels without reaching the stack limit, so 128 leaves margin on both sides.
- * - `maxSchemaMembers`: 10 000, far more than a hand-written enum. Compile time grows faster than
- *   these counts: ajv checks a draft-07/06 `enum` for duplicates pairwise (its meta-schema says `uniqueItems`),
- *   so 30 000 values took 4.8 s to compile and the ~150 000 short values 1 MiB can hold would take minutes,
- *   with the worker's event loop blocked; 10 000 values take 0.5 s, 10 000 properties or `anyOf` branches 1.5 s.
+ * - `maxSchemaMembers`: 10 000, far more than a hand-written enum. Compile time grows faster than these counts
+ *   (ajv checks a draft-07/06 `enum` for duplicates pairwise, as its meta-schema says `uniqueItems`), and the
+ *   worker's event loop is blocked while it compiles; README "Limits" gives the figures.
  */
 export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = Object.freeze({ maxSchemaBytes: 1_048_576, maxSchemaDepth: 128, maxSchemaMembers: 10_000 });
 

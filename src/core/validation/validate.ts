@@ -78,9 +78,8 @@ const AJV_OPTIONS: Options = {
   useDefaults: false,
   removeAdditional: false,
   validateFormats: true,
-  // Arguments are plain data: `constructor`, `toString`, `__proto__` are present only when the call sends them.
-  // By default ajv tests `data.name !== undefined`, which finds Object.prototype's members: `{}` satisfied
-  // `required: ["toString"]`, and a missing `constructor` was type-checked as the inherited function.
+  // Arguments are plain data: `constructor`, `toString`, `__proto__` exist only when the call sends them, whereas
+  // ajv's default `data.name !== undefined` finds Object.prototype's members.
   ownProperties: true,
   // Pure core: ajv would otherwise `console.warn` about unknown formats and keywords.
   logger: false,
