@@ -4,8 +4,17 @@
  * value, and detection of `$ref` cycles that never reach a value. Best effort, used for hints and for the
  * compile-time cycle check; ajv does the actual validation.
  */
-import { isJsonObject, jsonTypeOf, walkFragmentPointer } from '../shared/json.js';
+import { isJsonObject, jsonTypeOf } from '../shared/json.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
+import {
+  CHILD_MAP_KEYWORDS,
+  CHILD_SINGLE_KEYWORDS,
+  ITEMS_KEYWORDS,
+  SAME_VALUE_LIST_KEYWORDS,
+  SAME_VALUE_MAP_KEYWORDS,
+  SAME_VALUE_SINGLE_KEYWORDS,
+  SchemaRefs,
+} from '../shared/schema-refs.js';
 
 interface SubschemaEdge {
   schema: unknown;
@@ -15,19 +24,6 @@ interface SubschemaEdge {
   /** True when the edge is a reference (`$ref` and friends). */
   ref: boolean;
 }
-
-const SAME_INSTANCE_SINGLE = ['not', 'if', 'then', 'else'];
-const SAME_INSTANCE_LIST = ['allOf', 'anyOf', 'oneOf'];
-const DESCENT_SINGLE = [
-  'additionalItems',
-  'contains',
-  'additionalProperties',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-];
-const DESCENT_MAP = ['properties', 'patternProperties'];
 
 function isSchemaLike(value: unknown): boolean {
   return typeof value === 'boolean' || isJsonObject(value);
@@ -43,10 +39,11 @@ function pointerToken(token: string | number): string {
  */
 export class SchemaIndex {
   private readonly reachMemo = new WeakMap<object, Set<unknown>>();
-  private anchors: Map<string, JsonObject> | undefined;
-  private ids: Map<string, JsonObject> | undefined;
+  private readonly refs: SchemaRefs;
 
-  constructor(readonly root: JsonObject) {}
+  constructor(readonly root: JsonObject) {
+    this.refs = new SchemaRefs(root);
+  }
 
   /** The subschemas of `schema`, with references resolved when they are local. */
   edges(schema: unknown, pointer: string, followDynamic = true): SubschemaEdge[] {
@@ -55,25 +52,25 @@ export class SchemaIndex {
     const add = (sub: unknown, ptr: string, sameInstance: boolean): void => {
       if (isSchemaLike(sub)) out.push({ schema: sub, pointer: ptr, sameInstance, ref: false });
     };
-    for (const key of SAME_INSTANCE_SINGLE) if (Object.hasOwn(schema, key)) add(schema[key], `${pointer}/${key}`, true);
-    for (const key of SAME_INSTANCE_LIST) {
+    for (const key of SAME_VALUE_SINGLE_KEYWORDS) if (Object.hasOwn(schema, key)) add(schema[key], `${pointer}/${key}`, true);
+    for (const key of SAME_VALUE_LIST_KEYWORDS) {
       const list = schema[key];
       if (Object.hasOwn(schema, key) && Array.isArray(list)) list.forEach((s, i) => { add(s, `${pointer}/${key}/${i}`, true); });
     }
-    for (const key of ['dependentSchemas', 'dependencies']) {
+    for (const key of SAME_VALUE_MAP_KEYWORDS) {
       const map = schema[key];
       if (Object.hasOwn(schema, key) && isJsonObject(map)) {
         for (const [name, s] of Object.entries(map)) add(s, `${pointer}/${key}/${pointerToken(name)}`, true);
       }
     }
-    for (const key of DESCENT_SINGLE) if (Object.hasOwn(schema, key)) add(schema[key], `${pointer}/${key}`, false);
-    for (const key of DESCENT_MAP) {
+    for (const key of CHILD_SINGLE_KEYWORDS) if (Object.hasOwn(schema, key)) add(schema[key], `${pointer}/${key}`, false);
+    for (const key of CHILD_MAP_KEYWORDS) {
       const map = schema[key];
       if (Object.hasOwn(schema, key) && isJsonObject(map)) {
         for (const [name, s] of Object.entries(map)) add(s, `${pointer}/${key}/${pointerToken(name)}`, false);
       }
     }
-    for (const key of ['items', 'prefixItems']) {
+    for (const key of ITEMS_KEYWORDS) {
       const items = schema[key];
       if (!Object.hasOwn(schema, key)) continue;
       if (Array.isArray(items)) items.forEach((s, i) => { add(s, `${pointer}/${key}/${i}`, false); });
@@ -91,17 +88,7 @@ export class SchemaIndex {
 
   /** Resolves `#`, `#/json/pointer`, `#anchor`, the root's own `$id` and nested `$id`s. Undefined otherwise. */
   resolve(ref: string): unknown {
-    const hash = ref.indexOf('#');
-    const base = hash === -1 ? ref : ref.slice(0, hash);
-    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
-    let resource: unknown = this.root;
-    if (base !== '' && base !== this.root.$id) {
-      resource = this.idIndex().get(base);
-      if (resource === undefined) return undefined;
-    }
-    if (fragment === '' || fragment === '/') return resource;
-    if (!fragment.startsWith('/')) return this.anchorIndex().get(fragment);
-    return walkFragmentPointer(resource, fragment)?.value;
+    return this.refs.resolve(ref)?.schema;
   }
 
   /** Every schema object reachable from `schema` (itself included), through subschemas and local refs. */
@@ -282,44 +269,6 @@ export class SchemaIndex {
       }
     }
     return values;
-  }
-
-  private anchorIndex(): Map<string, JsonObject> {
-    this.buildIndexes();
-    return this.anchors ?? new Map<string, JsonObject>();
-  }
-
-  private idIndex(): Map<string, JsonObject> {
-    this.buildIndexes();
-    return this.ids ?? new Map<string, JsonObject>();
-  }
-
-  private buildIndexes(): void {
-    if (this.anchors !== undefined) return;
-    const anchors = new Map<string, JsonObject>();
-    const ids = new Map<string, JsonObject>();
-    this.anchors = anchors;
-    this.ids = ids;
-    const seen = new Set<unknown>();
-    const queue: unknown[] = [this.root];
-    for (let node = queue.pop(); node !== undefined; node = queue.pop()) {
-      if (!isJsonObject(node) || seen.has(node)) continue;
-      seen.add(node);
-      for (const key of ['$anchor', '$dynamicAnchor']) {
-        const anchor = node[key];
-        if (typeof anchor === 'string' && !anchors.has(anchor)) anchors.set(anchor, node);
-      }
-      const id = node.$id;
-      if (typeof id === 'string' && node !== this.root) {
-        if (id.startsWith('#')) anchors.set(id.slice(1), node); // draft-06/07 location-independent identifier
-        else ids.set(id.replace(/#$/, ''), node);
-      }
-      for (const edge of this.edges(node, '', false)) if (!edge.ref) queue.push(edge.schema);
-      for (const key of ['$defs', 'definitions']) {
-        const defs = node[key];
-        if (isJsonObject(defs)) queue.push(...Object.values(defs));
-      }
-    }
   }
 }
 
