@@ -55,9 +55,11 @@ diagnose() { # diagnose LOG WHAT
   line=$(grep -m1 -E -i 'could not resolve|temporary failure|failed to fetch|unable to connect|connection (refused|timed out|reset)|network is unreachable|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|certificate|Release file|404 +Not Found|E404|Unable to locate package' "$1" || true)
   if [[ -n $line ]]; then
     printf '%s could not reach %s: %s' "$2" "$3" "$(sed 's/^[[:space:]]*//' <<<"$line" | cut -c1-300)"
-  else
-    printf '%s failed (no registry error in its log)' "$2"
+    return
   fi
+  # Reached, but refused or failed otherwise: the first error line says what.
+  line=$(grep -m1 -E -i '(^|[[:space:]])(E:|error|ERR!|fatal)' "$1" || true)
+  printf '%s failed (not a network error): %s' "$2" "$(sed 's/^[[:space:]]*//' <<<"${line:-see the log}" | cut -c1-300)"
 }
 
 # run_step NAME REGISTRY LOG CMD...: runs CMD with its output in LOG; on failure says which step, what it was
@@ -73,12 +75,24 @@ run_step() {
   log "$name: done in $((SECONDS - t0))s"
 }
 
+# Earlier builds of the same image (other hashes) lose their tags, so the prefix keeps one build per image;
+# an image still used by a container stays (docker rmi refuses it).
+untag_older() { # untag_older TAG
+  local repo=${1%:*} version=${1##*:} old
+  version=${version%-*}
+  for old in $(docker images --format '{{.Repository}}:{{.Tag}}' "$repo" | grep -F "$repo:$version-" | grep -v -x -F "$1" || true); do
+    docker rmi "$old" >/dev/null 2>&1 && log "removed the older build $old"
+  done
+  return 0
+}
+
 # docker_build NAME TAG CONTEXT DOCKERFILE REGISTRY [--build-arg ...]: a classic-builder build on the host network.
 docker_build() {
   local name=$1 tag=$2 context=$3 dockerfile=$4 registry=$5
   shift 5
   run_step "build $name" "$registry" "$LOGS/$name.log" \
     docker build --network host --pull=false --label "toolcall-normalizer.inputs=${tag##*:}" -f "$dockerfile" -t "$tag" "$@" "$context"
+  untag_older "$tag"
 }
 
 # The Debian mirrors the machine's apt sources name (deb822 .sources files or one-line sources.list).
@@ -163,7 +177,7 @@ pack_npm() {
   local spec=$1 dir=$2
   if ! compgen -G "$dir/*.tgz" >/dev/null; then
     mkdir -p "$dir.partial"
-    run_step "npm pack $spec" "the npm registry" "$LOGS/npm-pack-${spec//[@\/]/_}.log" npm pack --silent --pack-destination "$dir.partial" "$spec"
+    run_step "npm pack $spec" "the npm registry" "$LOGS/npm-pack-${spec//[@\/]/_}.log" npm pack --loglevel=error --pack-destination "$dir.partial" "$spec"
     rm -rf "$dir"
     mv "$dir.partial" "$dir"
   fi
