@@ -1,6 +1,10 @@
-# toolcall-normalizer worker image. Not built in CI (no Docker engine there); helm/ and deploy/compose.yaml
-# use it. Build: docker build -t toolcall-normalizer:0.1.0 .
+# toolcall-normalizer worker image; helm/ and deploy/compose.yaml run it. Build: docker build -t toolcall-normalizer:0.1.0 .
+# Without an image registry, `npm run images` (scripts/images.sh) builds it on locally built bases, and CI runs
+# the image hardened as the chart does (test/image/worker-image.test.ts).
 #
+# - NODE_IMAGE: the base of every stage (default: the official slim image). BUILD_NODE_IMAGE: the base of the
+#   stages that run `npm ci` (default: NODE_IMAGE); a site whose package traffic passes a TLS-intercepting proxy
+#   points it at a base carrying its CA, which so stays out of the final image;
 # - build stage: `npm ci` with dev dependencies, then the TypeScript build (dist/);
 # - deps stage: production dependencies only (`npm ci --omit=dev`);
 # - runtime: node + dist/ + production node_modules, running as uid/gid 1000 (numeric, so Kubernetes can
@@ -9,8 +13,9 @@
 # - signals: the worker handles SIGTERM/SIGINT itself (finishes and commits the batch in hand, then exits
 #   within SHUTDOWN_TIMEOUT_MS). It starts no child processes, so node as PID 1 needs no init (tini) to reap.
 ARG NODE_IMAGE=node:24-trixie-slim
+ARG BUILD_NODE_IMAGE=${NODE_IMAGE}
 
-FROM ${NODE_IMAGE} AS build
+FROM ${BUILD_NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -18,7 +23,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM ${NODE_IMAGE} AS deps
+FROM ${BUILD_NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force

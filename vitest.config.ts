@@ -1,13 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+// Projects: only `integration` (the worker against Kafka and the registry, and the worker image) gets the stack
+// setup; unit, CLI, fuzz and deploy tests start no service, and compose brings its own. `npm run test:unit` runs
+// `--project unit --project cli`; `npm test` runs them all.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 180_000,
     // Integration tests share one broker and registry; run files one at a time so they do not starve each other on 2 cores.
     fileParallelism: false,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'] } },
+      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
+      { extends: true, test: { name: 'deploy', include: ['test/deploy/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/image/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+      { extends: true, test: { name: 'compose', include: ['test/compose/**/*.test.ts'] } },
+    ],
   },
 });

@@ -4,7 +4,9 @@
 #   - java (17+) and mvn: scripts/stack.sh fetches Kafka and Apicurio Registry from Maven Central with them;
 #   - a Java 21+ for Apicurio Registry 3.3.x (the image ships Temurin 25 under /usr/lib/jvm beside OpenJDK 17);
 #   - curl, flock, setsid, timeout: used by scripts/stack.sh;
-# and installs the deploy tooling (Prometheus/promtool, helm, kubeconform, Kubernetes JSON schemas): see below.
+# and installs the deploy tooling (Prometheus/promtool, helm, kubeconform, Kubernetes JSON schemas) and the
+# container tooling (Debian's docker.io engine and debootstrap, Docker Compose v2 built from the Go module proxy),
+# then starts the Docker engine (scripts/docker-engine.sh): see below.
 set -euo pipefail
 
 fail() { printf 'ci-prereqs: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -32,9 +34,10 @@ for tool in curl flock setsid timeout tar; do
   command -v "$tool" >/dev/null || fail "$tool not found"
 done
 
-# --- Deploy tooling, for scripts/check-deploy.sh and the tests in test/deploy and test/integration/prometheus.test.ts.
-# Each piece is installed only when missing (or at another version); the four run in parallel (a fresh machine
-# spends most of the time building helm from the Go module proxy: about 3 minutes of CPU).
+# --- Deploy tooling, for scripts/check-deploy.sh and the tests in test/deploy and test/integration/prometheus.test.ts,
+# and container tooling, for scripts/images.sh and the tests in test/image and test/compose.
+# Each piece is installed only when missing (or at another version); the five run in parallel (a fresh machine
+# spends most of the time building helm and Compose from the Go module proxy: about 3 and 5 minutes of CPU).
 #   - Prometheus 2.42 from Debian (/usr/bin/prometheus and /usr/bin/promtool);
 #   - helm and kubeconform, built with `go install` into $(go env GOPATH)/bin (check-deploy.sh looks there);
 #   - the Kubernetes JSON schemas kubeconform validates against, offline: the PyPI package kubernetes-validate
@@ -43,6 +46,7 @@ done
 #     CRDs (ServiceMonitor, PodMonitor, ScaledObject, TriggerAuthentication) use trimmed schemas shipped in
 #     deploy/kubeconform/; nothing is skipped and kubeconform never ignores a missing schema.
 HELM_VERSION=v3.22.0
+COMPOSE_VERSION=v2.40.3              # github.com/docker/compose/v2, the last v2 line (the CLI plugin `docker compose`)
 KUBECONFORM_VERSION=v0.8.0
 KUBERNETES_VALIDATE_VERSION=1.37.0   # PyPI; ships schemas for Kubernetes 1.25 to 1.37
 K8S_SCHEMA_VERSION=1.34.0            # the Kubernetes version the chart is validated against (check-deploy.sh)
@@ -57,10 +61,30 @@ GOBIN_DIR=$(go env GOBIN)
 # The module version a go-installed binary was built from ("" when absent or not built by go install).
 go_binary_version() { [[ -x $1 ]] && go version -m "$1" 2>/dev/null | awk -v m="$2" '$1 == "mod" && $2 == m { print $3 }'; }
 
-install_prometheus() {
-  if [[ -x /usr/bin/prometheus && -x /usr/bin/promtool ]]; then return 0; fi
-  [[ $(id -u) -eq 0 ]] || { echo "Debian's prometheus package is missing and this is not root: apt-get install prometheus"; return 1; }
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus
+# One apt-get for every Debian package (two at once would fight over dpkg's lock): Prometheus, and for the images
+# the Docker engine (docker.io: dockerd, API 1.41, classic builder) and debootstrap (scripts/images.sh).
+install_debian_packages() {
+  local missing=()
+  [[ -x /usr/bin/prometheus && -x /usr/bin/promtool ]] || missing+=(prometheus)
+  command -v dockerd >/dev/null || missing+=(docker.io)
+  command -v debootstrap >/dev/null || missing+=(debootstrap)
+  ((${#missing[@]} > 0)) || return 0
+  [[ $(id -u) -eq 0 ]] || { echo "Debian packages missing and this is not root: apt-get install ${missing[*]}"; return 1; }
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# Docker Compose v2 as the CLI plugin ~/.docker/cli-plugins/docker-compose. `go install` refuses the module (its
+# go.mod has exclude directives), so it is built inside the module as the main module, as its Makefile does.
+COMPOSE_PLUGIN="${DOCKER_CONFIG:-${HOME:-/root}/.docker}/cli-plugins/docker-compose"
+compose_version() { [[ -x $COMPOSE_PLUGIN ]] && "$COMPOSE_PLUGIN" version --short 2>/dev/null | sed 's/^v*/v/'; }
+install_compose() {
+  if [[ $(compose_version) == "$COMPOSE_VERSION" ]]; then return 0; fi
+  local dir
+  dir=$(go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])') || return 1
+  mkdir -p "$(dirname "$COMPOSE_PLUGIN")"
+  (cd "$dir" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" \
+    -o "$COMPOSE_PLUGIN.partial" ./cmd) || return 1
+  mv "$COMPOSE_PLUGIN.partial" "$COMPOSE_PLUGIN"
 }
 
 install_go_tool() { # module, cmd package, version
@@ -106,7 +130,8 @@ PY
 
 logs=$(mktemp -d)
 declare -A jobs=()
-install_prometheus >"$logs/prometheus" 2>&1 & jobs[prometheus]=$!
+install_debian_packages >"$logs/debian-packages" 2>&1 & jobs[debian-packages]=$!
+install_compose >"$logs/compose" 2>&1 & jobs[compose]=$!
 install_go_tool helm.sh/helm/v3 helm.sh/helm/v3/cmd/helm "$HELM_VERSION" >"$logs/helm" 2>&1 & jobs[helm]=$!
 install_go_tool github.com/yannh/kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" >"$logs/kubeconform" 2>&1 & jobs[kubeconform]=$!
 install_k8s_schemas >"$logs/k8s-schemas" 2>&1 & jobs[k8s-schemas]=$!
@@ -120,6 +145,9 @@ info "prometheus: $(/usr/bin/prometheus --version 2>&1 | head -n 1) (/usr/bin/pr
 info "helm: $(go_binary_version "$GOBIN_DIR/helm" helm.sh/helm/v3) ($GOBIN_DIR/helm)"
 info "kubeconform: $(go_binary_version "$GOBIN_DIR/kubeconform" github.com/yannh/kubeconform) ($GOBIN_DIR/kubeconform)"
 info "Kubernetes JSON schemas: $(cat "$K8S_SCHEMA_DIR/.complete") in $K8S_SCHEMA_DIR"
+info "docker compose: $(compose_version) ($COMPOSE_PLUGIN); debootstrap: $(dpkg-query -W -f '${Version}' debootstrap 2>/dev/null)"
+# The engine the image, compose and testcontainers tests need; it stays up after this script.
+bash "$(dirname "$0")/docker-engine.sh"
 case ":$PATH:" in *":$GOBIN_DIR:"*) ;; *) info "note: $GOBIN_DIR is not on PATH; scripts/check-deploy.sh adds it itself" ;; esac
 
 info "node: $("$(bash "$(dirname "$0")/node-lts.sh")/node" --version) (scripts/node-lts.sh, from .nvmrc)"

@@ -10,6 +10,9 @@
 #   bash scripts/stack.sh down     stop both (SIGTERM, then SIGKILL), remove all state and data (idempotent)
 #   bash scripts/stack.sh status   show what runs (exit 0 when both are up and answering, 1 otherwise)
 #   bash scripts/stack.sh env      print the two lines above when both are up (exit 1 otherwise)
+#   bash scripts/stack.sh fetch    only fetch (once, cached) Kafka's jars and the Apicurio Registry app; prints
+#                                    KAFKA_VERSION=, KAFKA_HOME=<dir with lib/*.jar>, APICURIO_VERSION=,
+#                                    REGISTRY_HOME=<dir with quarkus-run.jar> (scripts/images.sh builds from them)
 #   bash scripts/stack.sh up-kafka start Kafka only (no registry) in this state dir; prints KAFKA_BROKERS=...
 #                                  (plus the KAFKA_SECURITY lines below); `down` stops it. For tests that need a
 #                                  broker of their own (own ports and STACK_STATE_DIR) beside the shared stack.
@@ -765,6 +768,13 @@ cmd_start_one() { # cmd_start_one kafka|registry : start one service again with 
   fi
 }
 
+cmd_fetch() {
+  take_lock
+  ensure_kafka_jars
+  ensure_registry_app
+  printf 'KAFKA_VERSION=%s\nKAFKA_HOME=%s\nAPICURIO_VERSION=%s\nREGISTRY_HOME=%s\n' "$KAFKA_VERSION" "$KAFKA_HOME" "$APICURIO_VERSION" "$REGISTRY_HOME"
+}
+
 cmd_status() {
   load_recorded_ports
   local ok=0 p
@@ -815,6 +825,7 @@ usage: bash scripts/stack.sh <command>
   down            stop both and remove all state and data (idempotent)
   status          show what runs (exit 0 when both are up and answering)
   env             print KAFKA_BROKERS=... and SCHEMA_REGISTRY_URL=... when both are up
+  fetch           fetch Kafka's jars and Apicurio Registry (cached); prints KAFKA_HOME=... and REGISTRY_HOME=...
   up-kafka        start Kafka only (for a broker of a test's own: own ports and STACK_STATE_DIR); prints
                   KAFKA_BROKERS=...; KAFKA_SECURITY=sasl-scram,tls,sasl-tls adds secured listeners
   stop-kafka      stop Kafka only (SIGTERM, then SIGKILL after STACK_STOP_TIMEOUT); keeps its log dirs
@@ -835,6 +846,7 @@ case ${1:-} in
   down) cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
+  fetch) cmd_fetch ;;
   stop-kafka) cmd_stop_one kafka ;;
   start-kafka) cmd_start_one kafka ;;
   stop-registry) cmd_stop_one registry ;;

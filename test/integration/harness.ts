@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas, type PushedTool } from '../../src/app/commands/schemas-command.js';
 import { freePort } from '../../scripts/free-port.js';
+import { containerStackCommand, containerStackInfo } from './testcontainers-stack.js';
 
 export { freePort };
 
@@ -351,10 +352,14 @@ export async function pushSchemaDir(dir: string, subjectTemplate: string): Promi
 export type StackCommand = 'stop-registry' | 'start-registry' | 'stop-kafka' | 'start-kafka';
 
 /**
- * Runs `bash scripts/stack.sh <command>` (asynchronously: the test's event loop keeps draining the workers'
- * output meanwhile); throws with its output when it fails or overruns `timeoutMs`.
+ * Runs `bash scripts/stack.sh <command>`, or its container equivalent under testcontainers (asynchronously: the
+ * test's event loop keeps draining the workers' output meanwhile); throws with its output when it fails or
+ * overruns `timeoutMs`.
  */
 export async function stackCommand(command: StackCommand, timeoutMs = 180_000): Promise<string> {
+  // Under TEST_STACK=testcontainers the services are containers: docker stop / docker start instead.
+  const containers = containerStackInfo();
+  if (containers !== undefined) return containerStackCommand(containers, command, timeoutMs);
   const child = spawn('bash', [join(REPO_ROOT, 'scripts', 'stack.sh'), command], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
