@@ -64,8 +64,9 @@ describe('createNormalizer gives the records the normalize command prints', () =
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => {
-        const { line: _line, ...record } = JSON.parse(line) as OutputRecord & { line: number };
-        return record;
+        const record = JSON.parse(line) as Partial<OutputRecord & { line: number }>;
+        delete record.line;
+        return record as OutputRecord;
       });
     expect(printed).toHaveLength(lines.length);
 
