@@ -7,11 +7,10 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createNormalizer, type OutputRecord } from '../../src/library/index.js';
 import { ROOT, runCli } from '../cli/run-cli.js';
-import { envelopeRecord, layout } from '../fuzz/arbitraries.js';
+import { carriedByJson, corpus } from './corpus.js';
 import { EXTRA_SCHEMAS } from '../fuzz/tools.js';
 
 /** examples/tools plus the fuzz campaign's stress schemas, as one schema directory. */
@@ -26,31 +25,6 @@ function schemaDir(): string {
 /** The definitions of a directory in the object form: file stem -> parsed definition. */
 function definitionsOf(dir: string): Record<string, object> {
   return Object.fromEntries(readdirSync(dir).map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, file), 'utf8')) as object]));
-}
-
-function corpus(): string[] {
-  const examples = readFileSync(join(ROOT, 'examples', 'calls.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
-  const generated = fc
-    .sample(fc.tuple(envelopeRecord, layout), { seed: 14, numRuns: 1000 })
-    .map(([record, write]) => write(record.value))
-    .filter((line) => !line.includes('\n'));
-  return [...examples, ...generated];
-}
-
-/**
- * The parsed line when an object caller could hold it: numbers JSON text writes but JavaScript cannot hold finite
- * (1e400) become Infinity, which no JSON value is.
- */
-function carriedByJson(line: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(line.replace(/^\ufeff/, ''));
-  } catch {
-    return undefined;
-  }
-  const finite = (node: unknown): boolean =>
-    typeof node === 'number' ? Number.isFinite(node) : typeof node !== 'object' || node === null || Object.values(node).every(finite);
-  return finite(value) ? value : undefined;
 }
 
 describe('createNormalizer gives the records the normalize command prints', () => {
