@@ -166,7 +166,7 @@ function flaggedDiagnostic(call: DecodedCall, ours: Diagnostic | undefined): Dia
     message: 'The call carries no arguments text.',
     hint: 'Send the arguments the model produced as one JSON object in valid JSON text.',
   };
-  return { ...base, message: `${base.message} (${said})`, details: { ...base.details, upstreamError: upstream } };
+  return { ...base, message: `${base.message.replace(/\.$/, '')} (${said})`, details: { ...base.details, upstreamError: upstream } };
 }
 
 /** Longest part of a producer's own error quoted in a message, in UTF-16 code units (the details hold it whole). */
