@@ -18,7 +18,7 @@ const OBJECT_HINT =
  *
  * - an object: itself;
  * - absent (`undefined`): `{}`. MCP (`params.arguments`) and Gemini (`args`) make arguments optional for tools
- *   without parameters, and so does our canonical envelope (OpenAI and Anthropic require theirs: the envelope
+ *   without parameters, and so does our canonical envelope (the other formats require theirs: the envelope
  *   decoder refuses those records before this runs);
  * - a string: JSON text that must parse to an object (`arguments_empty`, `arguments_not_json`,
  *   `arguments_not_object`; an object JSON-encoded twice is refused, not unwrapped). Because the record's depth
