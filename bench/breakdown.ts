@@ -1,14 +1,20 @@
 /** Where the core path spends its time, stage by stage, over the bench corpus (for profiling work). */
 import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
-import { parseArguments } from '../src/core/records/envelope.js';
+import { parseArguments, type EnvelopeResult } from '../src/core/records/envelope.js';
 import { normalizeArguments } from '../src/core/rule/normalize.js';
 import { serializeOutputRecord } from '../src/core/records/output.js';
-import { processCall, readCall, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
+import { processCall, readCalls, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/records/bytes.js';
 import { createSchemaCompiler } from '../src/core/validation/validate.js';
-import type { JsonObject } from '../src/core/shared/json.js';
+import type { JsonObject, JsonValue } from '../src/core/shared/json.js';
 import { makeCorpus } from './corpus.js';
+
+/** The corpus holds one call per record: that call (`readCalls`' first slot), or why the record is unreadable. */
+function readCall(value: JsonValue): EnvelopeResult {
+  const read = readCalls(value);
+  return !read.ok ? read : (read.calls[0]?.read ?? { ok: false, error: { code: 'record_no_tool_calls', message: '' } });
+}
 
 const { tools } = await loadSchemaDir(fileURLToPath(new URL('../examples/tools', import.meta.url)), createSchemaCompiler());
 const corpus = makeCorpus(20_000);

@@ -6,10 +6,18 @@
 import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
 import { buildOutputMessage, serializeOutputRecord } from '../src/core/records/output.js';
-import { processCall, readCall, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
+import { processCall, readCalls, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/records/bytes.js';
 import { createSchemaCompiler } from '../src/core/validation/validate.js';
 import { makeCorpus } from './corpus.js';
+import type { EnvelopeResult } from '../src/core/records/envelope.js';
+import type { JsonValue } from '../src/core/shared/json.js';
+
+/** The corpus holds one call per record: that call (`readCalls`' first slot), or why the record is unreadable. */
+function readCall(value: JsonValue): EnvelopeResult {
+  const read = readCalls(value);
+  return !read.ok ? read : (read.calls[0]?.read ?? { ok: false, error: { code: 'record_no_tool_calls', message: '' } });
+}
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

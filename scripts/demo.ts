@@ -3,9 +3,9 @@
  *
  * 1. starts the local stack (real Kafka + Apicurio Registry; scripts/stack.sh) unless one is running;
  * 2. pushes the example tool definitions (examples/tools) to the registry with `schemas push`;
- * 3. produces examples/calls.jsonl (clean, repairable, invalid and unprocessable calls in six envelopes)
- *    to a fresh input topic;
- * 4. runs the worker (`toolcall-normalizer run`) until every record has come out, then stops it (SIGTERM);
+ * 3. produces examples/calls.jsonl (clean, repairable, invalid and unprocessable calls in every envelope, and
+ *    whole assistant messages that fan out into several calls) to a fresh input topic;
+ * 4. runs the worker (`toolcall-normalizer run`) until every call has come out, then stops it (SIGTERM);
  * 5. prints what came out on each topic, with the repair and pass-through counts from /metrics;
  * 6. stops the stack if this demo started it.
  */
@@ -13,6 +13,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { decodeRecord } from '../src/core/records/envelope.js';
+import { tryParseJson } from '../src/core/shared/json.js';
 import { freePort } from './free-port.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -61,7 +63,14 @@ try {
   await producer.connect();
   await producer.send({ topic: topics.input, messages: calls.map((value, i) => ({ key: `agent-${i % 4}`, value })) });
   await producer.disconnect();
-  say(`\n== produced ${calls.length} raw tool calls to ${topics.input} (examples/calls.jsonl: 6 envelopes; clean, repairable, invalid, unprocessable)`);
+  // One output per call: a whole message fans out, anything unreadable is one dead letter.
+  const reads = calls.map((line) => {
+    const parsed = tryParseJson(line);
+    return parsed.ok ? decodeRecord(parsed.value) : undefined;
+  });
+  const expected = reads.reduce((sum, read) => sum + (read?.ok === true ? read.calls.length : 1), 0);
+  const messages = reads.filter((read) => read?.ok === true && read.message).length;
+  say(`\n== produced ${calls.length} raw records to ${topics.input} (examples/calls.jsonl: every envelope; clean, repairable, invalid, unprocessable; ${messages} whole messages): ${expected} calls to come out`);
 
   const port = await freePort();
   say(`== running the worker: toolcall-normalizer run (exactly-once, metrics on :${port})`);
@@ -90,19 +99,19 @@ try {
     void consumer.run({
       eachMessage: ({ topic, message }) => {
         received.push({ topic, message });
-        if (received.length >= calls.length) resolve();
+        if (received.length >= expected) resolve();
         return Promise.resolve();
       },
     });
   });
-  const timeout = new Promise<void>((_, reject) => setTimeout(() => { reject(new Error(`only ${received.length} of ${calls.length} records came out within 90 s`)); }, 90_000).unref());
+  const timeout = new Promise<void>((_, reject) => setTimeout(() => { reject(new Error(`only ${received.length} of ${expected} outputs came out within 90 s`)); }, 90_000).unref());
   await Promise.race([drained, timeout]);
   const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   await consumer.disconnect();
   worker.kill('SIGTERM');
   const code = await exited;
 
-  say(`\n== what came out (${received.length} records; worker exited ${String(code)} after SIGTERM)\n`);
+  say(`\n== what came out (${received.length} outputs for ${calls.length} input records; worker exited ${String(code)} after SIGTERM)\n`);
   const rows = received
     .map(({ topic, message }) => describe(topic, message, topics))
     .sort((a, b) => a.order - b.order);
@@ -114,7 +123,7 @@ try {
     if (n === 0) say(widths.map((w) => '-'.repeat(w)).join('  '));
   }
   say('\n== counts from the worker\'s /metrics');
-  for (const name of ['toolcall_calls_total', 'toolcall_repairs_total', 'toolcall_pass_throughs_total', 'toolcall_dead_letters_total']) {
+  for (const name of ['toolcall_records_total', 'toolcall_calls_total', 'toolcall_repairs_total', 'toolcall_pass_throughs_total', 'toolcall_dead_letters_total']) {
     const sums = new Map<string, number>();
     for (const line of metrics.split('\n')) {
       const match = new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`).exec(line);

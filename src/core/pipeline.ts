@@ -1,11 +1,12 @@
 /**
- * One record's way through the core: record text -> envelope -> arguments -> RT-TOOL-8 -> validation ->
- * output record. Split in two halves so the worker can look the tool's schema up (asynchronously, from the
- * registry) between them: {@link readCall} needs no schema, {@link processCall} needs the compiled tool.
+ * One record's way through the core: record text -> envelope -> its calls -> arguments -> RT-TOOL-8 ->
+ * validation -> one output record per call. Split in two halves so the worker can look each tool's schema up
+ * (asynchronously, from the registry) between them: {@link readCalls} needs no schema, {@link processCall}
+ * needs the compiled tool.
  */
 import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
 import { clipUnits } from './shared/text.js';
-import { decodeEnvelope, parseArguments } from './records/envelope.js';
+import { decodeRecord, parseArguments, type CallSlot, type RecordCalls } from './records/envelope.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
 import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordFailure, type RecordLimits } from './records/bytes.js';
@@ -85,21 +86,26 @@ export type ToolLookup = (name: string) => CompiledTool | undefined;
 
 /**
  * The whole chain for callers that hold their tools in memory (`normalize`, `replay`, the library): one record,
- * as bytes (a file, a message) or as JSON text, to its output records. Never throws on data.
+ * as bytes (a file, a message) or as JSON text, to its output records: one per call it holds, in order (a
+ * whole message fans out), or one dead letter when it cannot be read at all. Never throws on data.
  */
 export function processRecord(input: Uint8Array | string, tools: ToolLookup, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS): OutputRecord[] {
   const parsed = typeof input === 'string' ? parseRecordText(input, options.limits) : decodeRecordBytes(input, options.limits);
   if (!parsed.ok) return [unreadableRecord(parsed.error)];
-  const read = readCall(parsed.value);
+  const read = readCalls(parsed.value);
   if (!read.ok) return [unreadableRecord(read.error)];
-  return [processCall(read.call, tools(read.call.tool), options)];
+  return read.calls.map((slot) => (slot.read.ok ? processCall(slot.read.call, tools(slot.read.call.tool), options) : unreadableRecord(slot.read.error)));
 }
 
-export type ReadCallResult = { ok: true; call: DecodedCall } | { ok: false; error: RecordFailure };
+export type { CallSlot };
+export type ReadCallsResult = RecordCalls;
 
-/** The envelope half: which call is this? Failures here are records that cannot be processed at all. */
-export function readCall(value: JsonValue): ReadCallResult {
-  return decodeEnvelope(value);
+/**
+ * The envelope half: which calls does this record hold? A failure here is a record that cannot be processed at
+ * all; a call of a whole message that cannot be read is a failed slot beside its siblings.
+ */
+export function readCalls(value: JsonValue): ReadCallsResult {
+  return decodeRecord(value);
 }
 
 /**
@@ -109,6 +115,10 @@ export function readCall(value: JsonValue): ReadCallResult {
  */
 export function processCall(call: DecodedCall, tool: CompiledTool | undefined, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS, unknownReason?: string): OutputRecord {
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
+  if (call.flaggedInvalid !== undefined && (!parsed.ok || typeof call.rawArguments !== 'string')) {
+    const ours = typeof call.rawArguments === 'string' && !parsed.ok ? parsed.diagnostic : undefined;
+    return failed(call, asJson(call.rawArguments), flaggedDiagnostic(call, ours));
+  }
   if (!parsed.ok) return failed(call, asJson(call.rawArguments), parsed.diagnostic);
   if (tool === undefined) return failed(call, parsed.value, unknownTool(call.tool, unknownReason));
   if (!tool.usable) return failed(call, parsed.value, tool.diagnostic);
@@ -168,6 +178,25 @@ function failed(call: DecodedCall, args: JsonValue | null, diagnostic: Diagnosti
   };
 }
 
+/**
+ * A call its producer reported unreadable (LangChain's `InvalidToolCall`): our own reading of the arguments
+ * (when there was text to read), with the producer's error beside it in the message and the details.
+ */
+function flaggedDiagnostic(call: DecodedCall, ours: Diagnostic | undefined): Diagnostic {
+  const upstream = call.flaggedInvalid?.error ?? null;
+  const said = upstream === null ? 'LangChain reported the call invalid' : `LangChain reported: ${clipUnits(upstream, MAX_QUOTED_UPSTREAM)}${upstream.length > MAX_QUOTED_UPSTREAM ? '…' : ''}`;
+  const base: Diagnostic = ours ?? {
+    code: 'arguments_not_json',
+    path: '',
+    message: 'The call carries no arguments text.',
+    hint: 'Send the arguments the model produced as one JSON object in valid JSON text.',
+  };
+  return { ...base, message: `${base.message.replace(/\.$/, '')} (${said})`, details: { ...base.details, upstreamError: upstream } };
+}
+
+/** Longest part of a producer's own error quoted in a message, in UTF-16 code units (the details hold it whole). */
+const MAX_QUOTED_UPSTREAM = 200;
+
 /** Longest part of a tool name quoted in a message, in UTF-16 code units. */
 const MAX_QUOTED_NAME = 80;
 
@@ -192,7 +221,10 @@ const GENERIC_RECORD_HINT = 'Send one JSON object per record in one of the suppo
 const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
   record_not_json: 'Send one complete JSON object per record (JSON Lines: one object per line).',
   record_not_object: 'Wrap the call in a JSON object in one of the supported envelopes.',
-  record_unknown_envelope: 'Use one of the supported envelopes: canonical, OpenAI Chat Completions, OpenAI Responses, Anthropic tool_use, MCP tools/call, Gemini functionCall.',
+  record_unknown_envelope: 'Use one of the supported envelopes (README "Envelopes"): one call (canonical, OpenAI, Anthropic, MCP, Gemini, Bedrock, Mistral, Ollama, AI SDK, LangChain), or a whole assistant message holding calls.',
+  record_no_tool_calls: 'Publish assistant messages that hold tool calls (or the calls themselves); a message with only text has nothing to run.',
+  record_custom_tool_call: 'Route custom (grammar-defined) tool calls to their own executor; publish function_call items, whose arguments are JSON, here.',
+  record_too_many_calls: 'Split the message: publish its calls as separate records, or fewer calls per message.',
   record_missing_tool_name: 'Name the tool being called in the envelope\'s name field.',
   record_missing_arguments: 'Send the arguments the model produced in the envelope\'s arguments field ("{}" when the tool takes none); publish calls, never tool definitions.',
   record_too_large: 'Send smaller arguments, or raise the configured record size limit.',

@@ -92,6 +92,32 @@ describe('toolcall-normalizer normalize', () => {
     expect(mismatch.errors[0]?.code).toBe('wrong_type');
   });
 
+  it('fans a whole message out: one line per call, in order, each with the input line', () => {
+    const message = JSON.stringify({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'm1', type: 'function', function: { name: 'search_issues', arguments: '{"query":"a","labels":"[\\"x\\"]"}' } },
+        { id: 'm2', type: 'function', function: { name: 'transfer_funds', arguments: '{"from_account":"GB12345678","to_account":"GB87654321","amount":5,"currency":"JPY"}' } },
+        { id: 'm3', type: 'function', function: { arguments: '{}' } },
+      ],
+    });
+    const bedrock = JSON.stringify({ output: { message: { role: 'assistant', content: [{ text: 'x' }, { toolUse: { toolUseId: 'b1', name: 'search_issues', input: { query: 'b' } } }] } } });
+    const input = [lines[0], message, JSON.stringify({ role: 'assistant', content: 'only text' }), bedrock].join('\n');
+    const { status, stdout, stderr } = run(['normalize', '--schemas', tools, '--summary'], `${input}\n`);
+    expect(status).toBe(0);
+    expect(stderr).toBe('lines=4 calls=6 normalized=3 rejected=1 dead_lettered=2 repairs=1 pass_throughs=6\n');
+    expect(records(stdout).map((r) => [r.line, r.id, r.format, r.disposition, r.errors[0]?.code ?? null])).toEqual([
+      [1, 'c1', 'openai_chat', 'normalized', null],
+      [2, 'm1', 'openai_chat', 'normalized', null],
+      [2, 'm2', 'openai_chat', 'rejected', 'not_in_enum'],
+      [2, null, null, 'dead_letter', 'record_missing_tool_name'],
+      [3, null, null, 'dead_letter', 'record_no_tool_calls'],
+      [4, 'b1', 'bedrock', 'normalized', null],
+    ]);
+    expect(records(stdout)[1]?.arguments).toEqual({ query: 'a', labels: ['x'] });
+  });
+
   it('reads --input and writes --output', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tcn-'));
     writeFileSync(join(dir, 'in.jsonl'), `${lines[0] ?? ''}\n`);

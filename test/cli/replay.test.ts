@@ -36,7 +36,7 @@ describe('replay (CLI)', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^PASS {2}search: plain call \(OpenAI chat\) \(line \d+\)$/m);
-    expect(result.stdout).toMatch(/\n12 cases: 12 passed, 0 failed\n$/);
+    expect(result.stdout).toMatch(/\n28 cases: 28 passed, 0 failed\n$/);
   });
 
   it('fails a case, printing the raw call beside the rule it broke', () => {

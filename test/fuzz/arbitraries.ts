@@ -263,7 +263,9 @@ const callId: fc.Arbitrary<JsonValue | undefined> = fc.oneof(
   { weight: 1, arbitrary: jsonValue },
 );
 
-const FORMATS = ['canonical', 'openai_chat', 'openai_responses', 'anthropic', 'mcp', 'gemini'] as const;
+/** The original six, then the formats added beside them (README "Envelopes"). */
+export const ORIGINAL_FORMATS = ['canonical', 'openai_chat', 'openai_responses', 'anthropic', 'mcp', 'gemini'] as const;
+const FORMATS = [...ORIGINAL_FORMATS, 'bedrock', 'ollama', 'mistral', 'ai_sdk', 'ai_sdk_v4', 'langchain', 'langchain_invalid', 'gemini_python', 'openai_function_call', 'custom_tool_call'] as const;
 
 /** Drops `undefined` members, keeps every other key (including `__proto__`) as an own property. */
 function record(entries: [string, JsonValue | undefined][]): JsonObject {
@@ -271,8 +273,28 @@ function record(entries: [string, JsonValue | undefined][]): JsonObject {
 }
 
 /** One well-shaped envelope of the given format. */
-function envelope(format: (typeof FORMATS)[number], name: JsonValue, id: JsonValue | undefined, args: JsonValue | undefined, version: JsonValue | undefined): JsonObject {
+export function envelope(format: (typeof FORMATS)[number], name: JsonValue, id: JsonValue | undefined, args: JsonValue | undefined, version: JsonValue | undefined): JsonObject {
   switch (format) {
+    case 'bedrock':
+      return record([['toolUse', record([['toolUseId', id], ['name', name], ['input', args]])]]);
+    case 'ollama':
+      return record([['id', id], ['function', record([['index', 0], ['name', name], ['arguments', args]])]]);
+    case 'mistral':
+      return record([['id', id], ['type', 'function'], ['function', record([['name', name], ['arguments', args]])]]);
+    case 'ai_sdk':
+      return record([['type', 'tool-call'], ['toolCallId', id], ['toolName', name], ['input', args]]);
+    case 'ai_sdk_v4':
+      return record([['type', 'tool-call'], ['toolCallId', id], ['toolName', name], ['args', args]]);
+    case 'langchain':
+      return record([['name', name], ['args', args], ['id', id], ['type', 'tool_call']]);
+    case 'langchain_invalid':
+      return record([['name', name], ['args', typeof args === 'string' ? args : toJsonText(args ?? null)], ['id', id], ['error', 'not valid JSON'], ['type', 'invalid_tool_call']]);
+    case 'gemini_python':
+      return record([['function_call', record([['id', id], ['name', name], ['args', args]])]]);
+    case 'openai_function_call':
+      return record([['role', 'assistant'], ['content', null], ['function_call', record([['name', name], ['arguments', args]])]]);
+    case 'custom_tool_call':
+      return record([['type', 'custom_tool_call'], ['call_id', id], ['name', name], ['input', typeof args === 'string' ? args : 'free text']]);
     case 'canonical':
       return record([['id', id], ['tool', name], ['arguments', args], ['schemaVersion', version]]);
     case 'openai_chat':
@@ -306,7 +328,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 /** Every object in the envelope (the record and its `function`/`params`/`functionCall` containers). */
 function containers(value: JsonObject): JsonObject[] {
   const out: JsonObject[] = [value];
-  for (const key of ['function', 'params', 'functionCall']) {
+  for (const key of ['function', 'params', 'functionCall', 'toolUse', 'function_call']) {
     const inner = value[key];
     if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) out.push(inner);
   }
@@ -351,6 +373,33 @@ export const envelopeRecord: fc.Arbitrary<{ format: string; value: JsonObject }>
     change: mutation,
   })
   .map(({ format, name, id, args, version, change }) => ({ format, value: mutate(envelope(format, name, id, args, version), change) }));
+
+/**
+ * A whole message holding calls (each a generated envelope, now and then mutated) among text and other blocks,
+ * in one of the shapes that fan out, sometimes wrapped in its API response.
+ */
+export const messageRecord: fc.Arbitrary<{ shape: string; value: JsonObject }> = fc
+  .record({
+    shape: fc.constantFrom('openai', 'anthropic', 'bedrock', 'gemini', 'ai_sdk', 'langchain', 'responses'),
+    wrap: fc.boolean(),
+    calls: fc.array(envelopeRecord, { maxLength: 6 }),
+    filler: fc.array(fc.oneof(fc.constant<JsonValue>({ type: 'text', text: 'hm' }), fc.constant<JsonValue>({ text: 'plain' }), jsonValue), { maxLength: 3 }),
+  })
+  .map(({ shape, wrap, calls, filler }) => {
+    const items: JsonValue[] = [...calls.map((c) => c.value), ...filler];
+    const body: JsonObject =
+      shape === 'openai' || shape === 'langchain'
+        ? { role: 'assistant', content: null, tool_calls: calls.map((c) => c.value) }
+        : shape === 'gemini'
+          ? { role: 'model', parts: items }
+          : shape === 'responses'
+            ? { object: 'response', output: items }
+            : { role: 'assistant', content: items };
+    if (!wrap || shape === 'responses') return { shape, value: body };
+    const wrapped: JsonObject =
+      shape === 'bedrock' ? { output: { message: body }, stopReason: 'tool_use' } : shape === 'gemini' ? { candidates: [{ content: body }] } : shape === 'openai' ? { choices: [{ message: body }] } : { model: 'm', message: body, done: true };
+    return { shape, value: wrapped };
+  });
 
 /** Record text: compact, pretty, with a BOM or surrounding white space. */
 export const layout: fc.Arbitrary<(value: JsonValue) => string> = fc.constantFrom(

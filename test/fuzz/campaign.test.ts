@@ -33,6 +33,7 @@ import {
   HUGE_UNITS,
   hugeRecordText,
   layout,
+  messageRecord,
   pollutingObject,
   toJsonText,
   toolSchema,
@@ -49,6 +50,7 @@ import {
   FUZZ_RUNS,
   FUZZ_SEED,
   runRecord,
+  runRecordAll,
   runsFor,
   snapshotPrototypes,
   type PrototypeSnapshot,
@@ -169,7 +171,21 @@ describe(`hostile input campaign (seed ${FUZZ_SEED}, ${FUZZ_RUNS} cases)`, () =>
         }
         guard();
       }),
-      params(runsFor(0.43)),
+      params(runsFor(0.36)),
+    );
+  }, 3 * MINUTE);
+
+  it('whole messages fan out: one well-formed output per call, unreadable calls alone, keys never shared', () => {
+    assertProperty(
+      fc.property(messageRecord, layout, optionSet, (message, write, options) => {
+        const payload = bytesOf(write(message.value));
+        const all = runRecordAll(stats, 'messages', `${message.shape} ${describeBytes(payload)}`, payload, lookup, options);
+        for (const { record, tool } of all) {
+          if (record.disposition === 'normalized' && tool?.usable === true) expect(tool.validate(record.arguments)).toEqual([]);
+        }
+        guard();
+      }),
+      params(runsFor(0.07)),
     );
   }, 3 * MINUTE);
 

@@ -2,9 +2,9 @@
  * The fuzz campaign's harness: the worker's per-record path as a pure function, the invariants every case must
  * satisfy, a prototype-pollution guard, and the figures the campaign prints.
  *
- * {@link evaluateRecord} mirrors `Worker#evaluate` (src/app/worker/worker.ts) step for step: tombstone, wire-format
- * unwrap, byte decoding within the record limits, envelope, schema lookup, arguments, normalization,
- * validation. The only difference is the lookup: a synchronous map instead of the registry cache, because the
+ * {@link evaluateRecord} mirrors `Worker#process` (src/app/worker/worker.ts) step for step: tombstone, wire-format
+ * unwrap, byte decoding within the record limits, envelope (one call, or a whole message's calls), schema
+ * lookup, arguments, normalization, validation. The only difference is the lookup: a synchronous map instead of the registry cache, because the
  * registry's wait-and-retry is not what is under test here. {@link outputMessage} then builds what the worker
  * would publish, with the same `buildOutputMessage` the worker uses.
  */
@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { ERROR_CODES } from '../../src/core/shared/codes.js';
 import { isJsonObject, type JsonValue } from '../../src/core/shared/json.js';
-import { buildOutputMessage, HEADER, type InputMessage, type OutputMessage, type OutputTopics } from '../../src/core/records/output.js';
-import { processCall, readCall, unreadableRecord, type PipelineOptions } from '../../src/core/pipeline.js';
+import { buildOutputMessage, HEADER, type FanOut, type InputMessage, type OutputMessage, type OutputTopics } from '../../src/core/records/output.js';
+import { processCall, readCalls, unreadableRecord, type PipelineOptions } from '../../src/core/pipeline.js';
 import { decodeRecordBytes } from '../../src/core/records/bytes.js';
 import type { CompiledTool } from '../../src/core/schema/tool.js';
 import type { OutputRecord } from '../../src/core/shared/types.js';
@@ -69,34 +69,39 @@ export interface Evaluation {
   readonly record: OutputRecord;
   readonly tool: CompiledTool | undefined;
   readonly raw: JsonValue | undefined;
+  /** Set for each call of a whole message. */
+  readonly fanOut: FanOut | undefined;
 }
 
 export const TOPICS: OutputTopics = { output: 'fuzz.normalized', rejected: 'fuzz.rejected', dlq: 'fuzz.dlq' };
 
-/** `Worker#evaluate` without the registry wait: bytes (or a tombstone) to output record. */
-export function evaluateRecord(value: Buffer | null, lookup: ToolLookup, options: PipelineOptions): Evaluation {
+/** `Worker#process` without the registry wait: bytes (or a tombstone) to its output records, one per call. */
+export function evaluateRecord(value: Buffer | null, lookup: ToolLookup, options: PipelineOptions): Evaluation[] {
   const input: InputMessage = {
     key: Buffer.from('fuzz-key'),
     value,
     headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
     source: { topic: 'fuzz.raw', partition: 0, offset: '0' },
   };
-  if (value === null) {
-    return { input, record: unreadableRecord({ code: 'record_not_json', message: 'The record has no value (a tombstone).' }), tool: undefined, raw: undefined };
-  }
+  const unreadable = (error: Parameters<typeof unreadableRecord>[0], raw?: JsonValue): Evaluation[] => [{ input, record: unreadableRecord(error), tool: undefined, raw, fanOut: undefined }];
+  if (value === null) return unreadable({ code: 'record_not_json', message: 'The record has no value (a tombstone).' });
   const wire = unwrapWireFormat(value);
-  if (!wire.ok) return { input, record: unreadableRecord(wire.error), tool: undefined, raw: undefined };
+  if (!wire.ok) return unreadable(wire.error);
   const parsed = decodeRecordBytes(wire.payload, options.limits);
-  if (!parsed.ok) return { input, record: unreadableRecord(parsed.error), tool: undefined, raw: undefined };
-  const read = readCall(parsed.value);
-  if (!read.ok) return { input, record: unreadableRecord(read.error), tool: undefined, raw: parsed.value };
-  const tool = lookup(read.call.tool, read.call.schemaVersion);
-  return { input, record: processCall(read.call, tool, options), tool, raw: parsed.value };
+  if (!parsed.ok) return unreadable(parsed.error);
+  const read = readCalls(parsed.value);
+  if (!read.ok) return unreadable(read.error, parsed.value);
+  return read.calls.map((slot) => {
+    const fanOut = read.message ? { index: slot.index, sharedId: slot.sharedId } : undefined;
+    if (!slot.read.ok) return { input, record: unreadableRecord(slot.read.error), tool: undefined, raw: slot.raw, fanOut };
+    const tool = lookup(slot.read.call.tool, slot.read.call.schemaVersion);
+    return { input, record: processCall(slot.read.call, tool, options), tool, raw: slot.raw, fanOut };
+  });
 }
 
 /** What the worker publishes for an evaluation. */
 export function outputMessage(evaluation: Evaluation): OutputMessage {
-  return buildOutputMessage(evaluation.input, evaluation.record, evaluation.tool?.identity, evaluation.raw, TOPICS);
+  return buildOutputMessage(evaluation.input, evaluation.record, evaluation.tool?.identity, evaluation.raw, TOPICS, evaluation.fanOut);
 }
 
 const DISPOSITIONS = new Set(['normalized', 'rejected', 'dead_letter']);
@@ -141,8 +146,9 @@ export function checkOutcome(evaluation: Evaluation, message: OutputMessage): vo
   if ('toolcall-disposition' in message.headers) fail('a disposition header is set: the topic says it');
   if (typeof message.headers[HEADER.idempotencyKey] !== 'string') fail('no idempotency key');
   if (record.disposition === 'dead_letter') {
-    // Byte for byte: the DLQ carries the input as it came.
-    if (message.value !== input.value) fail('the dead letter is not the input value');
+    // Byte for byte: the DLQ carries the input as it came (one call of a message: that call, as JSON text).
+    const expected = evaluation.fanOut === undefined ? input.value : JSON.stringify(evaluation.raw ?? null);
+    if (message.value !== expected) fail('the dead letter is not the input value (or the call of the message)');
     return;
   }
   if (typeof message.value !== 'string') fail('the output value must be JSON text');
@@ -197,6 +203,8 @@ export function assertNoPollution(before: PrototypeSnapshot): void {
 /** Counts and timings of the campaign, printed at the end. */
 export class CampaignStats {
   cases = 0;
+  /** Outputs beyond the first of a record: the calls of whole messages. */
+  outputs = 0;
   readonly byDisposition = { normalized: 0, rejected: 0, dead_letter: 0 };
   readonly byCode = new Map<string, number>();
   readonly byGroup = new Map<string, number>();
@@ -231,7 +239,7 @@ export class CampaignStats {
     const codes = [...this.byCode.entries()].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code}=${n}`).join(' ');
     const groups = [...this.byGroup.entries()].map(([group, n]) => `${group}=${n}`).join(' ');
     return [
-      `fuzz campaign: seed ${FUZZ_SEED}, ${this.cases} cases, ${this.thrown} threw`,
+      `fuzz campaign: seed ${FUZZ_SEED}, ${this.cases} cases (${this.outputs} more outputs from whole messages), ${this.thrown} threw`,
       `  outcomes: normalized=${this.byDisposition.normalized} rejected=${this.byDisposition.rejected} dead_letter=${this.byDisposition.dead_letter}`,
       `  by group: ${groups}`,
       `  first error code: ${codes}`,
@@ -243,7 +251,8 @@ export class CampaignStats {
 
 /**
  * Runs one record through the whole path, timed (evaluation, message building and serialization), checks the
- * invariant and the time bound, and records the figures. A throw anywhere is a failed case.
+ * invariant for each of its outputs and the time bound, and records the figures. A throw anywhere is a failed
+ * case. Returns the first output's evaluation (the only one, but for a whole message); {@link runRecordAll} all.
  */
 export function runRecord(
   stats: CampaignStats,
@@ -253,21 +262,42 @@ export function runRecord(
   lookup: ToolLookup,
   options: PipelineOptions,
 ): Evaluation {
+  const [first] = runRecordAll(stats, group, label, value, lookup, options);
+  if (first === undefined) throw new Error(`no output for a record: ${group}: ${label}`);
+  return first;
+}
+
+export function runRecordAll(
+  stats: CampaignStats,
+  group: string,
+  label: string,
+  value: Buffer | null,
+  lookup: ToolLookup,
+  options: PipelineOptions,
+): Evaluation[] {
   const started = performance.now();
-  let evaluation: Evaluation;
-  let message: OutputMessage;
+  let evaluations: Evaluation[];
+  let messages: OutputMessage[];
   try {
-    evaluation = evaluateRecord(value, lookup, options);
-    message = outputMessage(evaluation);
+    evaluations = evaluateRecord(value, lookup, options);
+    messages = evaluations.map(outputMessage);
   } catch (error) {
     stats.thrown += 1;
     throw error;
   }
   const ms = performance.now() - started;
-  checkOutcome(evaluation, message);
+  if (evaluations.length === 0) throw new Error(`no output for a record: ${group}: ${label}`);
+  const keys = new Set<unknown>();
+  evaluations.forEach((evaluation, i) => {
+    checkOutcome(evaluation, messages[i] as OutputMessage);
+    keys.add(messages[i]?.headers[HEADER.idempotencyKey]);
+  });
+  // Consumers drop outputs that repeat a key: the calls of one record never share one.
+  if (keys.size !== evaluations.length) throw new Error(`${evaluations.length} outputs share ${keys.size} idempotency keys: ${group}: ${label}`);
   if (ms >= CASE_BOUND_MS) throw new Error(`case took ${ms.toFixed(0)} ms (bound ${CASE_BOUND_MS} ms): ${group}: ${label}`);
-  stats.record(group, label, ms, evaluation.record);
-  return evaluation;
+  stats.record(group, label, ms, evaluations[0]?.record as OutputRecord);
+  stats.outputs += evaluations.length - 1;
+  return evaluations;
 }
 
 /** A short description of a record for the slowest-case report. */

@@ -137,7 +137,8 @@ describe('both schema sources go through the limits', () => {
     expect(loaded.tools.get('fine')?.usable).toBe(true);
 
     const options: PipelineOptions = { limits: { maxRecordBytes: MiB, maxDepth: 64 }, normalize: DEFAULT_NORMALIZE_OPTIONS, entityExemptions: NO_EXEMPTIONS };
-    const evaluation = evaluateRecord(Buffer.from('{"tool":"huge","id":"1","arguments":{}}'), (name) => loaded.tools.get(name), options);
+    const [evaluation] = evaluateRecord(Buffer.from('{"tool":"huge","id":"1","arguments":{}}'), (name) => loaded.tools.get(name), options);
+    if (evaluation === undefined) throw new Error('no output');
     checkOutcome(evaluation, outputMessage(evaluation));
     expect(evaluation.record.disposition).toBe('rejected');
     expect(evaluation.record.errors[0]?.message).toMatch(/schema size limit/);
@@ -193,7 +194,8 @@ describe('nesting depth: the largest configurable bound is one the whole path ca
       `{"tool":"self_ref","arguments":{"labels":${JSON.stringify(nestedText(998, 'array'))}}}`,
     ];
     for (const text of records) {
-      const evaluation = evaluateRecord(Buffer.from(text), lookup, options);
+      const [evaluation] = evaluateRecord(Buffer.from(text), lookup, options);
+      if (evaluation === undefined) throw new Error('no output');
       checkOutcome(evaluation, outputMessage(evaluation));
       expect(evaluation.record.errors.map((e) => e.code)).not.toContain('record_too_deep');
     }

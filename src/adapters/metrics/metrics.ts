@@ -22,8 +22,14 @@ export class WorkerMetrics {
   readonly registry = new Registry();
   readonly calls = new Counter({
     name: 'toolcall_calls_total',
-    help: 'Records processed, by outcome (normalized, rejected, dead_lettered) and tool.',
+    help: 'Tool calls processed (one per output: a whole message holds several, an unreadable record counts as one), by outcome (normalized, rejected, dead_lettered) and tool.',
     labelNames: ['outcome', 'tool'] as const,
+    registers: [this.registry],
+  });
+  readonly records = new Counter({
+    name: 'toolcall_records_total',
+    help: 'Input records processed, by shape: call (one call), message (a whole message, fanned out into its calls), unreadable (one dead letter).',
+    labelNames: ['shape'] as const,
     registers: [this.registry],
   });
   readonly repairs = new Counter({
@@ -46,13 +52,13 @@ export class WorkerMetrics {
   });
   readonly deadLetters = new Counter({
     name: 'toolcall_dead_letters_total',
-    help: 'Records sent to the dead-letter topic, by reason (error code).',
+    help: 'Records sent to the dead-letter topic (a whole record, or one call of a message), by reason (error code).',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
   readonly processingSeconds = new Histogram({
     name: 'toolcall_processing_seconds',
-    help: 'Time to decode, normalize and validate one record (excluding schema fetches and Kafka I/O).',
+    help: 'Time to decode, normalize and validate one input record, all its calls (excluding schema fetches and Kafka I/O).',
     // Most records take tens of microseconds; the top buckets catch records near the size and depth limits.
     buckets: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [this.registry],
@@ -132,7 +138,7 @@ export class WorkerMetrics {
     }
   }
 
-  /** Counts one processed record. `known` says whether the registry knows the tool. */
+  /** Counts one processed call (one output). `known` says whether the registry knows the tool. */
   record(record: OutputRecord, known: boolean): void {
     const tool = this.toolLabel(record.tool, known);
     const outcome = record.disposition === 'dead_letter' ? 'dead_lettered' : record.disposition;

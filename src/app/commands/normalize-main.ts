@@ -10,7 +10,8 @@ import { isDirectory, isFile, listFlag, parseCommandArgs, positiveInt, UsageErro
 
 export const NORMALIZE_USAGE = `Usage: toolcall-normalizer normalize --schemas DIR [--input FILE] [--output FILE] [options]
 
-Reads JSON Lines tool calls (stdin by default) and writes one output record per line (stdout by default).
+Reads JSON Lines tool calls (stdin by default) and writes one output record per call (stdout by default): one
+per line, or one per tool call of a line that is a whole assistant message, each with its line number.
 
 Options:
   --schemas DIR              Directory of tool definitions, one <tool>.json per tool (required)
@@ -76,7 +77,7 @@ export async function normalizeMain(args: string[]): Promise<number> {
   }
   if (values.summary === true) {
     process.stderr.write(
-      `lines=${summary.lines} normalized=${summary.normalized} rejected=${summary.rejected} dead_lettered=${summary.deadLettered} repairs=${summary.repairs} pass_throughs=${summary.passThroughs}\n`,
+      `lines=${summary.lines} calls=${summary.calls} normalized=${summary.normalized} rejected=${summary.rejected} dead_lettered=${summary.deadLettered} repairs=${summary.repairs} pass_throughs=${summary.passThroughs}\n`,
     );
   }
   return 0;

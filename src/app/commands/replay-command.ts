@@ -23,6 +23,9 @@ its expectation. FILE is JSON Lines, one case per line (blank lines and lines st
               "repairs": ["json_decoded" | {"pointer": "/p", "kind": "entities_decoded"}, ...],
               "errors": ["missing_required" | {"code": "not_in_enum", "path": "/currency"}, ...]}}
 
+  A call that is a whole assistant message takes "expect" as a list: one expectation per tool call it holds,
+  in order (the count must match).
+
   valid      the call must be valid (or not); default true, false when "errors" is given
   arguments  a list: these names must be present in the normalized arguments; an object: the normalized
              arguments must equal it exactly
@@ -72,7 +75,8 @@ export interface GoldenCase {
   readonly name: string | null;
   /** The call as written in the file (an object, or the raw line text). */
   readonly call: JsonValue;
-  readonly expect: GoldenExpectation;
+  /** One expectation for a record that is one call; a list, one per call in order, for a whole message. */
+  readonly expect: GoldenExpectation | readonly GoldenExpectation[];
 }
 
 /** What became of one case. */
@@ -85,8 +89,10 @@ export interface CaseResult {
   readonly failures: string[];
   /** The raw call, as recorded. */
   readonly call: JsonValue | null;
-  /** The output record the worker would have produced (null when the case itself could not be read). */
+  /** The (first) output record the worker would have produced (null when the case itself could not be read). */
   readonly result: OutputRecord | null;
+  /** Every output record, one per call (a whole message holds several). */
+  readonly results: readonly OutputRecord[];
 }
 
 /** Parses one line of a golden file. */
@@ -101,7 +107,24 @@ export function parseGoldenCase(text: string, line: number): { ok: true; golden:
   const name = value.name;
   if (name !== undefined && typeof name !== 'string') return { ok: false, reason: '"name" must be a string' };
   const expect = value.expect ?? {};
-  if (!isJsonObject(expect)) return { ok: false, reason: '"expect" must be an object' };
+  if (Array.isArray(expect)) {
+    if (expect.length === 0) return { ok: false, reason: '"expect" as a list needs one expectation per call' };
+    const list: GoldenExpectation[] = [];
+    for (const [i, entry] of expect.entries()) {
+      if (!isJsonObject(entry)) return { ok: false, reason: `"expect[${i}]" must be an object` };
+      const read = parseExpectation(entry);
+      if (!read.ok) return { ok: false, reason: `"expect[${i}]": ${read.reason}` };
+      list.push(read.expectation);
+    }
+    return { ok: true, golden: { line, name: name ?? null, call, expect: list } };
+  }
+  if (!isJsonObject(expect)) return { ok: false, reason: '"expect" must be an object (or, for a whole message, a list of objects)' };
+  const read = parseExpectation(expect);
+  if (!read.ok) return read;
+  return { ok: true, golden: { line, name: name ?? null, call, expect: read.expectation } };
+}
+
+function parseExpectation(expect: JsonObject): { ok: true; expectation: GoldenExpectation } | { ok: false; reason: string } {
   const known = new Set(['valid', 'arguments', 'repairs', 'errors']);
   const unknown = Object.keys(expect).filter((key) => !known.has(key));
   if (unknown.length > 0) return { ok: false, reason: `unknown "expect" key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')} (expected valid, arguments, repairs, errors)` };
@@ -145,15 +168,31 @@ export function parseGoldenCase(text: string, line: number): { ok: true; golden:
     ...(repairs === undefined ? {} : { repairs }),
     ...(errors === undefined ? {} : { errors }),
   };
-  return { ok: true, golden: { line, name: name ?? null, call, expect: expectation } };
+  return { ok: true, expectation };
 }
 
 /** Runs one case through the worker's core and compares. */
 export function runCase(golden: GoldenCase, tools: ReadonlyMap<string, CompiledTool>, options: PipelineOptions): CaseResult {
   const text = typeof golden.call === 'string' ? golden.call : JSON.stringify(golden.call);
-  const [result] = processRecord(text, (name) => tools.get(name), options) as [OutputRecord];
-  const failures = compare(golden.expect, result);
-  return { line: golden.line, name: golden.name, passed: failures.length === 0, failures, call: golden.call, result };
+  const results = processRecord(text, (name) => tools.get(name), options);
+  const failures: string[] = [];
+  const { expect } = golden;
+  if (isExpectationList(expect)) {
+    if (results.length !== expect.length) failures.push(`expected ${expect.length} call${expect.length === 1 ? '' : 's'}, the record holds ${results.length}`);
+    expect.forEach((wanted, i) => {
+      const result = results[i];
+      if (result !== undefined) failures.push(...compare(wanted, result).map((failure) => `call ${i + 1}: ${failure}`));
+    });
+  } else if (results.length !== 1) {
+    failures.push(`the call is a whole message holding ${results.length} calls: give "expect" as a list of ${results.length} expectations, one per call in order`);
+  } else {
+    failures.push(...compare(expect, results[0] as OutputRecord));
+  }
+  return { line: golden.line, name: golden.name, passed: failures.length === 0, failures, call: golden.call, result: results[0] ?? null, results };
+}
+
+function isExpectationList(expect: GoldenExpectation | readonly GoldenExpectation[]): expect is readonly GoldenExpectation[] {
+  return Array.isArray(expect);
 }
 
 function compare(expect: GoldenExpectation, result: OutputRecord): string[] {
@@ -222,8 +261,7 @@ export function renderResults(results: readonly CaseResult[]): string {
     if (r.passed) continue;
     out.push(`  call:     ${r.call === null ? '(unreadable)' : preview(r.call)}`);
     for (const failure of r.failures) out.push(`  failed:   ${failure}`);
-    const result = r.result;
-    if (result !== null) {
+    for (const result of r.results) {
       out.push(`  got:      ${result.disposition}${result.tool === null ? '' : ` call of "${result.tool}"`}${result.format === null ? '' : ` (${result.format})`}, arguments ${preview(result.arguments ?? null, 200)}`);
       for (const error of result.errors) {
         out.push(`  broke:    ${error.code} at ${error.path === '' ? '""' : error.path}: ${error.message}`);
@@ -279,7 +317,7 @@ export async function replayMain(args: string[], output: ReplayOutput = STDIO): 
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const parsed = parseGoldenCase(trimmed, line);
     if (!parsed.ok) {
-      results.push({ line, name: null, passed: false, failures: [`a readable golden case: ${parsed.reason}`], call: null, result: null });
+      results.push({ line, name: null, passed: false, failures: [`a readable golden case: ${parsed.reason}`], call: null, result: null, results: [] });
       return;
     }
     results.push(runCase(parsed.golden, loaded.tools, options));

@@ -26,8 +26,8 @@ import { RegistryUnavailableError, RegistryError, type ToolSchemaSource } from '
 import type { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import type { WorkerConfig } from '../../config/config.js';
 import type { JsonValue } from '../../core/shared/json.js';
-import { buildBoundedOutput, type InputMessage, type OutputMessage } from '../../core/records/output.js';
-import { processCall, readCall, unreadableRecord } from '../../core/pipeline.js';
+import { buildBoundedOutput, type FanOut, type InputMessage, type OutputMessage } from '../../core/records/output.js';
+import { processCall, readCalls, unreadableRecord, type CallSlot } from '../../core/pipeline.js';
 import { decodeRecordBytes } from '../../core/records/bytes.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { DecodedCall, OutputRecord } from '../../core/shared/types.js';
@@ -217,7 +217,7 @@ export class Worker {
         if (!payload.isRunning() || payload.isStale()) break;
         // Synchronous while the tool's schema is cached (almost always): no promise per record.
         const processed = this.#process(topic, partition, message);
-        let output: OutputMessage | typeof WAIT;
+        let output: OutputMessage[] | typeof WAIT;
         if (processed instanceof Promise) {
           output = await processed;
           // kafkajs heartbeats only when asked: a batch waiting on several registry lookups in a row must not
@@ -230,7 +230,8 @@ export class Worker {
           blocked = true;
           break;
         }
-        outputs.push(output);
+        // All outputs of one input record (a whole message fans out) go in this batch's one delivery.
+        outputs.push(...output);
         last = message;
       }
       if (last !== undefined) {
@@ -362,10 +363,12 @@ export class Worker {
   }
 
   /**
-   * One record: decode, look the tool up, normalize and validate, build the output message. Returns the message
-   * synchronously when no schema fetch is needed, else a promise (of WAIT when the registry cannot answer).
+   * One record: decode, look each call's tool up, normalize and validate, build one output message per call (a
+   * whole message fans out; a record that cannot be read is one dead letter). Returns the messages synchronously
+   * when no schema fetch is needed, else a promise (of WAIT when the registry cannot answer: then none of the
+   * record's outputs is built, and the record is processed whole when the partition resumes).
    */
-  #process(topic: string, partition: number, message: KafkaMessage): OutputMessage | Promise<OutputMessage | typeof WAIT> {
+  #process(topic: string, partition: number, message: KafkaMessage): OutputMessage[] | Promise<OutputMessage[] | typeof WAIT> {
     const input: InputMessage = {
       key: message.key,
       value: message.value,
@@ -374,19 +377,52 @@ export class Worker {
     };
     const started = performance.now();
     const read = this.#read(input);
-    if (read.record !== undefined) return this.#finish(input, read.record, undefined, read.raw, performance.now() - started);
-    const { call, raw } = read;
-    const options = this.#config.pipeline;
-    const cached = this.#schemas.peek(call.tool, call.schemaVersion);
-    if (cached !== 'miss') return this.#finish(input, processCall(call, cached, options, this.#unknownReason(call, cached)), cached, raw, performance.now() - started);
+    if (!read.ok) {
+      this.#tally.addRecord('unreadable');
+      const output = this.#finish(input, read.record, undefined, read.raw, undefined);
+      this.#metrics.processingSeconds.observe((performance.now() - started) / 1e3);
+      return [output];
+    }
+    const tools = read.calls.map((slot) => (slot.read.ok ? this.#schemas.peek(slot.read.call.tool, slot.read.call.schemaVersion) : undefined));
+    if (!tools.includes('miss')) return this.#outputs(input, read, tools as (CompiledTool | undefined)[], performance.now() - started);
     const decodeMs = performance.now() - started;
-    return this.#lookup(call.tool, call.schemaVersion).then((tool) => {
-      if (tool === WAIT) return WAIT;
-      // The processing time leaves the schema fetch out (it has its own histogram).
-      const resumed = performance.now();
-      const record = processCall(call, tool, options, this.#unknownReason(call, tool));
-      return this.#finish(input, record, tool, raw, decodeMs + performance.now() - resumed);
+    return this.#lookupAll(read.calls, tools).then((resolved) => {
+      if (resolved === WAIT) return WAIT;
+      // The processing time leaves the schema fetches out (they have their own histogram).
+      return this.#outputs(input, read, resolved, decodeMs);
     });
+  }
+
+  /** The tools of a record's calls, fetching those not cached, one after another; WAIT when one cannot be fetched. */
+  async #lookupAll(calls: readonly CallSlot[], peeked: readonly (CompiledTool | undefined | 'miss')[]): Promise<(CompiledTool | undefined)[] | typeof WAIT> {
+    const tools: (CompiledTool | undefined)[] = [];
+    for (const [i, slot] of calls.entries()) {
+      const tool = peeked[i];
+      if (tool !== 'miss' || !slot.read.ok) {
+        tools.push(tool === 'miss' ? undefined : tool);
+        continue;
+      }
+      const fetched = await this.#lookup(slot.read.call.tool, slot.read.call.schemaVersion);
+      if (fetched === WAIT) return WAIT;
+      tools.push(fetched);
+    }
+    return tools;
+  }
+
+  /** The outputs of a record whose tools are all known; `elapsedMs`: the time already spent on it (decoding). */
+  #outputs(input: InputMessage, read: { message: boolean; calls: readonly CallSlot[] }, tools: readonly (CompiledTool | undefined)[], elapsedMs: number): OutputMessage[] {
+    const started = performance.now();
+    const options = this.#config.pipeline;
+    const outputs = read.calls.map((slot, i) => {
+      const fanOut = read.message ? { index: slot.index, sharedId: slot.sharedId } : undefined;
+      if (!slot.read.ok) return this.#finish(input, unreadableRecord(slot.read.error), undefined, slot.raw, fanOut);
+      const { call } = slot.read;
+      const tool = tools[i];
+      return this.#finish(input, processCall(call, tool, options, this.#unknownReason(call, tool)), tool, slot.raw, fanOut);
+    });
+    this.#tally.addRecord(read.message ? 'message' : 'call');
+    this.#metrics.processingSeconds.observe((elapsedMs + performance.now() - started) / 1e3);
+    return outputs;
   }
 
   /** Why no schema can exist for an unknown tool, when the schema source knows more than "not registered". */
@@ -394,23 +430,22 @@ export class Worker {
     return tool === undefined ? this.#schemas.unknownReason(call.tool, call.schemaVersion) : undefined;
   }
 
-  /** The envelope half: the record that could not be read (dead letter), or the call in it. */
-  #read(input: InputMessage): { record: OutputRecord; raw: JsonValue | undefined; call?: undefined } | { record?: undefined; raw: JsonValue; call: DecodedCall } {
+  /** The envelope half: the record that could not be read (one dead letter), or the calls in it. */
+  #read(input: InputMessage): { ok: false; record: OutputRecord; raw: JsonValue | undefined } | { ok: true; message: boolean; calls: readonly CallSlot[] } {
     if (input.value === null) {
-      return { record: unreadableRecord({ code: 'record_not_json', message: 'The record has no value (a tombstone).' }), raw: undefined };
+      return { ok: false, record: unreadableRecord({ code: 'record_not_json', message: 'The record has no value (a tombstone).' }), raw: undefined };
     }
     const wire = unwrapWireFormat(input.value);
-    if (!wire.ok) return { record: unreadableRecord(wire.error), raw: undefined };
+    if (!wire.ok) return { ok: false, record: unreadableRecord(wire.error), raw: undefined };
     const parsed = decodeRecordBytes(wire.payload, this.#config.pipeline.limits);
-    if (!parsed.ok) return { record: unreadableRecord(parsed.error), raw: undefined };
-    const read = readCall(parsed.value);
-    if (!read.ok) return { record: unreadableRecord(read.error), raw: parsed.value };
-    return { call: read.call, raw: parsed.value };
+    if (!parsed.ok) return { ok: false, record: unreadableRecord(parsed.error), raw: undefined };
+    const read = readCalls(parsed.value);
+    if (!read.ok) return { ok: false, record: unreadableRecord(read.error), raw: parsed.value };
+    return read;
   }
 
-  #finish(input: InputMessage, record: OutputRecord, tool: CompiledTool | undefined, raw: JsonValue | undefined, processingMs: number): OutputMessage {
-    this.#metrics.processingSeconds.observe(processingMs / 1e3);
-    const output = buildBoundedOutput(input, record, tool?.identity, raw, this.#config.topics, this.#config.maxOutputBytes);
+  #finish(input: InputMessage, record: OutputRecord, tool: CompiledTool | undefined, raw: JsonValue | undefined, fanOut: FanOut | undefined): OutputMessage {
+    const output = buildBoundedOutput(input, record, tool?.identity, raw, this.#config.topics, this.#config.maxOutputBytes, fanOut);
     this.#tally.add(this.#metrics, output.record, tool !== undefined);
     return output.message;
   }
@@ -453,6 +488,12 @@ class BatchTally {
   /** By tool label: outcomes, repair kinds, pass-through reasons, validation error codes. */
   readonly #byTool = new Map<string, { calls: Counts; repairs: Counts; passThroughs: Counts; errors: Counts }>();
   readonly #deadLetters: Counts = new Map();
+  /** Input records by shape: one call, a whole message (fanned out), unreadable. */
+  readonly #records: Counts = new Map();
+
+  addRecord(shape: 'call' | 'message' | 'unreadable'): void {
+    bump(this.#records, shape);
+  }
 
   add(metrics: WorkerMetrics, record: OutputRecord, known: boolean): void {
     const tool = metrics.toolLabel(record.tool, known);
@@ -476,6 +517,7 @@ class BatchTally {
       for (const [code, n] of counts.errors) metrics.validationErrors.inc({ code, tool }, n);
     }
     for (const [reason, n] of this.#deadLetters) metrics.deadLetters.inc({ reason }, n);
+    for (const [shape, n] of this.#records) metrics.records.inc({ shape }, n);
     this.clear();
   }
 
@@ -483,6 +525,7 @@ class BatchTally {
   clear(): void {
     this.#byTool.clear();
     this.#deadLetters.clear();
+    this.#records.clear();
   }
 }
 

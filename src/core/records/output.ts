@@ -76,12 +76,24 @@ export interface InputMessage {
 }
 
 /**
- * Builds the message for one processed record.
+ * Where an output's call sits in a whole message that fanned out (undefined for a record that is one call):
+ * its position among the message's calls, and whether its id is shared with another call of the message.
+ */
+export interface FanOut {
+  readonly index: number;
+  readonly sharedId: boolean;
+}
+
+/**
+ * Builds the message for one processed record (or one call of a whole message: `fanOut`).
  * - normalized: the output record, with schema identity and source coordinates, to the output topic;
  * - rejected: the same plus the raw call as received, to the rejected topic;
- * - dead letter: the input value unchanged, with headers naming the error and the source, to the DLQ topic.
+ * - dead letter: the input value unchanged, with headers naming the error and the source, to the DLQ topic; for
+ *   one call of a whole message, that call as it sits in the message (`raw`, its JSON text), so that its
+ *   siblings are not copied into the DLQ or replayed from it.
  * The key is the input key (order per key is kept downstream); incoming headers (`traceparent`...) are
- * carried on; `idempotency-key` carries the call id, or a stable hash of the record when it has none.
+ * carried on; `idempotency-key` carries the call id, or a stable hash of the record (and the call's position
+ * in a message) when it has none.
  */
 export function buildOutputMessage(
   input: InputMessage,
@@ -89,9 +101,10 @@ export function buildOutputMessage(
   schema: SchemaIdentity | undefined,
   raw: JsonValue | undefined,
   topics: OutputTopics,
+  fanOut?: FanOut,
 ): OutputMessage {
   const headers = carriedHeaders(input.headers);
-  headers[HEADER.idempotencyKey] = idempotencyKey(record.id, input);
+  headers[HEADER.idempotencyKey] = idempotencyKey(fanOut?.sharedId === true ? null : record.id, input, fanOut?.index);
   if (record.disposition === 'dead_letter') {
     const error = record.errors[0];
     const code = error?.code ?? 'record_unknown_envelope';
@@ -101,7 +114,8 @@ export function buildOutputMessage(
     headers[HEADER.dlqOffset] = input.source.offset;
     headers[HEADER.dlqClass] = code;
     headers[HEADER.dlqMessage] = truncate(error?.message ?? '', MAX_HEADER_MESSAGE);
-    return { topic: topics.dlq, key: input.key, value: input.value, headers };
+    const value = fanOut === undefined ? input.value : JSON.stringify(raw ?? null);
+    return { topic: topics.dlq, key: input.key, value, headers };
   }
   if (record.errors[0] !== undefined) headers[HEADER.errorCode] = record.errors[0].code;
   // The text of JSON.stringify({ ...record fields, schema, source, raw? }), written out (see serializeOutputRecord).
@@ -143,13 +157,14 @@ export function buildBoundedOutput(
   raw: JsonValue | undefined,
   topics: OutputTopics,
   maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES,
+  fanOut?: FanOut,
 ): BoundedOutput {
   let final = record;
-  let message = buildOutputMessage(input, record, schema, raw, topics);
+  let message = buildOutputMessage(input, record, schema, raw, topics, fanOut);
   const size = byteSize(message.value, maxBytes);
   if (size !== undefined && record.disposition !== 'dead_letter') {
     final = outputTooLarge(record, size, maxBytes);
-    message = buildOutputMessage(input, final, schema, raw, topics);
+    message = buildOutputMessage(input, final, schema, raw, topics, fanOut);
   }
   const inputSize = message.topic === topics.dlq ? byteSize(message.value, maxBytes) : undefined;
   if (inputSize !== undefined) {
@@ -257,10 +272,11 @@ export const MAX_IDEMPOTENCY_ID_CHARS = 256;
  * The `idempotency-key` of a record: its call id; `sha256:` of the id when the id is longer than
  * {@link MAX_IDEMPOTENCY_ID_CHARS} (the same id always gives the same key); `sha256:` of the record's key and
  * value when it has no id or an empty one (an empty id shared by every such call would make consumers drop all
- * but the first as duplicates).
+ * but the first as duplicates), followed by `#` and the call's position for a call of a whole message
+ * (`index`), which one record's calls never share.
  */
-export function idempotencyKey(id: string | null, input: Pick<InputMessage, 'key' | 'value'>): string {
-  if (id === null || id === '') return recordHash(input);
+export function idempotencyKey(id: string | null, input: Pick<InputMessage, 'key' | 'value'>, index?: number): string {
+  if (id === null || id === '') return index === undefined ? recordHash(input) : `${recordHash(input)}#${String(index)}`;
   if (id.length <= MAX_IDEMPOTENCY_ID_CHARS) return id;
   return `sha256:${createHash('sha256').update(id).digest('hex').slice(0, 32)}`;
 }

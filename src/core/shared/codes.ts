@@ -3,7 +3,8 @@
  * sends it and a sentence for the README; a test checks that README.md documents each one. Codes are stable:
  * agents and dashboards key on them, so a code is never renamed, only added.
  *
- * - `dead_letter`: the record cannot be processed at all (the worker sends it unchanged to the DLQ topic).
+ * - `dead_letter`: the record (or one call of a whole message) cannot be processed at all: the worker sends it to
+ *   the DLQ topic, the input unchanged (for one call of a message, that call as it sits in the message).
  * - `rejected`: the call was understood but is not valid (the worker sends it to the rejected topic).
  */
 export const ERROR_CODES = {
@@ -13,6 +14,9 @@ export const ERROR_CODES = {
   record_unknown_envelope: { disposition: 'dead_letter', doc: 'The object matches none of the supported envelopes.' },
   record_missing_tool_name: { disposition: 'dead_letter', doc: 'The envelope carries no tool name (or an empty one).' },
   record_missing_arguments: { disposition: 'dead_letter', doc: 'The envelope has no arguments field where its format requires one (OpenAI `function.arguments` / `arguments`, Anthropic `input`); a tool definition sent as a call lands here.' },
+  record_no_tool_calls: { disposition: 'dead_letter', doc: 'The record is a whole message (assistant message, model turn or API response) that holds no tool call: nothing to run.' },
+  record_custom_tool_call: { disposition: 'dead_letter', doc: 'The call is an OpenAI Responses `custom_tool_call`: its `input` is free text for a grammar-defined tool, not JSON arguments, so no input schema applies to it.' },
+  record_too_many_calls: { disposition: 'dead_letter', doc: 'The message holds more tool calls than the per-record limit (README "Limits").' },
   record_too_large: { disposition: 'dead_letter', doc: 'The record is larger than the configured byte limit.' },
   record_too_deep: { disposition: 'dead_letter', doc: 'The record nests arrays/objects deeper than the configured bound.' },
   record_invalid_encoding: { disposition: 'dead_letter', doc: 'The record bytes are not valid UTF-8 (or a registry wire-format header is malformed).' },

@@ -1,7 +1,7 @@
 import type { Disposition, ErrorCode } from './codes.js';
 import type { JsonObject, JsonValue } from './json.js';
 
-/** The envelope formats the decoder recognises. */
+/** The envelope formats the decoder recognises (README "Envelopes"; detection order in records/envelopes/detect.ts). */
 export const ENVELOPE_FORMATS = [
   'canonical',
   'openai_chat',
@@ -9,6 +9,13 @@ export const ENVELOPE_FORMATS = [
   'anthropic',
   'mcp',
   'gemini',
+  'bedrock',
+  'ollama',
+  'mistral',
+  'ai_sdk',
+  'langchain',
+  'gemini_python',
+  'openai_function_call',
 ] as const;
 export type EnvelopeFormat = (typeof ENVELOPE_FORMATS)[number];
 
@@ -58,9 +65,14 @@ export interface DecodedCall {
   rawArguments: unknown;
   /** Schema pin named by the event, when it names one. */
   schemaVersion?: number;
+  /**
+   * Present when the producer itself reported the call unreadable (LangChain's `InvalidToolCall`), with its
+   * error text (null when it gave none): the call is rejected unless its arguments text parses after all.
+   */
+  flaggedInvalid?: { readonly error: string | null };
 }
 
-/** What became of one input record. */
+/** What became of one tool call (one per call of an input record; one for a record that could not be read). */
 export interface OutputRecord {
   id: string | null;
   tool: string | null;

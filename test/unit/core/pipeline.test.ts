@@ -1,6 +1,9 @@
-/** The schema half of the core path for calls to tools without a schema (src/core/pipeline.ts). */
+/** The core path (src/core/pipeline.ts): calls to tools without a schema, and one output per call of a record. */
 import { describe, expect, it } from 'vitest';
-import { processCall } from '../../../src/core/pipeline.js';
+import { processCall, processRecord } from '../../../src/core/pipeline.js';
+import { compileTool } from '../../../src/core/schema/tool.js';
+import { parseToolDefinition } from '../../../src/core/schema/tool-definition.js';
+import { createSchemaCompiler } from '../../../src/core/validation/validate.js';
 import type { DecodedCall } from '../../../src/core/shared/types.js';
 
 const call = (tool: string): DecodedCall => ({ format: 'canonical', id: 'c1', tool, rawArguments: { a: 1 } });
@@ -33,5 +36,87 @@ describe('processCall for an unknown tool', () => {
     expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(message)).toBe(false);
     const plain = processCall(call('x'.repeat(200)), undefined).errors[0]?.message ?? '';
     expect(plain).toBe(`No tool named "${'x'.repeat(80)}…" is known.`);
+  });
+});
+
+describe('processRecord: one output per call', () => {
+  const compiler = createSchemaCompiler();
+  const search = parseToolDefinition(
+    { name: 'search_issues', inputSchema: { type: 'object', properties: { query: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['query'], additionalProperties: false } },
+    'search_issues',
+  );
+  if (!search.ok) throw new Error(search.reason);
+  const tools = new Map([['search_issues', compileTool(search.definition, compiler)]]);
+  const lookup = (name: string) => tools.get(name);
+  const run = (value: unknown) => processRecord(JSON.stringify(value), lookup);
+
+  it('a whole message: each call in order with its own id and disposition, an unreadable one alone', () => {
+    const out = run({
+      role: 'assistant',
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'search_issues', arguments: '{"query":"lag","labels":"[\\"kafka\\"]"}' } },
+        { id: 'call_2', type: 'function', function: { name: 'search_issues', arguments: '{"labels":[]}' } },
+        { id: 'call_3', type: 'function', function: { arguments: '{}' } },
+        { id: 'call_4', type: 'function', function: { name: 'launch', arguments: '{}' } },
+      ],
+    });
+    expect(out.map((r) => [r.id, r.disposition, r.errors[0]?.code ?? null])).toEqual([
+      ['call_1', 'normalized', null],
+      ['call_2', 'rejected', 'missing_required'],
+      [null, 'dead_letter', 'record_missing_tool_name'],
+      ['call_4', 'rejected', 'tool_unknown'],
+    ]);
+    expect(out[0]).toMatchObject({ format: 'openai_chat', arguments: { query: 'lag', labels: ['kafka'] }, repairs: [{ pointer: '/labels', kind: 'json_decoded' }] });
+    expect(out[2]?.errors[0]?.message).toMatch(/^tool_calls\[2\]: /);
+  });
+
+  it('a single call: one output, as before', () => {
+    expect(run({ type: 'tool_use', id: 't', name: 'search_issues', input: { query: 'q' } }).map((r) => r.disposition)).toEqual(['normalized']);
+  });
+
+  it('a message without calls, and a custom_tool_call: one dead letter each, with its own code and hint', () => {
+    const [none] = run({ role: 'assistant', content: 'Just text.' });
+    expect(none).toMatchObject({ disposition: 'dead_letter', errors: [{ code: 'record_no_tool_calls' }] });
+    expect(none?.errors[0]?.hint).toMatch(/hold tool calls/);
+    const [custom] = run({ type: 'custom_tool_call', call_id: 'c', name: 'code_exec', input: 'print(1)' });
+    expect(custom).toMatchObject({ disposition: 'dead_letter', errors: [{ code: 'record_custom_tool_call' }] });
+    expect(custom?.errors[0]?.hint).toMatch(/own executor/);
+  });
+
+  it('every new format reaches validation with the right arguments', () => {
+    const records = [
+      { toolUse: { toolUseId: 'b1', name: 'search_issues', input: { query: 'q', labels: '["x"]' } } },
+      { function: { index: 0, name: 'search_issues', arguments: { query: 'q', labels: '["x"]' } } },
+      { id: 'm1', type: 'function', function: { name: 'search_issues', arguments: { query: 'q', labels: '["x"]' } } },
+      { type: 'tool-call', toolCallId: 'a1', toolName: 'search_issues', input: '{"query":"q","labels":"[\\"x\\"]"}' },
+      { type: 'tool-call', toolCallId: 'a2', toolName: 'search_issues', args: { query: 'q', labels: '["x"]' } },
+      { name: 'search_issues', args: { query: 'q', labels: '["x"]' }, id: 'l1', type: 'tool_call' },
+      { function_call: { name: 'search_issues', args: { query: 'q', labels: '["x"]' } } },
+      { role: 'assistant', function_call: { name: 'search_issues', arguments: '{"query":"q","labels":"[\\"x\\"]"}' } },
+    ];
+    for (const record of records) {
+      const out = run(record);
+      expect(out, JSON.stringify(record)).toHaveLength(1);
+      expect(out[0], JSON.stringify(record)).toMatchObject({ valid: true, arguments: { query: 'q', labels: ['x'] }, repairs: [{ pointer: '/labels', kind: 'json_decoded' }] });
+    }
+  });
+
+  it('a LangChain InvalidToolCall is rejected with our reading and LangChain\'s error in the details', () => {
+    const [out] = run({ type: 'invalid_tool_call', name: 'search_issues', args: '{"query": "q",', id: 'bad', error: 'Function search_issues arguments are not valid JSON.' });
+    expect(out).toMatchObject({ id: 'bad', format: 'langchain', disposition: 'rejected', arguments: '{"query": "q",' });
+    expect(out?.errors[0]?.code).toBe('arguments_not_json');
+    expect(out?.errors[0]?.message).toMatch(/not valid JSON: .*\(LangChain reported: Function search_issues arguments are not valid JSON\.\)$/);
+    expect(out?.errors[0]?.details).toMatchObject({ upstreamError: 'Function search_issues arguments are not valid JSON.' });
+  });
+
+  it('an InvalidToolCall with no args text, or no error text, is still rejected, never run with {}', () => {
+    const [noArgs] = run({ type: 'invalid_tool_call', name: 'search_issues', args: null, id: 'x', error: null });
+    expect(noArgs).toMatchObject({ disposition: 'rejected', errors: [{ code: 'arguments_not_json', details: { upstreamError: null } }] });
+    expect(noArgs?.errors[0]?.message).toMatch(/carries no arguments text \(LangChain reported the call invalid\)/);
+  });
+
+  it('an InvalidToolCall whose text parses after all is processed like any call', () => {
+    const [out] = run({ type: 'invalid_tool_call', name: 'search_issues', args: '{"query":"q"}', id: 'x', error: 'chunk merge' });
+    expect(out).toMatchObject({ disposition: 'normalized', arguments: { query: 'q' } });
   });
 });

@@ -308,16 +308,13 @@ describe('decodeEnvelope: arguments absent where the format requires them', () =
   });
 });
 
-describe('decodeEnvelope: a whole chat message instead of one call', () => {
-  it('says to send each OpenAI tool_calls element as its own record', () => {
-    const error = errorOf(decodeText('{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"t","arguments":"{}"}}]}'));
-    expect(error).toEqual({ code: 'record_unknown_envelope', message: expect.stringContaining('holding 1 tool call(s) in tool_calls, not one call: send each element of tool_calls as its own record') as unknown });
-  });
-
-  it('says to send each Anthropic tool_use block as its own record', () => {
-    const error = errorOf(decodeText('{"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"toolu_1","name":"t","input":{}}]}'));
-    expect(error.code).toBe('record_unknown_envelope');
-    expect(error.message).toContain('send each tool_use block as its own record');
+describe('decodeEnvelope: a whole message is not one call', () => {
+  // decodeEnvelope reads single calls only; decodeRecord fans messages out (messages.test.ts).
+  it.each([
+    '{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"t","arguments":"{}"}}]}',
+    '{"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"toolu_1","name":"t","input":{}}]}',
+  ])('%s -> record_unknown_envelope', (text) => {
+    expect(errorOf(decodeText(text)).code).toBe('record_unknown_envelope');
   });
 });
 

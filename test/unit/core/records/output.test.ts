@@ -72,3 +72,43 @@ describe('buildOutputMessage headers', () => {
     expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(atLimit);
   });
 });
+
+describe('the outputs of a whole message (fan-out)', () => {
+  const element = { type: 'tool_use', id: 'toolu_2', name: 'write_file' };
+
+  it('keys a call without an id by the record hash and its position, distinct per call and stable', () => {
+    const keys = [0, 1, 2].map((index) => buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index, sharedId: false }).headers[HEADER.idempotencyKey]);
+    expect(keys).toEqual([`${recordHash(input())}#0`, `${recordHash(input())}#1`, `${recordHash(input())}#2`]);
+    expect(buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index: 1, sharedId: false }).headers[HEADER.idempotencyKey]).toBe(keys[1]);
+  });
+
+  it('keys a call by its id, unless another call of the message shares it', () => {
+    expect(buildOutputMessage(input(), record('normalized', 'toolu_2'), schema, element, topics, { index: 1, sharedId: false }).headers[HEADER.idempotencyKey]).toBe('toolu_2');
+    expect(buildOutputMessage(input(), record('normalized', 'dup'), schema, element, topics, { index: 1, sharedId: true }).headers[HEADER.idempotencyKey]).toBe(`${recordHash(input())}#1`);
+  });
+
+  it('leaves a single call\'s key as it was (no position)', () => {
+    expect(buildOutputMessage(input(), record('normalized', null), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(recordHash(input()));
+  });
+
+  it('dead-letters one call of a message as that call\'s JSON text, not the whole message', () => {
+    const message = buildOutputMessage(input(), record('dead_letter', null), undefined, element, topics, { index: 1, sharedId: false });
+    expect(message.topic).toBe(topics.dlq);
+    expect(message.value).toBe(JSON.stringify(element));
+    expect(message.key?.toString()).toBe('k1');
+    expect(message.headers[HEADER.dlqOffset]).toBe('41');
+  });
+
+  it('a rejected call carries its own element as raw', () => {
+    const message = buildOutputMessage(input(), record('rejected'), schema, element, topics, { index: 0, sharedId: false });
+    expect(JSON.parse(String(message.value))).toMatchObject({ raw: element });
+  });
+
+  it('an output over the bound is dead-lettered as its call, still with its position in the key', () => {
+    const big = { ...record('normalized', null), arguments: { content: 'x'.repeat(2_000) } };
+    const bounded = buildBoundedOutput(input(), big, schema, element, topics, 1_000, { index: 3, sharedId: false });
+    expect(bounded.record.errors[0]?.code).toBe('output_too_large');
+    expect(bounded.message.value).toBe(JSON.stringify(element));
+    expect(bounded.message.headers[HEADER.idempotencyKey]).toBe(`${recordHash(input())}#3`);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Arguments as sent to the arguments object: envelope decoding, not a repair. Pure; never throws on data.
+ */
+import { DEFAULT_RECORD_LIMITS, tooDeepFailure, truncateReason } from '../bytes.js';
+import { isJsonObject, jsonTypeOf, nestsDeeperThan, tryParseJson, type JsonObject, type JsonValue } from '../../shared/json.js';
+import type { Diagnostic } from '../../shared/types.js';
+import { describeType } from './common.js';
+
+export type ArgumentsResult = { ok: true; value: JsonObject } | { ok: false; diagnostic: Diagnostic };
+
+const OBJECT_HINT =
+  'Send the arguments as one JSON object whose keys are the parameter names, e.g. {"path": "README.md"}; ' +
+  'send {} when the tool takes no parameters.';
+
+/**
+ * Turns the arguments as sent into the arguments object. This is envelope decoding, not a repair: nothing is
+ * substituted or unwrapped, and the object is returned as is (never copied, so `__proto__` stays plain data).
+ *
+ * - an object: itself;
+ * - absent (`undefined`): `{}`. MCP (`params.arguments`) and Gemini (`args`) make arguments optional for tools
+ *   without parameters, and so does our canonical envelope (the other formats require theirs: the envelope
+ *   decoder refuses those records before this runs);
+ * - a string: JSON text that must parse to an object (`arguments_empty`, `arguments_not_json`,
+ *   `arguments_not_object`; an object JSON-encoded twice is refused, not unwrapped). Because the record's depth
+ *   check sees this text as one string, the parsed value's depth is checked here against `maxDepth`
+ *   (`record_too_deep`), so later recursive walks and `JSON.stringify` stay within the stack;
+ * - anything else (array, number, boolean, null): `arguments_not_object`.
+ */
+export function parseArguments(raw: unknown, maxDepth: number = DEFAULT_RECORD_LIMITS.maxDepth): ArgumentsResult {
+  if (raw === undefined) return { ok: true, value: {} };
+  if (typeof raw === 'string') return parseArgumentsText(raw, maxDepth);
+  if (isJsonObject(raw)) return { ok: true, value: raw };
+  return notObject(`The arguments are ${describeValue(raw)}, not an object.`, jsonTypeOf(raw));
+}
+
+function parseArgumentsText(text: string, maxDepth: number): ArgumentsResult {
+  if (text.trim().length === 0) {
+    const what = text.length === 0 ? 'empty text' : 'text with only whitespace';
+    return diagnose('arguments_empty', `The arguments were sent as ${what}.`, OBJECT_HINT);
+  }
+  const parsed = tryParseJson(text);
+  if (!parsed.ok) return notJson(parsed.reason);
+  const value = parsed.value;
+  if (isJsonObject(value)) {
+    if (!nestsDeeperThan(text, value, maxDepth)) return { ok: true, value };
+    return diagnose(
+      'record_too_deep',
+      tooDeepFailure(maxDepth, 'The arguments text').message,
+      `Flatten the arguments: nesting deeper than ${maxDepth} levels is refused.`,
+      { maxDepth },
+    );
+  }
+  if (typeof value === 'string' && holdsObjectText(value)) {
+    return diagnose(
+      'arguments_not_object',
+      'The arguments are a JSON object that was JSON-encoded twice: the text parses to a string, which holds the object text.',
+      'Encode the arguments once: send the JSON text of the object itself (e.g. {"path": "README.md"}), not a JSON string containing that text.',
+      { received: 'string', encodedTwice: true },
+    );
+  }
+  return notObject(`The arguments text parses to ${describeType(value)}, not an object.`, jsonTypeOf(value));
+}
+
+function holdsObjectText(text: string): boolean {
+  // Only texts that start like an object are worth a second parse.
+  if (text.trimStart().charCodeAt(0) !== 0x7b /* { */) return false;
+  const inner = tryParseJson(text);
+  return inner.ok && isJsonObject(inner.value);
+}
+
+function notJson(reason: string): ArgumentsResult {
+  const position = /at position (\d+)/.exec(reason)?.[1];
+  const where = position === undefined ? '' : ` (the parser stopped at character ${position})`;
+  return diagnose(
+    'arguments_not_json',
+    `The arguments text is not valid JSON: ${truncateReason(reason)}`,
+    `Send the arguments as one complete JSON object in valid JSON text${where}: double-quote keys and strings, escape quotes and newlines inside strings, no trailing commas.`,
+    position === undefined ? undefined : { position: Number(position) },
+  );
+}
+
+function notObject(message: string, received: string): ArgumentsResult {
+  return diagnose('arguments_not_object', message, OBJECT_HINT, { received });
+}
+
+function diagnose(
+  code: Diagnostic['code'],
+  message: string,
+  hint: string,
+  details?: Record<string, JsonValue>,
+): ArgumentsResult {
+  const diagnostic: Diagnostic = { code, path: '', message, hint };
+  if (details !== undefined) diagnostic.details = details;
+  return { ok: false, diagnostic };
+}
+
+/** Like {@link describeType}, for values that may not be JSON at all (`parseArguments` takes `unknown`). */
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'absent';
+  const type = typeof value;
+  if (type === 'function' || type === 'symbol' || type === 'bigint') return `a ${type} (not a JSON value)`;
+  return describeType(value as JsonValue);
+}
