@@ -15,6 +15,8 @@ export default defineConfig({
       { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'] } },
       { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
       { extends: true, test: { name: 'deploy', include: ['test/deploy/**/*.test.ts'] } },
+      // The package as users get it: packed, installed in a fresh directory, compared with the CLI.
+      { extends: true, test: { name: 'library', include: ['test/library/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/image/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
