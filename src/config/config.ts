@@ -4,6 +4,7 @@
  * worker; everything else receives a {@link WorkerConfig}.
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { DEFAULT_NORMALIZE_OPTIONS } from '../core/rule/normalize.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
 import { parseEntityExemptions, type PipelineOptions } from '../core/pipeline.js';
@@ -16,6 +17,10 @@ export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
 
 export interface WorkerConfig {
   readonly kafka: {
+    /** Which Kafka client carries the worker (README "Delivery guarantees"): kafkajs or @platformatic/kafka. */
+    readonly client: 'kafkajs' | 'platformatic';
+    /** Static group membership (KIP-345), @platformatic/kafka only: a restarted member keeps its partitions. */
+    readonly groupInstanceId: string | undefined;
     readonly brokers: readonly string[];
     readonly clientId: string;
     readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
@@ -29,8 +34,13 @@ export interface WorkerConfig {
   readonly topics: { readonly input: string; readonly output: string; readonly rejected: string; readonly dlq: string };
   readonly groupId: string;
   readonly delivery: Delivery;
-  /** Prefix of the transactional ids, one per input partition: `<prefix>-<topic>-<partition>`. */
+  /**
+   * Prefix of the transactional ids: one per input partition on kafkajs (`<prefix>-<topic>-<partition>`), one per
+   * worker on @platformatic/kafka (`<prefix>-<workerId>`).
+   */
   readonly transactionalIdPrefix: string;
+  /** This worker's slot: stable across its restarts (a StatefulSet pod name), unique among live workers. */
+  readonly workerId: string;
   /** Create missing input/output topics at start (needs the Create ACL). */
   readonly createTopics: boolean;
   readonly registry: {
@@ -132,8 +142,22 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   };
   const shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000);
 
+  const client = read.oneOf('KAFKA_CLIENT', ['kafkajs', 'platformatic'] as const, 'kafkajs');
+  const groupInstanceId = read.optional('KAFKA_GROUP_INSTANCE_ID');
+  // kafkajs joins without an instance id: the setting would be silently ignored.
+  if (groupInstanceId !== undefined && client === 'kafkajs') {
+    problems.push('KAFKA_GROUP_INSTANCE_ID: static membership needs KAFKA_CLIENT=platformatic (kafkajs has none)');
+  }
+  const workerId = read.string('WORKER_ID', `${hostname()}-${process.pid}`);
+  if (!/^[A-Za-z0-9._-]{1,200}$/.test(workerId)) problems.push(`WORKER_ID: "${redactUserinfo(workerId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
+  if (groupInstanceId !== undefined && !/^[A-Za-z0-9._-]{1,200}$/.test(groupInstanceId)) {
+    problems.push(`KAFKA_GROUP_INSTANCE_ID: "${redactUserinfo(groupInstanceId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
+  }
+
   const config: WorkerConfig = {
     kafka: {
+      client,
+      groupInstanceId,
       brokers,
       clientId: read.string('KAFKA_CLIENT_ID', 'toolcall-normalizer'),
       ssl,
@@ -152,6 +176,7 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     groupId,
     delivery,
     transactionalIdPrefix: read.string('TRANSACTIONAL_ID_PREFIX', groupId),
+    workerId,
     createTopics: read.bool('CREATE_TOPICS', true),
     registry: {
       url: registryUrl,
