@@ -412,15 +412,12 @@ function inputRecord(message: InMessage): InputRecord {
 }
 
 function outMessage(out: OutputMessage): OutMessage {
-  const headers = new Map<Buffer | string, Buffer>();
+  // The record writer takes bytes only: header names become Buffers too (distinct Buffers, so a repeated header keeps every value).
+  const headers = new Map<Buffer, Buffer>();
   for (const [name, value] of Object.entries(out.headers)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) {
-      // A header repeated: distinct Buffer keys keep every value (a Map holds one value per string key).
-      for (const v of value) headers.set(Buffer.from(name), toBuffer(v));
-    } else {
-      headers.set(name, toBuffer(value));
-    }
+    if (Array.isArray(value)) for (const v of value) headers.set(Buffer.from(name), toBuffer(v));
+    else headers.set(Buffer.from(name), toBuffer(value));
   }
   return { topic: out.topic, ...(out.key === null ? {} : { key: out.key }), ...(out.value === null ? {} : { value: toBuffer(out.value) }), headers };
 }
