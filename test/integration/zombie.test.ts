@@ -52,7 +52,7 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
     const topics = uniqueTopics('itzb');
     await createTopics(topics, 4);
     const N = 3000;
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_CLIENT: client, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS) };
+    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_CLIENT: client, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS), REGISTRY_TIMEOUT_MS: '1500' };
     const started = Date.now();
     const a = await startReadyWorker({ ...env, WORKER_ID: 'zombie-a' });
     const b = await startReadyWorker({ ...env, WORKER_ID: 'zombie-b' });
@@ -90,18 +90,19 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
     await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === N, 'every input record committed', 180_000, 250, () => `${a.tail()}\n${b.tail()}`);
     const aAborted = await metricValue(a, 'toolcall_transactions_total', { result: 'aborted' });
     const bAborted = await metricValue(b, 'toolcall_transactions_total', { result: 'aborted' });
-    expect(await a.stop(), a.tail()).toBe(0);
-    expect(await b.stop(), b.tail()).toBe(0);
-
+    const aExit = await a.stop();
+    const bExit = await b.stop();
     const out = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
     const result = tally(out, numberedIds('zb', N));
     console.log(
       `zombie (${client}, exactly-once, 4 partitions, session ${SESSION_MS} ms): records=${N}; A frozen holding a batch at ${committedAtFreeze} committed ` +
         `for ${(frozenMs / 1000).toFixed(1)} s, B owned all partitions ${(handedOverMs / 1000).toFixed(1)} s after the freeze; transactions aborted: ` +
         `A ${aAborted}, B ${bAborted}; outputs(read_committed)=${result.records} duplicates=${result.duplicates} missing=${result.missing.length} ` +
-        `unexpected=${result.unexpected.length}; duration=${((Date.now() - started) / 1000).toFixed(1)}s`,
+        `unexpected=${result.unexpected.length}; exit codes A ${String(aExit)}, B ${String(bExit)}; duration=${((Date.now() - started) / 1000).toFixed(1)}s`,
     );
     expect(result.duplicates).toBe(0);
+    expect(aExit, a.tail()).toBe(0);
+    expect(bExit, b.tail()).toBe(0);
     expect(result.missing).toEqual([]);
     expect(result.unexpected).toEqual([]);
     expect(out).toHaveLength(N);
