@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
+import type { StreamOptions } from './port.js';
 
 /**
  * Most bytes (keys, values, headers) put in one produce request. A request carries one record batch per output
@@ -161,4 +162,15 @@ export class OutputGuard {
     this.log.fatal({ topics: unavailable, input: from, err: describeError(error) }, message);
     return message;
   }
+}
+
+/** Creates the topics that are missing (CREATE_TOPICS), or fails naming them. */
+export async function ensureTopics(options: StreamOptions, list: () => Promise<readonly string[]>, create: (missing: string[]) => Promise<void>, log: Logger): Promise<void> {
+  const wanted = Object.values(options.topics);
+  const existing = new Set(await list());
+  const missing = wanted.filter((t) => !existing.has(t));
+  if (missing.length === 0) return;
+  if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
+  log.info({ topics: missing }, 'creating missing topics');
+  await create(missing);
 }

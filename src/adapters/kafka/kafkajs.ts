@@ -13,7 +13,7 @@
 import { Partitioners, type Admin, type Consumer, type EachBatchPayload, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
-import { describeError, errorTypes, OutputGuard, splitRequests } from './delivery.js';
+import { describeError, ensureTopics, errorTypes, OutputGuard, splitRequests } from './delivery.js';
 import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
 
 interface PartitionState {
@@ -251,17 +251,6 @@ export class KafkajsStream implements KafkaStream {
       if (!this.#stopping) resume();
     }, holdMs);
   }
-}
-
-/** Creates the topics that are missing (CREATE_TOPICS), or fails naming them. */
-export async function ensureTopics(options: StreamOptions, list: () => Promise<readonly string[]>, create: (missing: string[]) => Promise<void>, log: Logger): Promise<void> {
-  const wanted = Object.values(options.topics);
-  const existing = new Set(await list());
-  const missing = wanted.filter((t) => !existing.has(t));
-  if (missing.length === 0) return;
-  if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
-  log.info({ topics: missing }, 'creating missing topics');
-  await create(missing);
 }
 
 /** The outputs grouped by topic, in order, split into produce requests of at most MAX_REQUEST_BYTES. */

@@ -31,8 +31,7 @@ import {
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import type { KafkaConnectionOptions } from './client.js';
-import { describeError, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
-import { ensureTopics } from './kafkajs.js';
+import { describeError, ensureTopics, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
 import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
 
 type InMessage = Message;

@@ -94,7 +94,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
 
   const worker = new Worker({
     config,
-    stream: createKafkaStream(config.kafka.client, config.kafka, streamOptions(config), deliveryObserver(metrics), logger),
+    stream: await createKafkaStream(config.kafka.client, config.kafka, streamOptions(config), deliveryObserver(metrics), logger),
     schemas,
     metrics,
     logger,
