@@ -20,9 +20,9 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { produceRequests } from '../src/app/worker/worker.js';
+import { produceRequests } from '../src/adapters/kafka/kafkajs.js';
 import type { OutputMessage } from '../src/core/records/output.js';
-import { outputShaped, type Pipe, type PipeConfig } from './pipe.js';
+import { outputShaped, type Pipe, type PipeConfig } from './pipe-common.js';
 
 /** The few parts of the client's KafkaJS-compatible API used here (typed by hand: not installed for CI). */
 interface Message {
@@ -111,7 +111,7 @@ export function confluentPipe(config: PipeConfig): Pipe {
     const last = messages[messages.length - 1];
     if (last === undefined) return;
     const out: OutputMessage[] = messages.map((m) =>
-      config.shape === 'same' ? { topic: config.output, key: m.key, value: m.value, headers: m.headers ?? {} } : outputShaped(config.output, m as Parameters<typeof outputShaped>[1]),
+      config.shape === 'same' ? { topic: config.output, key: m.key, value: m.value, headers: m.headers ?? {} } : outputShaped(config.output, m),
     );
     const next = (BigInt(last.offset) + 1n).toString();
     // The worker's own split into produce requests (each under the broker's default message.max.bytes).

@@ -1,88 +1,30 @@
 /**
- * The pass-through pipe (bench/pipe.ts) on @platformatic/kafka instead of kafkajs, for `npm run bench:worker --
- * --suite clients`: what a user switching clients would get. Not a dependency of the project: install it beside
- * the repository (`npm install --prefix /tmp/altclients @platformatic/kafka`, then PLATFORMATIC_KAFKA_DIR=
- * /tmp/altclients) or into node_modules with `npm install --no-save @platformatic/kafka`.
- *
- * Same delivery as the kafkajs pipe and the worker: exactly-once with one transactional producer per input
- * partition (`<prefix>-<topic>-<partition>`), each batch's records and its consumed offset in one transaction;
- * at-least-once with one idempotent producer, produce then commit. The client has no per-partition batch
- * callback: a batch is what the consumer stream holds when the pipe reads it (up to the stream's
- * highWaterMark, set to 5000 records here, about what one kafkajs fetch brings per partition), split by partition.
+ * The pass-through pipe (bench/pipe.ts) on @platformatic/kafka, with the worker's settings for that client
+ * (src/adapters/kafka/platformatic.ts): exactly-once with one transactional producer per process (KIP-447: the
+ * offsets go in the transaction with the consumer group's generation), what one read of the stream brings (up to
+ * 5000 records, all partitions) in one transaction, each partition's offset added one after the other;
+ * at-least-once with one idempotent producer, produce then commit. Same retry delay, producer id and partitioner
+ * as the worker; requests split by the worker's MAX_REQUEST_BYTES.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { MAX_REQUEST_BYTES } from '../src/app/worker/worker.js';
-import type { Pipe, PipeConfig } from './pipe.js';
-import { OUTPUT_SIZE_FACTOR } from './pipe.js';
+import { Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream, type MessageToProduce } from '@platformatic/kafka';
+import { MAX_REQUEST_BYTES } from '../src/adapters/kafka/delivery.js';
+import { platformaticBaseOptions } from '../src/adapters/kafka/platformatic.js';
+import { OUTPUT_SIZE_FACTOR, type Pipe, type PipeConfig } from './pipe-common.js';
 
-/** The few parts of @platformatic/kafka's API used here (typed by hand: the package is not installed for CI). */
-interface PlatformaticMessage {
-  topic: string;
-  partition: number;
-  offset: bigint;
-  key: Buffer | undefined;
-  value: Buffer | undefined;
-  headers: Map<Buffer, Buffer>;
-  commit(): Promise<void> | undefined;
-}
-interface MessagesStream {
-  read(): PlatformaticMessage | null;
-  readonly readableLength: number;
-  on(event: 'readable', listener: () => void): void;
-  on(event: 'error', listener: (error: Error) => void): void;
-}
-interface OutMessage {
-  topic: string;
-  key: Buffer | undefined;
-  value: Buffer | string | undefined;
-  headers: Map<Buffer | string, Buffer | string>;
-}
-interface Transaction {
-  send(options: { messages: OutMessage[]; acks?: number }): Promise<unknown>;
-  addConsumer(consumer: Consumer): Promise<void>;
-  addOffset(message: PlatformaticMessage): Promise<void>;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
-}
-interface Producer {
-  send(options: { messages: OutMessage[]; acks?: number }): Promise<unknown>;
-  beginTransaction(): Promise<Transaction>;
-  close(): Promise<void>;
-}
-interface Consumer {
-  consume(options: Record<string, unknown>): Promise<MessagesStream>;
-  close(force?: boolean): Promise<void>;
-}
-interface PlatformaticModule {
-  Producer: new (options: Record<string, unknown>) => Producer;
-  Consumer: new (options: Record<string, unknown>) => Consumer;
-}
-
-async function loadModule(): Promise<PlatformaticModule> {
-  const dir = process.env.PLATFORMATIC_KAFKA_DIR;
-  const specifier = '@platformatic/kafka';
-  if (dir === undefined) return (await import(specifier)) as PlatformaticModule;
-  const resolved = createRequire(join(dir, 'package.json')).resolve(specifier);
-  return (await import(pathToFileURL(resolved).href)) as PlatformaticModule;
-}
+type InMessage = Message;
+type OutMessage = MessageToProduce;
 
 const HIGH_WATER_MARK = 5_000;
-
 const IDEMPOTENCY_KEY = Buffer.from('idempotency-key');
-
-// The worker's produce-request bound (MAX_REQUEST_BYTES, src/app/worker/worker.ts), split here for this client's
-// messages (Map headers, one topic): without it a batch of output-shaped records (~2.4 MiB) is one record batch
-// over the broker's 1 MiB `message.max.bytes`, and the send fails.
 
 function splitRequests(messages: readonly OutMessage[]): OutMessage[][] {
   const requests: OutMessage[][] = [];
   let current: OutMessage[] = [];
   let bytes = 0;
   for (const message of messages) {
-    let size = (message.key?.length ?? 0) + (message.value === undefined ? 0 : Buffer.byteLength(message.value));
-    for (const [name, value] of message.headers) size += Buffer.byteLength(name) + Buffer.byteLength(value);
+    const { key, value } = message as { key: Buffer | undefined; value: Buffer | undefined };
+    let size = (key?.length ?? 0) + (value?.length ?? 0);
+    if (message.headers instanceof Map) for (const [name, value] of message.headers) size += name.length + value.length;
     if (bytes > 0 && bytes + size > MAX_REQUEST_BYTES) {
       requests.push(current);
       current = [];
@@ -95,59 +37,52 @@ function splitRequests(messages: readonly OutMessage[]): OutMessage[][] {
   return requests;
 }
 
-/** The client nests its errors (an AggregateError of retries, each with a cause): print the whole tree. */
-function describe(error: unknown, depth = 0): string {
-  if (!(error instanceof Error) || depth > 4) return String(error);
-  const pad = `\n${'  '.repeat(depth + 1)}`;
-  const inner = [...(error instanceof AggregateError ? (error.errors as unknown[]) : []), ...(error.cause === undefined ? [] : [error.cause])];
-  const extra = 'code' in error ? ` [${String(error.code)}]` : '';
-  return `${error.name}: ${error.message}${extra}${inner.map((e) => pad + describe(e, depth + 1)).join('')}`;
-}
-
 export function platformaticPipe(config: PipeConfig): Pipe {
-  let consumer: Consumer | undefined;
-  let shared: Producer | undefined;
-  const producers = new Map<string, Producer>();
-  let lib: PlatformaticModule | undefined;
+  const base = platformaticBaseOptions({ brokers: config.brokers, clientId: 'toolcall-normalizer', ssl: false, sasl: undefined, connectionTimeoutMs: 10_000 });
+  const exactlyOnce = config.delivery === 'exactly-once';
+  const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+    ...base,
+    groupId: config.groupId,
+    sessionTimeout: config.sessionTimeoutMs,
+    rebalanceTimeout: config.sessionTimeoutMs,
+    heartbeatInterval: Math.max(1_000, Math.floor(config.sessionTimeoutMs / 10)),
+    autocommit: false,
+  });
+  const producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
+    ...base,
+    idempotent: true,
+    producerId: -1n,
+    producerEpoch: -1,
+    timeout: 10_000,
+    ...(exactlyOnce ? { transactionalId: `${config.transactionalIdPrefix}-pipe-${String(process.pid)}` } : {}),
+  });
   let failed: ((error: Error) => void) | undefined;
-  const base = { clientId: 'toolcall-normalizer', bootstrapBrokers: [...config.brokers], retries: 8 };
 
-  function producerFor(key: string): Producer {
-    let producer = producers.get(key);
-    if (producer === undefined) {
-      if (lib === undefined) throw new Error('not started');
-      producer = new lib.Producer({ ...base, idempotent: true, transactionalId: `${config.transactionalIdPrefix}-${key.replace(':', '-')}` });
-      producers.set(key, producer);
-    }
-    return producer;
-  }
-
-  function transform(message: PlatformaticMessage): OutMessage {
-    const headers = new Map<Buffer | string, Buffer | string>(message.headers);
-    if (config.shape === 'same') return { topic: config.output, key: message.key, value: message.value, headers };
-    const text = message.value?.toString('utf8') ?? '';
-    // Without serializers configured the client takes bytes only: the text becomes a Buffer here, as the
-    // worker's output would on this client.
+  function transform(message: InMessage): OutMessage {
+    // The client's types promise a key and a value; a record without one has undefined there.
+    const { key, value: bytes } = message as { key: Buffer | undefined; value: Buffer | undefined };
+    const headers = new Map<Buffer, Buffer>(message.headers);
+    if (config.shape === 'same') return { topic: config.output, ...(key === undefined ? {} : { key }), ...(bytes === undefined ? {} : { value: bytes }), headers };
+    const text = bytes?.toString('utf8') ?? '';
     headers.set(IDEMPOTENCY_KEY, Buffer.from(`pipe-${message.offset.toString()}`));
     const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
-    return { topic: config.output, key: message.key, value: Buffer.from(value), headers };
+    return { topic: config.output, ...(key === undefined ? {} : { key }), value: Buffer.from(value), headers };
   }
 
-  async function deliver(key: string, batch: PlatformaticMessage[]): Promise<void> {
-    const last = batch[batch.length - 1];
-    if (last === undefined || consumer === undefined) return;
+  async function deliver(batch: readonly InMessage[]): Promise<void> {
+    const lastByPartition = new Map<number, InMessage>();
+    for (const m of batch) lastByPartition.set(m.partition, m);
     const requests = splitRequests(batch.map(transform));
-    if (config.delivery === 'at-least-once') {
-      if (shared === undefined) throw new Error('at-least-once producer not started');
-      for (const messages of requests) await shared.send({ messages, acks: -1 });
-      await last.commit();
+    if (!exactlyOnce) {
+      for (const messages of requests) await producer.send({ messages });
+      for (const last of lastByPartition.values()) await last.commit();
       return;
     }
-    const transaction = await producerFor(key).beginTransaction();
+    const transaction = await producer.beginTransaction();
     try {
-      for (const messages of requests) await transaction.send({ messages, acks: -1 });
+      for (const messages of requests) await transaction.send({ messages });
       await transaction.addConsumer(consumer);
-      await transaction.addOffset(last);
+      for (const last of lastByPartition.values()) await transaction.addOffset(last);
       await transaction.commit();
     } catch (error) {
       await transaction.abort().catch(() => undefined);
@@ -156,23 +91,15 @@ export function platformaticPipe(config: PipeConfig): Pipe {
   }
 
   let processing = false;
-  async function drain(stream: MessagesStream): Promise<void> {
+  async function drain(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): Promise<void> {
     if (processing) return;
     processing = true;
     try {
       for (;;) {
-        const byPartition = new Map<string, PlatformaticMessage[]>();
-        let count = 0;
-        for (let m = stream.read(); m !== null; m = count < HIGH_WATER_MARK ? stream.read() : null) {
-          const key = `${m.topic}:${m.partition}`;
-          let list = byPartition.get(key);
-          if (list === undefined) byPartition.set(key, (list = []));
-          list.push(m);
-          count++;
-        }
-        if (count === 0) break;
-        // One partition after the other, as kafkajs hands the worker its batches.
-        for (const [key, batch] of byPartition) await deliver(key, batch);
+        const batch: InMessage[] = [];
+        for (let m = stream.read() as InMessage | null; m !== null; m = batch.length < HIGH_WATER_MARK ? (stream.read() as InMessage | null) : null) batch.push(m);
+        if (batch.length === 0) break;
+        await deliver(batch);
       }
     } finally {
       processing = false;
@@ -182,40 +109,31 @@ export function platformaticPipe(config: PipeConfig): Pipe {
 
   return {
     async start() {
-      lib = await loadModule();
-      consumer = new lib.Consumer({
-        ...base,
-        groupId: config.groupId,
-        sessionTimeout: config.sessionTimeoutMs,
-        heartbeatInterval: Math.max(1_000, Math.floor(config.sessionTimeoutMs / 10)),
-        highWaterMark: HIGH_WATER_MARK,
-      });
-      if (config.delivery === 'at-least-once') shared = new lib.Producer({ ...base, idempotent: true });
       const stream = await consumer.consume({
         topics: [config.input],
         mode: 'committed',
         fallbackMode: 'earliest',
         autocommit: false,
-        isolationLevel: 1, // READ_COMMITTED
+        isolationLevel: FetchIsolationLevels.READ_COMMITTED,
         maxWaitTime: config.fetchMaxWaitMs,
-        maxBytesPerPartition: 1_048_576, // kafkajs's default, as the worker's consumer has it
+        maxBytesPerPartition: 1_048_576,
         highWaterMark: HIGH_WATER_MARK,
       });
       const fatal = new Promise<never>((_, reject) => {
         failed = reject;
       });
       fatal.catch((error: unknown) => {
-        process.stderr.write(`pipe-platformatic: ${describe(error)}\n`);
+        process.stderr.write(`pipe-platformatic: ${String(error)}\n`);
         process.exit(1);
       });
-      stream.on('error', (error) => failed?.(error));
+      stream.on('error', (error: Error) => failed?.(error));
       stream.on('readable', () => {
         drain(stream).catch((error: unknown) => failed?.(error instanceof Error ? error : new Error(String(error))));
       });
     },
     async stop() {
-      await consumer?.close(true);
-      await Promise.allSettled([...producers.values(), ...(shared === undefined ? [] : [shared])].map((p) => p.close()));
+      await consumer.close(true);
+      await producer.close();
     },
   };
 }

@@ -4,16 +4,21 @@
  * worker; everything else receives a {@link WorkerConfig}.
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
-import { DELIVERIES, LOG_LEVELS, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
+import { DELIVERIES, KAFKA_CLIENTS, LOG_LEVELS, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
 
 export type Delivery = (typeof DELIVERIES)[number];
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 
 export interface WorkerConfig {
   readonly kafka: {
+    /** Which Kafka client carries the worker (README "Delivery guarantees"): kafkajs or @platformatic/kafka. */
+    readonly client: (typeof KAFKA_CLIENTS)[number];
+    /** Static group membership (KIP-345), @platformatic/kafka only: a restarted member keeps its partitions. */
+    readonly groupInstanceId: string | undefined;
     readonly brokers: readonly string[];
     readonly clientId: string;
     readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
@@ -27,8 +32,13 @@ export interface WorkerConfig {
   readonly topics: { readonly input: string; readonly output: string; readonly rejected: string; readonly dlq: string };
   readonly groupId: string;
   readonly delivery: Delivery;
-  /** Prefix of the transactional ids, one per input partition: `<prefix>-<topic>-<partition>`. */
+  /**
+   * Prefix of the transactional ids: one per input partition on kafkajs (`<prefix>-<topic>-<partition>`), one per
+   * worker on @platformatic/kafka (`<prefix>-<workerId>`).
+   */
   readonly transactionalIdPrefix: string;
+  /** This worker's slot: stable across its restarts (a StatefulSet pod name), unique among live workers. */
+  readonly workerId: string;
   /** Create missing input/output topics at start (needs the Create ACL). */
   readonly createTopics: boolean;
   readonly registry: {
@@ -120,8 +130,22 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     entityExempt: read.list('ENTITY_EXEMPT'),
   });
 
+  const client = read.oneOf('KAFKA_CLIENT');
+  const groupInstanceId = read.optional('KAFKA_GROUP_INSTANCE_ID');
+  // kafkajs joins without an instance id: the setting would be silently ignored.
+  if (groupInstanceId !== undefined && client === 'kafkajs') {
+    problems.push('KAFKA_GROUP_INSTANCE_ID: static membership needs KAFKA_CLIENT=platformatic (kafkajs has none)');
+  }
+  const workerId = read.optional('WORKER_ID') ?? `${hostname()}-${process.pid}`;
+  if (!/^[A-Za-z0-9._-]{1,200}$/.test(workerId)) problems.push(`WORKER_ID: "${redactUserinfo(workerId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
+  if (groupInstanceId !== undefined && !/^[A-Za-z0-9._-]{1,200}$/.test(groupInstanceId)) {
+    problems.push(`KAFKA_GROUP_INSTANCE_ID: "${redactUserinfo(groupInstanceId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
+  }
+
   const config: WorkerConfig = {
     kafka: {
+      client,
+      groupInstanceId,
       brokers,
       clientId: read.string('KAFKA_CLIENT_ID'),
       ssl,
@@ -139,6 +163,7 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     groupId,
     delivery,
     transactionalIdPrefix: read.optional('TRANSACTIONAL_ID_PREFIX') ?? groupId,
+    workerId,
     createTopics: read.bool('CREATE_TOPICS'),
     registry: {
       url: registryUrl,

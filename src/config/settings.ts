@@ -34,6 +34,7 @@ const file = (description: string) => ({ kind: 'file', default: undefined, descr
 
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export const DELIVERIES = ['exactly-once', 'at-least-once'] as const;
+export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIB = 1024 * 1024;
 const DAY_MS = 86_400_000;
@@ -62,9 +63,30 @@ export const SETTINGS = {
     kind: 'string',
     default: undefined,
     defaultText: '`GROUP_ID`',
-    description: 'transactional ids are `<prefix>-<topic>-<partition>`',
+    description: 'transactional ids are `<prefix>-<topic>-<partition>` (kafkajs) or `<prefix>-<WORKER_ID>` (platformatic)',
+  },
+  WORKER_ID: {
+    kind: 'string',
+    default: undefined,
+    defaultText: '`<hostname>-<pid>`',
+    description:
+      "this worker's slot: unique among live workers, stable across its restarts where the platform gives one (the chart sets " +
+      'the pod name); on platformatic the transactional id is `<prefix>-<WORKER_ID>`, so two live workers must never share it',
   },
   CREATE_TOPICS: bool(true, 'create missing topics at start (broker defaults for partitions/replicas)'),
+  KAFKA_CLIENT: {
+    kind: 'enum',
+    values: KAFKA_CLIENTS,
+    default: 'kafkajs',
+    description: '`kafkajs` or `platformatic` (`@platformatic/kafka` 2.x); see [Delivery guarantees](#delivery-guarantees)',
+  },
+  KAFKA_GROUP_INSTANCE_ID: {
+    kind: 'string',
+    default: undefined,
+    description:
+      'static group membership (KIP-345), platformatic only (refused with kafkajs): a restarted member keeps its partitions ' +
+      'without waiting out the session; only with identities that are stable and unique per slot',
+  },
   KAFKA_CLIENT_ID: { kind: 'string', default: 'toolcall-normalizer', description: 'client id the brokers see' },
   KAFKA_SSL: bool(false, 'TLS to the brokers'),
   KAFKA_SSL_CA_FILE: file('PEM file of the CA that signed the brokers\' certificates (with `KAFKA_SSL`)'),

@@ -53,6 +53,15 @@ export function stackEnv(): StackEnv {
 }
 
 /** Unique per process (test file): prefixes every topic, group and subject this file creates. */
+/**
+ * The Kafka clients the suites run on (KAFKA_CLIENT of the worker), each suite once per client with
+ * describe.each: `TEST_KAFKA_CLIENTS=kafkajs` (or `platformatic`) narrows a run to one.
+ */
+export const KAFKA_CLIENTS: readonly ('kafkajs' | 'platformatic')[] = (process.env.TEST_KAFKA_CLIENTS ?? 'kafkajs,platformatic')
+  .split(',')
+  .map((c) => c.trim())
+  .filter((c): c is 'kafkajs' | 'platformatic' => c === 'kafkajs' || c === 'platformatic');
+
 export const RUN_ID = `${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
 
 /** A subject template unique to this run, e.g. `itw-lx3k9a1b2c-{tool}`; pass it as SUBJECT_TEMPLATE too. */
@@ -392,7 +401,8 @@ const WORKER_VARIABLES = [
   'KAFKA_CONNECTION_TIMEOUT_MS', 'INPUT_TOPIC', 'OUTPUT_TOPIC', 'REJECTED_TOPIC', 'DLQ_TOPIC', 'TRANSACTIONAL_ID_PREFIX',
   'CREATE_TOPICS', 'SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD', 'SUBJECT_TEMPLATE', 'REGISTRY_TIMEOUT_MS',
   'REGISTRY_CACHE_TTL_MS', 'REGISTRY_NEGATIVE_TTL_MS', 'REGISTRY_MAX_RETRIES', 'METRICS_PORT', 'MAX_BACKOFF_MS', 'LOG_LEVEL',
-  'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS', 'MAX_OUTPUT_BYTES',
+  'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS', 'MAX_OUTPUT_BYTES', 'KAFKA_CLIENT', 'WORKER_ID',
+  'KAFKA_GROUP_INSTANCE_ID',
 ];
 
 
@@ -444,7 +454,8 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
   }
   // A short session so that rebalances in the tests take seconds; one registry lookup must fit in it (3 s x 3
   // attempts < 10 s: the worker refuses a configuration where a lookup could outlast the session).
-  Object.assign(childEnv, { KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000', REGISTRY_TIMEOUT_MS: '3000' });
+  // Suites not parameterised by client run on TEST_KAFKA_CLIENT (kafkajs by default).
+  Object.assign(childEnv, { KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? 'kafkajs', KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000', REGISTRY_TIMEOUT_MS: '3000' });
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) Reflect.deleteProperty(childEnv, name);
     else childEnv[name] = value;

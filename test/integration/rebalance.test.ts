@@ -11,6 +11,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  KAFKA_CLIENTS,
   committedInputRecords,
   committedOffsets,
   createTopics,
@@ -66,12 +67,12 @@ async function figures(worker: WorkerHandle): Promise<Figures> {
   };
 }
 
-describe('rebalance', () => {
+describe.each(KAFKA_CLIENTS)('rebalance (%s)', (client) => {
   it('exactly-once: a second worker joins mid-stream and later leaves; every call id exactly once, none missing', async () => {
     const topics = uniqueTopics('itrb');
     await createTopics(topics, 6);
     const N = 4000;
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE };
+    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_CLIENT: client };
     const committed = (): Promise<number> => committedInputRecords(topics);
     const started = Date.now();
 
@@ -119,7 +120,7 @@ describe('rebalance', () => {
     const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
     const result = tally(out, ids);
     console.log(
-      `rebalance (exactly-once, 6 partitions): records=${N}; worker B joined at ${committedAtJoin} committed and took ${bAssigned} partitions ` +
+      `rebalance (${client}, exactly-once, 6 partitions): records=${N}; worker B joined at ${committedAtJoin} committed and took ${bAssigned} partitions ` +
         `(A kept ${aAssignedWhileShared}), left (SIGTERM, exit 0) at ${committedAtLeave} committed; A: ${aFigures.calls} calls, ` +
         `${aFigures.committedTransactions} transactions committed, ${aFigures.abortedTransactions} aborted, ${aRebalances} assignments; ` +
         `B (sampled just before it left): ${bFigures.calls} calls, ${bFigures.committedTransactions} committed, ${bFigures.abortedTransactions} aborted; ` +

@@ -25,7 +25,9 @@ export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kaf
       const fields = redact(extra);
       switch (entry.level) {
         case KafkaLogLevel.ERROR:
-          log.error(fields, message);
+          // A protocol answer kafkajs retries (a coordinator loading or moving, a leader election) is not a failure.
+          if (isRetriedState(fields.error) || isRetriedState(message)) log.debug(fields, message);
+          else log.error(fields, message);
           break;
         case KafkaLogLevel.WARN:
           log.warn(fields, message);
@@ -41,6 +43,24 @@ export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kaf
   if (config.ssl !== false) options.ssl = { ...config.ssl };
   if (config.sasl !== undefined) options.sasl = { ...config.sasl } as SASLOptions;
   return new Kafka(options);
+}
+
+/**
+ * The messages kafkajs logs at ERROR for broker answers it retries and gets past: on a fresh broker
+ * "The coordinator is loading..." and "The group coordinator is not available" appear on every start.
+ */
+const RETRIED_STATES = [
+  'The coordinator is loading',
+  'The group coordinator is not available',
+  'The coordinator is not available',
+  'This is not the correct coordinator',
+  'There is no leader for this topic-partition',
+  'The group is rebalancing',
+  'The broker is not available',
+];
+
+export function isRetriedState(error: unknown): boolean {
+  return typeof error === 'string' && RETRIED_STATES.some((state) => error.startsWith(state));
 }
 
 /** kafkajs log payloads can carry broker config; never let a credential-looking field through. */

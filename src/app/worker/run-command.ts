@@ -6,13 +6,14 @@
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { startHttpServer } from '../../adapters/http/server.js';
-import { createKafka } from '../../adapters/kafka/client.js';
+import { createKafkaStream } from '../../adapters/kafka/index.js';
+import type { StreamOptions } from '../../adapters/kafka/port.js';
 import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { ToolSchemaSource } from '../../adapters/registry/client.js';
 import { ConfigError, loadConfig, type WorkerConfig } from '../../config/config.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { parseCommandArgs } from '../commands/usage.js';
-import { describeError, Worker } from './worker.js';
+import { deliveryObserver, describeError, Worker } from './worker.js';
 
 export const RUN_USAGE = `Usage: toolcall-normalizer run
 
@@ -69,6 +70,21 @@ export function toolSchemaSource(config: WorkerConfig): ToolSchemaSource {
   );
 }
 
+/** What the Kafka port needs of the configuration. */
+export function streamOptions(config: WorkerConfig): StreamOptions {
+  return {
+    topics: config.topics,
+    groupId: config.groupId,
+    delivery: config.delivery,
+    transactionalIdPrefix: config.transactionalIdPrefix,
+    workerId: config.workerId,
+    groupInstanceId: config.kafka.groupInstanceId,
+    createTopics: config.createTopics,
+    sessionTimeoutMs: config.kafka.sessionTimeoutMs,
+    fetchMaxWaitMs: config.kafka.fetchMaxWaitMs,
+  };
+}
+
 async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
   const schemas = toolSchemaSource(config);
   const metrics = new WorkerMetrics({ toolLabels: config.metricsToolLabels, registryStats: schemas });
@@ -78,7 +94,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
 
   const worker = new Worker({
     config,
-    kafka: createKafka(config.kafka, logger),
+    stream: await createKafkaStream(config.kafka.client, config.kafka, streamOptions(config), deliveryObserver(metrics), logger),
     schemas,
     metrics,
     logger,

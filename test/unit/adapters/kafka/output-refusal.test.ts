@@ -3,7 +3,7 @@
  * 1) and when it is left to the retry. The refusal itself, end to end, is in test/integration/output-unavailable.
  */
 import { describe, expect, it } from 'vitest';
-import { NOT_ATTEMPTED_LIMIT, outputRefusal } from '../../../../src/app/worker/worker.js';
+import { NOT_ATTEMPTED_LIMIT, outputRefusal } from '../../../../src/adapters/kafka/delivery.js';
 
 describe('outputRefusal', () => {
   it('reads TOPIC_AUTHORIZATION_FAILED as a refusal at once, wherever it is in the causes', () => {

@@ -1,0 +1,176 @@
+/**
+ * Delivery rules both clients share: how a batch's outputs are split into produce requests, how a client error
+ * is read (its Kafka error names, retriable or fatal), and when a failed delivery means the output topics are
+ * gone or refuse this principal (fatal: see RELIABILITY.md "Output topic unavailable").
+ */
+import type { Logger } from 'pino';
+import type { OutputMessage } from '../../core/records/output.js';
+import type { StreamOptions } from './port.js';
+
+/**
+ * Most bytes (keys, values, headers) put in one produce request. A request carries one record batch per output
+ * partition, and the broker refuses a batch over its message.max.bytes (1 MiB by default). One full fetch
+ * (1 MiB per partition) of input can become more than twice that in output, all of it in one batch when the
+ * output topic has one partition (or the keys hash alike): MESSAGE_TOO_LARGE, the transaction aborts, and the
+ * worker fails on the same batch after every restart. Half a MiB per request keeps every batch under the default
+ * whatever the partitioning; the requests of one delivery still go in one transaction (exactly-once) or before
+ * one offset commit (at-least-once), in order.
+ */
+export const MAX_REQUEST_BYTES = 512 * 1024;
+
+/** The outputs, in order, split into produce requests of at most {@link MAX_REQUEST_BYTES} (a larger one alone). */
+export function splitRequests<T extends OutputMessage>(outputs: readonly T[], maxBytes = MAX_REQUEST_BYTES): T[][] {
+  const requests: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const out of outputs) {
+    const size = outputBytes(out);
+    if (bytes > 0 && bytes + size > maxBytes) {
+      requests.push(current);
+      current = [];
+      bytes = 0;
+    }
+    bytes += size;
+    current.push(out);
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
+}
+
+export function outputBytes(out: OutputMessage): number {
+  let size = byteSize(out.key) + byteSize(out.value);
+  for (const [name, value] of Object.entries(out.headers)) {
+    size += name.length;
+    if (Array.isArray(value)) for (const v of value) size += byteSize(v);
+    else if (value !== undefined) size += byteSize(value);
+  }
+  return size;
+}
+
+function byteSize(value: Buffer | string | null): number {
+  return value === null ? 0 : typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+}
+
+/**
+ * The Kafka error names (`UNKNOWN_TOPIC_OR_PARTITION`...) in an error and its causes: kafkajs puts them in
+ * `type`, @platformatic/kafka in `apiId`, nested in `cause` and in the `errors` of its retries.
+ */
+export function errorTypes(error: unknown): string[] {
+  const types: string[] = [];
+  const queue: { e: unknown; depth: number }[] = [{ e: error, depth: 0 }];
+  for (let seen = 0; queue.length > 0 && seen < 64; seen++) {
+    const { e, depth } = queue.shift() ?? { e: undefined, depth: 0 };
+    if (typeof e !== 'object' || e === null || depth > 5) continue;
+    const { type, apiId, cause, errors } = e as { type?: unknown; apiId?: unknown; cause?: unknown; errors?: unknown };
+    for (const name of [type, apiId]) if (typeof name === 'string' && !types.includes(name)) types.push(name);
+    if (cause !== undefined) queue.push({ e: cause, depth: depth + 1 });
+    if (Array.isArray(errors)) for (const inner of errors as unknown[]) queue.push({ e: inner, depth: depth + 1 });
+  }
+  return types;
+}
+
+export function describeError(error: unknown): { name: string; message: string; type?: string } {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const types = errorTypes(error);
+  const message = error instanceof AggregateError && error.errors.length > 0 ? `${error.message} (last: ${lastMessage(error)})` : error.message;
+  return types.length > 0 ? { name: error.name, message, type: types.join(',') } : { name: error.name, message };
+}
+
+function lastMessage(error: AggregateError): string {
+  const last: unknown = error.errors[error.errors.length - 1];
+  return last instanceof Error ? last.message : String(last);
+}
+
+/** Errors that mean the transaction in hand belongs to a previous owner or generation: abort and claim again. */
+export const FENCED_TYPES = ['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID', 'REBALANCE_IN_PROGRESS', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED'] as const;
+
+/**
+ * How many failed deliveries in a row answered only OPERATION_NOT_ATTEMPTED before the worker reads it as a
+ * refusal. A transaction's AddPartitionsToTxn answers TOPIC_AUTHORIZATION_FAILED for the partitions refused and
+ * OPERATION_NOT_ATTEMPTED for all the others, and a client reports whichever it reads first, so under a DENY the
+ * worker often sees only the latter. But the same answer also follows a transient error of another partition
+ * (one just added to an output topic, say), which the next attempt does not meet. Three attempts in a row tell
+ * the two apart.
+ */
+export const NOT_ATTEMPTED_LIMIT = 3;
+
+/**
+ * Why a failed delivery is the output topics refusing this principal, or undefined when it is not (yet) one.
+ * `types`: the Kafka error types of the failure and its causes; `notAttemptedInARow`: failed deliveries in a row,
+ * this one included, whose answer was OPERATION_NOT_ATTEMPTED.
+ */
+export function outputRefusal(types: readonly string[], notAttemptedInARow: number): string | undefined {
+  if (types.includes('TOPIC_AUTHORIZATION_FAILED')) return 'TOPIC_AUTHORIZATION_FAILED';
+  if (types.includes('OPERATION_NOT_ATTEMPTED') && notAttemptedInARow >= NOT_ATTEMPTED_LIMIT) {
+    return `OPERATION_NOT_ATTEMPTED on ${String(notAttemptedInARow)} deliveries in a row: another partition of each transaction was refused`;
+  }
+  return undefined;
+}
+
+/**
+ * After a failed delivery: asks the broker which output topics exist (bounded to 10 s; a broker that does not
+ * answer is an outage, left to the retry) and whether the failure is a refusal. A missing or refused output topic
+ * is fatal: left to retries, the client fails on the same batch for ever while /livez stays green.
+ */
+export class OutputGuard {
+  #notAttemptedInARow = 0;
+
+  constructor(
+    private readonly outputs: readonly string[],
+    private readonly listTopics: () => Promise<readonly string[]>,
+    private readonly log: Logger,
+  ) {}
+
+  /** A delivery went through: the refusal count starts again. */
+  delivered(): void {
+    this.#notAttemptedInARow = 0;
+  }
+
+  /** The fatal message when the failure is an unavailable output topic, else undefined (left to the retry). */
+  async check(error: unknown, written: readonly string[], from: readonly { topic: string; partition: number; offset: string }[]): Promise<string | undefined> {
+    const types = errorTypes(error);
+    let timer: NodeJS.Timeout | undefined;
+    // A listing names only the topics this principal may describe: "missing" also covers "not authorised".
+    const existing = await Promise.race([
+      this.listTopics().then((names) => new Set(names), () => undefined),
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => {
+          resolve(undefined);
+        }, 10_000);
+      }),
+    ]).finally(() => {
+      clearTimeout(timer);
+    });
+    if (existing === undefined) return undefined;
+    let unavailable = this.outputs.filter((t) => !existing.has(t));
+    let reason: string | undefined;
+    if (unavailable.length > 0) {
+      reason = 'missing: deleted, or not visible to this principal, and the broker does not create it';
+    } else {
+      this.#notAttemptedInARow = types.includes('OPERATION_NOT_ATTEMPTED') ? this.#notAttemptedInARow + 1 : 0;
+      const refusal = outputRefusal(types, this.#notAttemptedInARow);
+      if (refusal !== undefined) {
+        unavailable = [...written];
+        reason = `not authorised: the broker refuses this principal writes to ${unavailable.length > 1 ? 'one of them' : 'it'} (${refusal})`;
+      }
+    }
+    if (reason === undefined) return undefined;
+    const positions = from.map((p) => `${p.topic}:${p.partition} from offset ${p.offset}`).join(', ');
+    const message =
+      `output topic unavailable (${unavailable.join(', ')}: ${reason}); stopping without committing ${positions}: ` +
+      'nothing is dropped, the records are processed once the topic is writable again and the worker restarted';
+    this.log.fatal({ topics: unavailable, input: from, err: describeError(error) }, message);
+    return message;
+  }
+}
+
+/** Creates the topics that are missing (CREATE_TOPICS), or fails naming them. */
+export async function ensureTopics(options: StreamOptions, list: () => Promise<readonly string[]>, create: (missing: string[]) => Promise<void>, log: Logger): Promise<void> {
+  const wanted = Object.values(options.topics);
+  const existing = new Set(await list());
+  const missing = wanted.filter((t) => !existing.has(t));
+  if (missing.length === 0) return;
+  if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
+  log.info({ topics: missing }, 'creating missing topics');
+  await create(missing);
+}

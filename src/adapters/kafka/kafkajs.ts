@@ -1,0 +1,347 @@
+/**
+ * The port on kafkajs 2.2.4 (README "Delivery guarantees").
+ *
+ * - exactly-once: each fetched batch of one input partition is published in one transaction together with its
+ *   consumed offset. kafkajs has no KIP-447 fencing by consumer-group generation (its TxnOffsetCommit stops at
+ *   v1), so fencing is by transactional id: one transactional producer per input partition, id
+ *   `<prefix>-<topic>-<partition>`. Taking a partition over initialises that id, which aborts (or waits out) the
+ *   previous owner's open transaction and fences it; only then is the committed offset read, and anything below
+ *   it that the consumer fetched from a stale position is skipped.
+ * - at-least-once: one idempotent producer; offsets are committed after the batch's messages are acknowledged.
+ * A partition held for a schema is paused (kafkajs pauses per partition) and resumed after the hold.
+ */
+import { Partitioners, type Admin, type Consumer, type EachBatchPayload, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { OutputMessage } from '../../core/records/output.js';
+import { describeError, ensureTopics, errorTypes, OutputGuard, splitRequests } from './delivery.js';
+import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
+
+interface PartitionState {
+  producer: Producer | undefined;
+  /** The committed offset read after claiming the partition in this generation; undefined until claimed. */
+  claimedFrom: bigint | undefined;
+  resumeTimer: NodeJS.Timeout | undefined;
+}
+
+export class KafkajsStream implements KafkaStream {
+  readonly client = 'kafkajs' as const;
+  readonly #options: StreamOptions;
+  readonly #kafka: Kafka;
+  readonly #observer: DeliveryObserver;
+  readonly #log: Logger;
+  readonly #consumer: Consumer;
+  readonly #admin: Admin;
+  readonly #guard: OutputGuard;
+  #sharedProducer: Producer | undefined;
+  readonly #partitions = new Map<string, PartitionState>();
+  #handler: StreamHandler | undefined;
+  #joined = false;
+  #stopping = false;
+
+  constructor(deps: { options: StreamOptions; kafka: Kafka; observer: DeliveryObserver; logger: Logger }) {
+    this.#options = deps.options;
+    this.#kafka = deps.kafka;
+    this.#observer = deps.observer;
+    this.#log = deps.logger;
+    this.#admin = this.#kafka.admin();
+    const { topics } = this.#options;
+    this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
+    this.#consumer = this.#kafka.consumer({
+      groupId: this.#options.groupId,
+      // Read only committed input: an upstream transactional producer's aborted records are never processed.
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+      sessionTimeout: this.#options.sessionTimeoutMs,
+      // kafkajs wants heartbeats well inside the session timeout; a tenth leaves room for slow batches.
+      heartbeatInterval: Math.max(1_000, Math.floor(this.#options.sessionTimeoutMs / 10)),
+      maxWaitTimeInMs: this.#options.fetchMaxWaitMs,
+      retry: { retries: 8 },
+    });
+    this.#consumer.on(this.#consumer.events.GROUP_JOIN, (event) => {
+      this.#joined = true;
+      this.#onAssignment(event.payload.memberAssignment);
+    });
+    this.#consumer.on(this.#consumer.events.CRASH, (event) => {
+      const { error, restart } = event.payload;
+      this.#joined = false;
+      this.#log.error({ err: describeError(error), restart }, 'consumer crashed');
+      if (!restart && !this.#stopping) this.#handler?.fatal(error, error.message);
+    });
+    this.#consumer.on(this.#consumer.events.STOP, () => {
+      this.#joined = false;
+      this.#handler?.assigned([]);
+    });
+  }
+
+  joined(): boolean {
+    return this.#joined;
+  }
+
+  async start(handler: StreamHandler): Promise<void> {
+    this.#handler = handler;
+    await this.#admin.connect();
+    await ensureTopics(this.#options, () => this.#admin.listTopics(), (missing) => this.#admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true }).then(() => undefined), this.#log);
+    if (this.#options.delivery === 'at-least-once') {
+      this.#sharedProducer = this.#kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+      await this.#sharedProducer.connect();
+    }
+    await this.#consumer.connect();
+    await this.#consumer.subscribe({ topics: [this.#options.topics.input], fromBeginning: true });
+    await this.#consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.#onBatch(payload, handler),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    for (const state of this.#partitions.values()) clearTimeout(state.resumeTimer);
+    await this.#consumer.stop();
+    await this.#consumer.disconnect();
+    await Promise.allSettled([...this.#partitions.values()].flatMap((s) => (s.producer === undefined ? [] : [s.producer.disconnect()])));
+    this.#partitions.clear();
+    await this.#sharedProducer?.disconnect();
+    await this.#admin.disconnect();
+  }
+
+  #onAssignment(assignment: Record<string, number[]>): void {
+    const assigned = new Set<string>();
+    const list: { topic: string; partition: number }[] = [];
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      for (const partition of partitions) {
+        assigned.add(`${topic}:${partition}`);
+        list.push({ topic, partition });
+      }
+    }
+    for (const [key, state] of this.#partitions) {
+      // A pending resume timer is left to fire: kafkajs keeps a partition paused across rebalances.
+      // Every partition is claimed again in a new generation, with a new producer even when this worker keeps
+      // it: kafkajs initialises a producer id (InitProducerId) once per producer, so only a new one fences and
+      // waits out the transaction of whoever owned the partition meanwhile.
+      state.claimedFrom = undefined;
+      void state.producer?.disconnect().catch(() => undefined);
+      state.producer = undefined;
+      if (!assigned.has(key)) {
+        this.#partitions.delete(key);
+        const [topic = '', partition = ''] = key.split(/:(?=\d+$)/);
+        this.#observer.forgetPartition(topic, Number(partition));
+      }
+    }
+    this.#handler?.assigned(list);
+    this.#log.info({ assignment }, 'partitions assigned');
+  }
+
+  #state(topic: string, partition: number): PartitionState {
+    const key = `${topic}:${partition}`;
+    let state = this.#partitions.get(key);
+    if (state === undefined) {
+      state = { producer: undefined, claimedFrom: undefined, resumeTimer: undefined };
+      this.#partitions.set(key, state);
+    }
+    return state;
+  }
+
+  async #onBatch(payload: EachBatchPayload, handler: StreamHandler): Promise<void> {
+    const { batch } = payload;
+    const { topic, partition } = batch;
+    if (batch.messages.length === 0) return;
+    const state = this.#state(topic, partition);
+    let messages = batch.messages;
+    if (this.#options.delivery === 'exactly-once') {
+      const from = await this.#claim(topic, partition, state);
+      messages = messages.filter((m) => BigInt(m.offset) >= from);
+      // Already committed by a previous owner: mark as consumed without producing anything again.
+      if (messages.length === 0) {
+        payload.resolveOffset(batch.lastOffset());
+        return;
+      }
+    }
+    const records: InputRecord[] = messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers ?? {}, offset: m.offset }));
+    const timer = this.#observer.batchTimer();
+    this.#observer.inFlight(records.length);
+    let delivered = false;
+    let holdMs: number | undefined;
+    try {
+      const control = { isLive: () => payload.isRunning() && !payload.isStale(), heartbeat: () => payload.heartbeat() };
+      const result = await handler.process({ topic, partition, records, lag: Number(batch.offsetLag()) }, control);
+      holdMs = result.holdMs;
+      if (result.lastOffset !== undefined) {
+        const next = (BigInt(result.lastOffset) + 1n).toString();
+        try {
+          await this.#deliver(topic, partition, state, result.outputs, next, (offset) =>
+            payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset }] }] }),
+          );
+        } catch (error) {
+          const written = [...new Set(result.outputs.map((o) => o.topic))];
+          const stopped = this.#stopping || (await this.#stopIfOutputUnavailable(error, written, topic, partition, records[0]?.offset ?? result.lastOffset));
+          // Once stopping, as kafkajs threw it: a retry would only fetch the batch again for nothing.
+          throw stopped ? error : retriableIfNotAttempted(error, errorTypes(error));
+        }
+        this.#guard.delivered();
+        payload.resolveOffset(result.lastOffset);
+      }
+      delivered = true;
+    } finally {
+      handler.settled(delivered);
+      this.#observer.inFlight(-records.length);
+      timer();
+    }
+    // Paused before the heartbeat, which throws when the group rebalances: the hold is never skipped.
+    if (holdMs !== undefined) this.#hold(state, holdMs, () => payload.pause());
+    await payload.heartbeat();
+  }
+
+  /** The offset to resume the partition from, claiming it first in this generation ({@link claimPartition}). */
+  async #claim(topic: string, partition: number, state: PartitionState): Promise<bigint> {
+    if (state.claimedFrom !== undefined && state.producer !== undefined) return state.claimedFrom;
+    const claimed = await claimPartition(this.#kafka, this.#admin, this.#options, topic, partition);
+    state.producer = claimed.producer;
+    state.claimedFrom = claimed.from;
+    this.#log.debug({ topic, partition, from: claimed.from.toString() }, 'partition claimed');
+    return claimed.from;
+  }
+
+  /**
+   * Publishes a batch's outputs and commits `next` (the first offset not consumed): in one transaction
+   * (exactly-once), or produce then `commit` (at-least-once). `commit` is the batch's own commit: the consumer's
+   * `commitOffsets` does nothing once `stop()` began, which would leave the batch in hand uncommitted on every SIGTERM.
+   */
+  async #deliver(topic: string, partition: number, state: PartitionState, outputs: readonly OutputMessage[], next: string, commit: (offset: string) => Promise<void>): Promise<void> {
+    const requests = produceRequests(outputs);
+    if (this.#options.delivery === 'at-least-once') {
+      const producer = this.#sharedProducer;
+      if (producer === undefined) throw new Error('at-least-once producer not started');
+      for (const topicMessages of requests) await producer.sendBatch({ topicMessages, acks: -1 });
+      await commit(next);
+      this.#observer.transaction('committed');
+      return;
+    }
+    const producer = state.producer;
+    if (producer === undefined) throw new Error(`partition ${topic}:${partition} not claimed`);
+    try {
+      await commitInTransaction(producer, this.#options.groupId, topic, partition, requests, next);
+      state.claimedFrom = BigInt(next);
+      this.#observer.transaction('committed');
+    } catch (error) {
+      this.#observer.transaction('aborted');
+      // The producer may be fenced (another worker took the partition) or broken: start over with a new one
+      // and a fresh claim. kafkajs retries the batch from the last resolved offset.
+      state.producer = undefined;
+      state.claimedFrom = undefined;
+      void producer.disconnect().catch(() => undefined);
+      this.#log.warn({ topic, partition, err: describeError(error) }, 'transaction aborted; the batch will be retried');
+      throw error;
+    }
+  }
+
+  async #stopIfOutputUnavailable(error: unknown, written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<boolean> {
+    const message = await this.#guard.check(error, written, [{ topic, partition, offset: fromOffset }]);
+    if (message === undefined) return false;
+    this.#handler?.fatal(new Error(message), message);
+    return true;
+  }
+
+  /** Pauses the partition and resumes it after `holdMs`; the blocked record is fetched again. */
+  #hold(state: PartitionState, holdMs: number, pause: () => () => void): void {
+    const resume = pause();
+    clearTimeout(state.resumeTimer);
+    state.resumeTimer = setTimeout(() => {
+      state.resumeTimer = undefined;
+      if (!this.#stopping) resume();
+    }, holdMs);
+  }
+}
+
+/** The outputs grouped by topic, in order, split into produce requests of at most MAX_REQUEST_BYTES. */
+export function produceRequests(outputs: readonly OutputMessage[], maxBytes?: number): TopicMessages[][] {
+  return splitRequests(outputs, maxBytes).map((request) => {
+    const byTopic = new Map<string, TopicMessages>();
+    for (const out of request) {
+      let entry = byTopic.get(out.topic);
+      if (entry === undefined) {
+        entry = { topic: out.topic, messages: [] };
+        byTopic.set(out.topic, entry);
+      }
+      entry.messages.push({ key: out.key, value: out.value, headers: out.headers });
+    }
+    return [...byTopic.values()];
+  });
+}
+
+/**
+ * Takes ownership of an input partition's transactional id (`<prefix>-<topic>-<partition>`) with a new producer,
+ * then reads the group's committed offset for the partition: where to resume. Initialising the producer id
+ * (InitProducerId, sent by an empty transaction) fences any previous owner and waits out its open transaction,
+ * so the offset read after it is final. kafkajs initialises a producer id once per producer: every claim needs a
+ * new one. Exported so that the benchmark's pass-through pipe claims exactly as the worker does.
+ */
+export async function claimPartition(
+  kafka: Kafka,
+  admin: Admin,
+  ids: { readonly groupId: string; readonly transactionalIdPrefix: string },
+  topic: string,
+  partition: number,
+): Promise<{ producer: Producer; from: bigint }> {
+  const producer = kafka.producer({
+    transactionalId: `${ids.transactionalIdPrefix}-${topic}-${partition}`,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    transactionTimeout: 60_000,
+    // Murmur2 on the key, as the Java client does: the same key lands on the same output partition.
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  try {
+    await producer.connect();
+    const claim = await producer.transaction();
+    await claim.abort();
+    const offsets = await admin.fetchOffsets({ groupId: ids.groupId, topics: [topic] });
+    const committed = BigInt(offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
+    return { producer, from: committed < 0n ? 0n : committed };
+  } catch (error) {
+    await producer.disconnect().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * One input batch's outputs and its consumed offset (`next`, the first offset not consumed) in one transaction:
+ * committed together, or aborted (and the error rethrown) together. Exported for the benchmark's pipe.
+ */
+export async function commitInTransaction(producer: Producer, groupId: string, topic: string, partition: number, requests: readonly TopicMessages[][], next: string): Promise<void> {
+  const transaction = await producer.transaction();
+  try {
+    for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
+    await withConcurrentTransactionRetry(() => transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }));
+    await transaction.commit();
+  } catch (error) {
+    await transaction.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** kafkajs does not retry CONCURRENT_TRANSACTIONS from AddOffsetsToTxn (kafkajs issue #430). */
+async function withConcurrentTransactionRetry(action: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await action();
+      return;
+    } catch (error) {
+      const type = (error as { type?: unknown }).type;
+      if (type !== 'CONCURRENT_TRANSACTIONS' || attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+}
+
+/**
+ * kafkajs marks OPERATION_NOT_ATTEMPTED not retriable: thrown from a batch as it is, the consumer crashes for good
+ * on the first one, transient or not. Rethrown as an error kafkajs retries, the batch is fetched and delivered
+ * again, and the output guard decides when the repeats are a refusal.
+ */
+function retriableIfNotAttempted(error: unknown, types: readonly string[]): unknown {
+  if (!types.includes('OPERATION_NOT_ATTEMPTED') || types.includes('TOPIC_AUTHORIZATION_FAILED')) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // No `cause`: kafkajs judges a crash by the innermost cause's `retriable`, which is false here.
+  return Object.assign(new Error(`delivery not attempted by the broker, will retry: ${message}`), { retriable: true, type: 'OPERATION_NOT_ATTEMPTED' });
+}

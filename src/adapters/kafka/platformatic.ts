@@ -1,0 +1,437 @@
+/**
+ * The port on @platformatic/kafka 2.x (README "Delivery guarantees", "Choosing a client").
+ *
+ * - exactly-once (KIP-447): one transactional producer per worker, id `<prefix>-<workerId>`. What one read of the
+ *   stream brings, all partitions together, is published in one transaction with each partition's consumed offset,
+ *   committed through TxnOffsetCommit with the consumer group's generation and member id, so a member the group
+ *   has moved past (a zombie) cannot commit: its transaction fails (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) and is
+ *   aborted. A partition is claimed once per generation by reading its committed offset with `requireStable`: the
+ *   broker answers UNSTABLE_OFFSET_COMMIT while a transaction holding offsets for it is open (a zombie's, or a
+ *   killed worker's until its transaction times out), so the read waits that out; records below the offset (the
+ *   stream reads committed offsets without waiting) are skipped.
+ * - at-least-once: one idempotent producer; offsets are committed after the records are acknowledged.
+ *
+ * The client has no seek and no per-partition pause. A new stream is the seek: at every new generation, after a
+ * failed delivery and when a held partition's hold ends, the worker opens a new stream (which starts at the
+ * committed offsets) before closing the old one, whose records are dropped. A partition held for a schema has its
+ * records dropped until then; when every partition is held, nothing is read.
+ */
+import {
+  Admin,
+  Consumer,
+  FetchIsolationLevels,
+  murmur2,
+  Producer,
+  type BaseOptions,
+  type Message,
+  type MessagesStream,
+  type MessageToProduce,
+  type SASLMechanismValue,
+} from '@platformatic/kafka';
+import type { Logger } from 'pino';
+import type { OutputMessage } from '../../core/records/output.js';
+import type { KafkaConnectionOptions } from './client.js';
+import { describeError, ensureTopics, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
+import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
+
+type InMessage = Message;
+type OutMessage = MessageToProduce<Buffer, Buffer, Buffer | string>;
+type Transaction = Awaited<ReturnType<Producer<Buffer, Buffer, Buffer | string>['beginTransaction']>>;
+
+/** Most records taken from the stream for one delivery: about what one kafkajs fetch brings a partition. */
+const MAX_RECORDS_PER_READ = 5_000;
+
+/** How long a claim waits for a partition's offsets to become stable before it gives up (the batch is read again). */
+const STABLE_WAIT_MS = 120_000;
+
+interface PartitionState {
+  /** First offset not yet delivered in this generation; undefined until claimed. */
+  position: bigint | undefined;
+  heldUntil: number | undefined;
+}
+
+/**
+ * Retries: 50 ms doubling up to 2 s. The client's default of a flat second made each transaction cost about a
+ * second (CONCURRENT_TRANSACTIONS after a commit is retried, and it is answered for a few ms after each one).
+ */
+function retryDelay(_client: unknown, _operation: string, attempt: number): number {
+  return Math.min(2_000, 50 * 2 ** Math.max(0, attempt - 1));
+}
+
+/** The Java client's partitioner (murmur2 of the key, positive): the same key lands on the same partition as on kafkajs. */
+function javaCompatiblePartitioner(): (message: OutMessage, key: Buffer | undefined) => number {
+  let next = 0;
+  return (_message, key) => (Buffer.isBuffer(key) ? murmur2(key) & 0x7fffffff : next++);
+}
+
+export function platformaticBaseOptions(connection: KafkaConnectionOptions): BaseOptions {
+  const options: BaseOptions = {
+    clientId: connection.clientId,
+    bootstrapBrokers: [...connection.brokers],
+    connectTimeout: connection.connectionTimeoutMs,
+    retries: 8,
+    retryDelay,
+  };
+  if (connection.ssl !== false) options.tls = { ...connection.ssl };
+  if (connection.sasl !== undefined) {
+    options.sasl = { mechanism: connection.sasl.mechanism.toUpperCase() as SASLMechanismValue, username: connection.sasl.username, password: connection.sasl.password };
+  }
+  return options;
+}
+
+export class PlatformaticStream implements KafkaStream {
+  readonly client = 'platformatic' as const;
+  readonly #options: StreamOptions;
+  readonly #observer: DeliveryObserver;
+  readonly #log: Logger;
+  readonly #consumer: Consumer;
+  readonly #producer: Producer<Buffer, Buffer, Buffer | string>;
+  readonly #admin: Admin;
+  readonly #guard: OutputGuard;
+  readonly #partitions = new Map<string, PartitionState>();
+  #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
+  /** Set when the stream must be opened again before the next read (a new generation, a failure, a hold's end). */
+  #rebuild = false;
+  #wake: (() => void) | undefined;
+  #holdTimer: NodeJS.Timeout | undefined;
+  #stopping = false;
+  #loop: Promise<void> | undefined;
+  #handler: StreamHandler | undefined;
+
+  constructor(deps: { options: StreamOptions; connection: KafkaConnectionOptions; observer: DeliveryObserver; logger: Logger }) {
+    this.#options = deps.options;
+    this.#observer = deps.observer;
+    this.#log = deps.logger;
+    const base = platformaticBaseOptions(deps.connection);
+    const { sessionTimeoutMs } = this.#options;
+    this.#consumer = new Consumer({
+      ...base,
+      groupId: this.#options.groupId,
+      ...(this.#options.groupInstanceId === undefined ? {} : { groupInstanceId: this.#options.groupInstanceId }),
+      sessionTimeout: sessionTimeoutMs,
+      // A frozen or dead member holds a rebalance up to this long: no longer than its session.
+      rebalanceTimeout: sessionTimeoutMs,
+      heartbeatInterval: Math.max(1_000, Math.floor(sessionTimeoutMs / 10)),
+      autocommit: false,
+    });
+    const exactlyOnce = this.#options.delivery === 'exactly-once';
+    this.#producer = new Producer({
+      ...base,
+      idempotent: true,
+      partitioner: javaCompatiblePartitioner(),
+      // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
+      // is refused with PRODUCER_FENCED once the transactional id has a history, i.e. on every restart.
+      producerId: -1n,
+      producerEpoch: -1,
+      // Also the transaction timeout (InitProducerId): how long the broker keeps a dead worker's transaction open.
+      timeout: 10_000,
+      ...(exactlyOnce ? { transactionalId: `${this.#options.transactionalIdPrefix}-${this.#options.workerId}` } : {}),
+    });
+    this.#admin = new Admin({ ...base });
+    const { topics } = this.#options;
+    this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
+    this.#consumer.on('consumer:group:join', (payload: { generationId?: number; assignments?: { topic: string; partitions: number[] }[] }) => {
+      this.#onAssignment(payload.generationId, payload.assignments ?? []);
+    });
+    this.#consumer.on('consumer:group:rebalance', () => { this.#log.debug('group rebalancing: rejoining'); });
+    // Retried by the client (the coordinator moving or loading, a rebalance): not failures.
+    this.#consumer.on('consumer:heartbeat:error', (payload: { error?: unknown }) => {
+      this.#log.debug({ err: describeError(payload.error) }, 'heartbeat failed; retried');
+    });
+  }
+
+  joined(): boolean {
+    return this.#consumer.isActive();
+  }
+
+  async start(handler: StreamHandler): Promise<void> {
+    this.#handler = handler;
+    await ensureTopics(this.#options, () => this.#admin.listTopics(), (missing) => this.#admin.createTopics({ topics: missing }).then(() => undefined), this.#log);
+    this.#stream = await this.#openStream();
+    this.#loop = this.#run(handler).catch((error: unknown) => {
+      if (this.#stopping) return;
+      const err = error instanceof Error ? error : new Error(String(error));
+      this.#log.error({ err: describeError(err) }, 'consumer crashed');
+      handler.fatal(err, err.message);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#holdTimer);
+    this.#wake?.();
+    // Bounded: a member the group has moved past (a thawed zombie) meets retried failures on every request, and
+    // the delivery in hand would retry past the shutdown bound; what it did not commit is read again by the owner.
+    await within(this.#loop ?? Promise.resolve(), 10_000);
+    await within(this.#stream?.close() ?? Promise.resolve(), 5_000);
+    await within(this.#consumer.close(true), 5_000, (error) => {
+      this.#log.warn({ err: describeError(error) }, 'error while leaving the group');
+    });
+    await within(this.#producer.close(), 5_000);
+    await within(this.#admin.close(), 5_000);
+    this.#handler?.assigned([]);
+  }
+
+  async #openStream(): Promise<MessagesStream<Buffer, Buffer, Buffer, Buffer>> {
+    const stream = await this.#consumer.consume({
+      topics: [this.#options.topics.input],
+      mode: 'committed',
+      fallbackMode: 'earliest',
+      autocommit: false,
+      // Read only committed input: an upstream transactional producer's aborted records are never processed.
+      isolationLevel: FetchIsolationLevels.READ_COMMITTED,
+      maxWaitTime: this.#options.fetchMaxWaitMs,
+      maxBytesPerPartition: 1_048_576,
+      highWaterMark: MAX_RECORDS_PER_READ,
+      sessionTimeout: this.#options.sessionTimeoutMs,
+      rebalanceTimeout: this.#options.sessionTimeoutMs,
+      heartbeatInterval: Math.max(1_000, Math.floor(this.#options.sessionTimeoutMs / 10)),
+    });
+    stream.on('error', (error: Error) => {
+      // A stream fails on a lost generation or a broker error: the loop opens a new one.
+      if (stream !== this.#stream || this.#stopping) return;
+      this.#log.warn({ err: describeError(error) }, 'consumer stream failed; opening a new one');
+      this.#requestRebuild();
+    });
+    stream.on('readable', () => {
+      this.#wake?.();
+    });
+    return stream;
+  }
+
+  #requestRebuild(): void {
+    this.#rebuild = true;
+    this.#wake?.();
+  }
+
+  #onAssignment(generationId: number | undefined, assignments: readonly { topic: string; partitions: number[] }[]): void {
+    const assigned = new Map<string, TopicPartition>();
+    for (const { topic, partitions } of assignments) for (const partition of partitions) assigned.set(`${topic}:${partition}`, { topic, partition });
+    for (const [key, state] of this.#partitions) {
+      if (!assigned.has(key)) {
+        this.#partitions.delete(key);
+        const { topic = '', partition = '' } = /^(?<topic>.*):(?<partition>\d+)$/.exec(key)?.groups ?? {};
+        this.#observer.forgetPartition(topic, Number(partition));
+      } else {
+        // Claimed again in every generation: someone else may have owned it meanwhile.
+        state.position = undefined;
+      }
+    }
+    for (const key of assigned.keys()) if (!this.#partitions.has(key)) this.#partitions.set(key, { position: undefined, heldUntil: undefined });
+    this.#handler?.assigned([...assigned.values()]);
+    this.#log.info({ assignment: Object.fromEntries(assignments.map((a) => [a.topic, a.partitions])), generationId }, 'partitions assigned');
+    this.#requestRebuild();
+  }
+
+  async #run(handler: StreamHandler): Promise<void> {
+    while (!this.#stopping) {
+      if (this.#rebuild) {
+        this.#rebuild = false;
+        const old = this.#stream;
+        // The new stream first: closing the last one would leave the group's topics and rejoin.
+        this.#stream = await this.#openStream();
+        void old?.close().catch(() => undefined);
+        continue;
+      }
+      const stream = this.#stream;
+      if (stream === undefined) return;
+      const messages = this.#allHeld() ? [] : readUpTo(stream, MAX_RECORDS_PER_READ);
+      if (messages.length === 0) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+          if (stream.readableLength > 0 && !this.#allHeld()) resolve();
+        });
+        this.#wake = undefined;
+        continue;
+      }
+      await this.#handle(handler, messages, stream);
+    }
+  }
+
+  #allHeld(): boolean {
+    if (this.#partitions.size === 0) return false;
+    for (const state of this.#partitions.values()) if (state.heldUntil === undefined) return false;
+    return true;
+  }
+
+  async #handle(handler: StreamHandler, messages: readonly InMessage[], stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): Promise<void> {
+    const byPartition = new Map<string, InMessage[]>();
+    for (const m of messages) {
+      const key = `${m.topic}:${m.partition}`;
+      let list = byPartition.get(key);
+      if (list === undefined) byPartition.set(key, (list = []));
+      list.push(m);
+    }
+    const timer = this.#observer.batchTimer();
+    const done: { topic: string; partition: number; last: InMessage; state: PartitionState }[] = [];
+    const outputs: OutputMessage[] = [];
+    let inFlight = 0;
+    let delivered = false;
+    try {
+      for (const [key, list] of byPartition) {
+        const state = this.#partitions.get(key);
+        if (state === undefined || state.heldUntil !== undefined || this.#rebuild || stream !== this.#stream) continue;
+        const first = list[0];
+        if (first === undefined) continue;
+        const { topic, partition } = first;
+        if (state.position === undefined) state.position = await this.#claim(topic, partition);
+        const from = state.position;
+        const fresh = list.filter((m) => m.offset >= from);
+        if (fresh.length === 0) continue;
+        inFlight += fresh.length;
+        this.#observer.inFlight(fresh.length);
+        const control = { isLive: () => !this.#stopping && !this.#rebuild, heartbeat: () => Promise.resolve() };
+        const result = await handler.process({ topic, partition, records: fresh.map(inputRecord), lag: undefined }, control);
+        if (result.lastOffset !== undefined) {
+          const lastOffset = BigInt(result.lastOffset);
+          const last = fresh.find((m) => m.offset === lastOffset);
+          if (last !== undefined) {
+            done.push({ topic, partition, last, state });
+            outputs.push(...result.outputs);
+          }
+        }
+        if (result.holdMs !== undefined) this.#hold(state, result.holdMs);
+      }
+      if (done.length > 0) await this.#deliver(outputs, done);
+      delivered = true;
+    } catch (error) {
+      await this.#failed(error, outputs, done);
+    } finally {
+      handler.settled(delivered);
+      this.#observer.inFlight(-inFlight);
+      timer();
+    }
+  }
+
+  /**
+   * The committed offset of a partition, once no open transaction holds offsets for it (requireStable). The
+   * stream's own read does not wait, so it may start below this; those records are skipped.
+   */
+  async #claim(topic: string, partition: number): Promise<bigint> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const groups = await this.#admin.listConsumerGroupOffsets({
+          groups: [{ groupId: this.#options.groupId, topics: [{ name: topic, partitionIndexes: [partition] }] }],
+          requireStable: true,
+        });
+        const offset = groups[0]?.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partitionIndex === partition)?.committedOffset ?? -1n;
+        if (attempt > 0) this.#log.info({ topic, partition, waitedMs: Date.now() - started }, 'partition offsets stable: an open transaction ended');
+        this.#log.debug({ topic, partition, from: offset.toString() }, 'partition claimed');
+        return offset < 0n ? 0n : offset;
+      } catch (error) {
+        const unstable = errorTypes(error).includes('UNSTABLE_OFFSET_COMMIT');
+        if (!unstable || this.#stopping || Date.now() - started > STABLE_WAIT_MS) throw error;
+        if (attempt === 0) this.#log.info({ topic, partition }, 'waiting for an open transaction on this partition to end before reading its offset');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  async #deliver(outputs: readonly OutputMessage[], done: readonly { topic: string; partition: number; last: InMessage; state: PartitionState }[]): Promise<void> {
+    const requests = splitRequests(outputs).map((request) => request.map(outMessage));
+    if (this.#options.delivery === 'at-least-once') {
+      for (const messages of requests) await this.#producer.send({ messages });
+      for (const { topic, partition, last } of done) {
+        await this.#consumer.commit({ offsets: [{ topic, partition, offset: last.offset + 1n, leaderEpoch: last.leaderEpoch }] });
+      }
+    } else {
+      const transaction: Transaction = await this.#producer.beginTransaction();
+      try {
+        for (const messages of requests) await transaction.send({ messages });
+        await transaction.addConsumer(this.#consumer);
+        // One after the other: concurrent addOffset calls are merged by the client and only the first is sent.
+        for (const { last } of done) await transaction.addOffset(last);
+        await transaction.commit();
+      } catch (error) {
+        await transaction.abort().catch(() => transaction.cancel().catch(() => undefined));
+        throw error;
+      }
+    }
+    for (const { last, state } of done) state.position = last.offset + 1n;
+    this.#observer.transaction('committed');
+    this.#guard.delivered();
+  }
+
+  /** A failed delivery: fatal when the output topics are unavailable, else read again from the committed offsets. */
+  async #failed(error: unknown, outputs: readonly OutputMessage[], done: readonly { topic: string; partition: number; last: InMessage }[]): Promise<void> {
+    if (done.length > 0) this.#observer.transaction('aborted');
+    for (const state of this.#partitions.values()) state.position = undefined;
+    if (this.#stopping) return;
+    const types = errorTypes(error);
+    if (!types.some((t) => (FENCED_TYPES as readonly string[]).includes(t))) {
+      const written = [...new Set(outputs.map((o) => o.topic))];
+      const from = done.map(({ topic, partition }) => ({ topic, partition, offset: 'the committed offset' }));
+      const fatal = await this.#guard.check(error, written, from);
+      if (fatal !== undefined) {
+        this.#stopping = true;
+        this.#handler?.fatal(new Error(fatal), fatal);
+        return;
+      }
+    }
+    this.#log.warn({ err: describeError(error) }, 'delivery failed; the records are read again from the committed offsets');
+    // A little pause so a broker outage is not met with a busy loop of new streams.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    this.#requestRebuild();
+  }
+
+  #hold(state: PartitionState, holdMs: number): void {
+    state.heldUntil = Date.now() + holdMs;
+    this.#scheduleHoldEnd();
+  }
+
+  #scheduleHoldEnd(): void {
+    clearTimeout(this.#holdTimer);
+    let earliest: number | undefined;
+    for (const state of this.#partitions.values()) if (state.heldUntil !== undefined) earliest = Math.min(earliest ?? Infinity, state.heldUntil);
+    if (earliest === undefined) return;
+    this.#holdTimer = setTimeout(() => {
+      const now = Date.now();
+      for (const state of this.#partitions.values()) if (state.heldUntil !== undefined && state.heldUntil <= now) state.heldUntil = undefined;
+      this.#scheduleHoldEnd();
+      // The held partitions' records were dropped: a new stream reads them again from the committed offset.
+      if (!this.#stopping) this.#requestRebuild();
+    }, Math.max(0, earliest - Date.now()));
+  }
+}
+
+/** Waits for `work` at most `ms`; its failure goes to `onError` (ignored by default), never thrown. */
+async function within(work: Promise<unknown>, ms: number, onError: (error: unknown) => void = () => undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.then(() => undefined, onError), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+function readUpTo(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, max: number): InMessage[] {
+  const out: InMessage[] = [];
+  for (let m = stream.read() as InMessage | null; m !== null; m = out.length < max ? (stream.read() as InMessage | null) : null) out.push(m);
+  return out;
+}
+
+function inputRecord(message: InMessage): InputRecord {
+  const headers: Record<string, Buffer | Buffer[]> = {};
+  // The client's types promise a key and a value; a record without one has undefined there.
+  for (const [name, value] of message.headers) {
+    const key = name.toString('utf8');
+    const existing = headers[key];
+    if (existing === undefined) headers[key] = value;
+    else headers[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  const { key, value } = message as { key: Buffer | undefined; value: Buffer | undefined };
+  return { key: key ?? null, value: value ?? null, headers, offset: message.offset.toString() };
+}
+
+function outMessage(out: OutputMessage): OutMessage {
+  // The record writer takes bytes only: header names become Buffers too (distinct Buffers, so a repeated header keeps every value).
+  const headers = new Map<Buffer, Buffer>();
+  for (const [name, value] of Object.entries(out.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.set(Buffer.from(name), toBuffer(v));
+    else headers.set(Buffer.from(name), toBuffer(value));
+  }
+  return { topic: out.topic, ...(out.key === null ? {} : { key: out.key }), ...(out.value === null ? {} : { value: toBuffer(out.value) }), headers };
+}
+
+function toBuffer(value: Buffer | string): Buffer {
+  return typeof value === 'string' ? Buffer.from(value) : value;
+}

@@ -1,0 +1,96 @@
+/**
+ * The worker's view of Kafka, whichever client carries it (README "Delivery guarantees"). The worker hands in
+ * what to do with one partition's batch of input records; an implementation owns the rest: group membership,
+ * claiming partitions, holding a partition while a schema is missing, delivery (one transaction with the
+ * consumed offsets, or idempotent produce then commit), and telling a retriable failure from a fatal one.
+ */
+import type { Headers, OutputMessage } from '../../core/records/output.js';
+
+export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
+
+/** One input record, as both clients read it: bytes, headers by name, the offset as decimal text. */
+export interface InputRecord {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: Headers;
+  readonly offset: string;
+}
+
+/** Records of one input partition, in offset order, none below what the group has committed. */
+export interface PartitionBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: readonly InputRecord[];
+  /** Records behind the high watermark after this batch, when the client knows it. */
+  readonly lag: number | undefined;
+}
+
+/** What the worker made of a batch: the outputs of the records it finished, in order, and where it stopped. */
+export interface BatchResult {
+  /** Every output of every finished record; one input record may have several. */
+  readonly outputs: readonly OutputMessage[];
+  /** Offset of the last finished record; undefined when none was finished. */
+  readonly lastOffset: string | undefined;
+  /** The record after `lastOffset` waits for its schema: hold the partition, then read it again from there. */
+  readonly holdMs: number | undefined;
+}
+
+export interface BatchControl {
+  /** False once the worker is stopping or the batch belongs to a generation the group has moved past. */
+  isLive(): boolean;
+  /** Keeps the group membership alive during a long batch (schema lookups); a no-op where the client heartbeats itself. */
+  heartbeat(): Promise<void>;
+}
+
+/** What the worker does with the stream; every call comes from the implementation. */
+export interface StreamHandler {
+  /** Turns one partition's records into outputs (decode, schema, RT-TOOL-8, validation). */
+  process(batch: PartitionBatch, control: BatchControl): Promise<BatchResult>;
+  /** The outputs of the batches processed since the last call were delivered and their offsets committed (or not). */
+  settled(delivered: boolean): void;
+  /** Partitions this worker owns now. */
+  assigned(partitions: readonly TopicPartition[]): void;
+  /** The consumer cannot go on: the worker stops with exit 1. */
+  fatal(error: Error, crashMessage: string): void;
+}
+
+export interface TopicPartition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+/** Counters and timings the implementation reports; the worker maps them onto its metrics. */
+export interface DeliveryObserver {
+  transaction(result: 'committed' | 'aborted'): void;
+  lag(topic: string, partition: number, lag: number): void;
+  forgetPartition(topic: string, partition: number): void;
+  inFlight(delta: number): void;
+  /** Starts the timer of one delivery (process and deliver, commit included); call the result when it ends. */
+  batchTimer(): () => void;
+}
+
+export interface KafkaStream {
+  readonly client: KafkaClientName;
+  /** Connects, checks (or creates) the topics, joins the group and starts handing batches to the handler. */
+  start(handler: StreamHandler): Promise<void>;
+  /** Stops fetching, lets the batch in hand finish and commit, leaves the group, disconnects. */
+  stop(): Promise<void>;
+  /** True while the consumer is a member of its group. */
+  joined(): boolean;
+}
+
+/** Identity and tuning of the stream, independent of the client. */
+export interface StreamOptions {
+  readonly topics: { readonly input: string; readonly output: string; readonly rejected: string; readonly dlq: string };
+  readonly groupId: string;
+  readonly delivery: 'exactly-once' | 'at-least-once';
+  readonly transactionalIdPrefix: string;
+  /** This worker's slot, stable across restarts where the platform gives one (a StatefulSet's pod name). */
+  readonly workerId: string;
+  /** Static group membership (KIP-345), where the client has it. */
+  readonly groupInstanceId: string | undefined;
+  readonly createTopics: boolean;
+  readonly sessionTimeoutMs: number;
+  readonly fetchMaxWaitMs: number;
+}
