@@ -38,7 +38,8 @@ import {
   type AuditNode,
   type SchemaView,
 } from './schema-nav.js';
-import { findingId, type AuditLayer, type Finding } from './types.js';
+import { valueAtPointer } from './fix.js';
+import { findingId, type AuditLayer, type Confidence, type Finding, type SchemaFix } from './types.js';
 
 /** A candidate attributed to a node, with the sentence it came from. */
 interface Claim {
@@ -64,7 +65,11 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   for (const node of nodes) {
     if (node.view.description === undefined) continue;
     for (const sentence of splitSentences(node.view.description)) {
+      if (/^\s*returns?\b/i.test(sentence.text)) continue;
+      // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
+      const group = node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false);
       for (const candidate of extractCandidates(sentence.text)) {
+        if (group && (candidate.kind === 'required' || candidate.kind === 'optional')) continue;
         if (ownClaimBelongsElsewhere(candidate, sentence.text, node, topLevel)) continue;
         claims.push({ node, candidate, sentence: sentence.text, fromTool: false });
       }
@@ -73,13 +78,15 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   const matchers = mentionMatchers(topLevel);
   for (const text of toolTexts) {
     for (const sentence of splitSentences(text)) {
+      // A sentence about what the tool returns ("Returns up to 50 issues") constrains no parameter.
+      if (RESPONSE_SENTENCE.test(sentence.text)) continue;
       const mentions = findMentions(sentence.text, matchers);
       for (const mention of new Set(mentions.map((m) => m.parameter))) {
         const list = mentioned.get(mention) ?? [];
         list.push(sentence.text);
         mentioned.set(mention, list);
       }
-      const group = groupRule(sentence.text, topLevel, rootView, findings);
+      const group = groupRule(sentence.text, topLevel, root, rootView, findings, true);
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;
         // "At least one of `email` or `phone` must be provided" requires neither on its own.
@@ -93,9 +100,11 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   }
 
   proseOnly(root, claims, findings);
-  schemaOnly(nodes, claims, mentioned, toolTexts.join('\n'), findings);
+  schemaOnly(root, nodes, claims, mentioned, toolTexts.join('\n'), findings);
   return findings.list();
 }
+
+const RESPONSE_SENTENCE = /^\s*(?:\*\*)?(?:returns?|responds?\s+with|the\s+(?:response|result|output)s?\s+(?:is|are|contains?|includes?))\b/i;
 
 /** The tool's description, and the root schema's when it says something else. */
 function toolDescriptions(definition: ToolDefinition): string[] {
@@ -111,14 +120,25 @@ function toolDescriptions(definition: ToolDefinition): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Findings
 
+/** What a finding says beyond its place: how sure it is and the fix as a schema change. */
+interface FindingMeta {
+  /** Default: `high` for a prose-only finding from the parameter's own description, `medium` from the tool description, `low` for schema-only. */
+  readonly confidence?: Confidence | undefined;
+  readonly fix?: SchemaFix | undefined;
+  /** The claim behind a prose-only finding (its source decides the default confidence). */
+  readonly claim?: Claim | undefined;
+}
+
 class FindingList {
   readonly #byId = new Map<string, Finding>();
   constructor(readonly tool: string) {}
 
-  add(layer: AuditLayer, parameter: string | null, keyword: string, location: string, path: string, evidence: string, suggestion: string): void {
+  add(layer: AuditLayer, parameter: string | null, keyword: string, location: string, path: string, evidence: string, suggestion: string, meta: FindingMeta = {}): void {
     const id = findingId(layer, this.tool, parameter, keyword, location);
     if (this.#byId.has(id)) return;
-    this.#byId.set(id, { id, tool: this.tool, parameter, layer, keyword, evidence, suggestion, path });
+    const confidence = meta.confidence ?? (layer === 'schema-only' ? 'low' : meta.claim?.fromTool === true ? 'medium' : 'high');
+    const finding: Finding = { id, tool: this.tool, parameter, layer, keyword, evidence, suggestion, path, confidence };
+    this.#byId.set(id, meta.fix === undefined ? finding : { ...finding, fix: meta.fix });
   }
 
   list(): Finding[] {
@@ -316,6 +336,8 @@ function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string, node: 
     // "Must be after `start`, which is required": the requirement is about `start`.
     if (candidate.kind === 'required' && candidate.subject === 'after') {
       const suffix = sentence.slice(candidate.end);
+      // "Must include a 'type' field": a requirement on the value's contents, not on the parameter.
+      if (/^\s+(?:an?\s+|the\s+)?[`"']?[\w-]+[`"']?\s+(?:field|property|key|attribute|entry|column|member)s?\b/i.test(suffix)) return true;
       return others.some((other) => new RegExp(`^\\s+(?:the\\s+)?[\`"']${escapeRegExp(other.parameter)}[\`"']`, 'i').test(suffix));
     }
     return quotedBefore;
@@ -330,32 +352,72 @@ function namesParameters(values: readonly string[], topLevel: readonly AuditNode
 }
 
 /**
- * "At least one of `email` or `phone` must be provided", "exactly one of `a` or `b` is required": a rule about the
- * tool as a whole, whose home is `anyOf`/`oneOf` of `required` lists (or `dependentRequired`, `minProperties`...).
+ * Rules about several parameters at once, whose homes are keywords of the tool as a whole:
+ * - "at least one of `email` or `phone` must be provided": `anyOf` of `required` lists;
+ * - "exactly one of `a` or `b`", "provide query or runId, not both": `oneOf` of `required` lists;
+ * - "`start` and `end` must be provided together": `dependentRequired` (draft-07: `dependencies`);
+ * - "`cursor` and `page` are mutually exclusive", "X cannot be used with Y": `not` of a `required` list.
+ * Returns true when the sentence states one, so its "required" is not read as a requirement of each name.
  */
-function groupRule(sentence: string, topLevel: readonly AuditNode[], rootView: SchemaView, findings: FindingList): boolean {
+function groupRule(sentence: string, topLevel: readonly AuditNode[], root: JsonObject, rootView: SchemaView, findings: FindingList, fromTool: boolean): boolean {
   let found = false;
-  const trigger = /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either)\s+/gi;
+  const namesIn = (values: readonly string[]): string[] => {
+    const out: string[] = [];
+    for (const v of values) {
+      const node = topLevel.find((n) => n.parameter.toLowerCase() === v.toLowerCase());
+      if (node !== undefined && !out.includes(node.parameter)) out.push(node.parameter);
+    }
+    return out;
+  };
+  const hasHome = (keywords: readonly string[]): boolean =>
+    keywords.some((k) => (rootView.keywords.get(k) ?? []).some((site) => site.pointer === '' || site.pointer.startsWith('/allOf')));
+  const draft07 = typeof root.$schema === 'string' && /draft-0[467]/.test(root.$schema);
+  const report = (keyword: string, names: readonly string[], set: JsonObject, what: string): void => {
+    found = true;
+    findings.add('prose-only', null, keyword, '', '', quote(sentence),
+      `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the input schema, so a call that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
+      { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: '', set } });
+  };
+  const ALL_HOMES = ['anyOf', 'oneOf', 'dependentRequired', 'dependencies', 'if', 'not', 'minProperties'];
+
+  const trigger = /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either|(?:provide|pass|specify|use|set|give|send|supply)\s+(?:either\s+|only\s+)?)\s*/gi;
   for (let m = trigger.exec(sentence); m !== null; m = trigger.exec(sentence)) {
     const list = parseValueList(sentence, m.index + m[0].length);
     if (list === undefined || !namesParameters(list.values, topLevel)) continue;
-    if (!/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set)\b/i.test(sentence)) continue;
+    const verbTrigger = /^(?:provide|pass|specify|use|set|give|send|supply)/i.test(m[1] ?? '');
+    const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
+    if (verbTrigger && !notBoth) continue;
+    if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
     found = true;
-    const exactlyOne = /^(?:exactly|only)/i.test(m[1] ?? '') || /\bnot\s+both\b|\bbut\s+not\b/i.test(sentence);
+    const exactlyOne = verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth;
     const keyword = exactlyOne ? 'oneOf' : 'anyOf';
-    const home = ['anyOf', 'oneOf', 'dependentRequired', 'dependencies', 'if', 'not', 'minProperties'].some((k) => (rootView.keywords.get(k) ?? []).some((site) => site.pointer === '' || site.pointer.startsWith('/allOf')));
-    if (home) continue;
-    const names = list.values.filter((v) => topLevel.some((n) => n.parameter.toLowerCase() === v.toLowerCase()));
-    const branches = names.map((name) => ({ required: [name] }));
-    findings.add(
-      'prose-only',
-      null,
-      keyword,
-      '',
-      '',
-      quote(sentence),
-      `Encode the rule in the schema: "${keyword}": ${json(branches)} at the root of the input schema, so a call that ${exactlyOne ? 'sends none or several' : 'sends none'} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
-    );
+    if (hasHome(ALL_HOMES)) continue;
+    const names = namesIn(list.values);
+    report(keyword, names, { [keyword]: names.map((name) => ({ required: [name] })) }, exactlyOne ? 'sends none or several' : 'sends none');
+  }
+
+  // "`start` and `end` must be provided together", "are required together"
+  const together = /((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+(?:required|needed)\s+together\b/i.exec(sentence);
+  if (together !== null) {
+    const names = namesIn((together[1] ?? together[2] ?? '').split(/\s*(?:,|\band\b)\s*/).map((n) => n.replace(/[`"']/g, '').trim()));
+    if (names.length >= 2) {
+      found = true;
+      const keyword = draft07 ? 'dependencies' : 'dependentRequired';
+      if (!hasHome(ALL_HOMES)) {
+        const set = { [keyword]: Object.fromEntries(names.map((n) => [n, names.filter((o) => o !== n)])) };
+        report(keyword, names, set, 'sends only some');
+      }
+    }
+  }
+
+  // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
+  const exclusive = /([`"']?[A-Za-z_][\w.-]*[`"']?)\s+and\s+([`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+mutually\s+exclusive\b|([`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+([`"']?[A-Za-z_][\w.-]*[`"']?)/i.exec(sentence);
+  if (exclusive !== null) {
+    const names = namesIn([exclusive[1] ?? exclusive[3] ?? '', exclusive[2] ?? exclusive[4] ?? ''].map((n) => n.replace(/[`"']/g, '')));
+    if (names.length === 2) {
+      found = true;
+      if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
+    }
   }
   return found;
 }
@@ -450,7 +512,7 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
           const view = node.view;
           if (view.types !== undefined && view.types.has('string') && !hasKeyword(view, 'pattern') && !hasKeyword(view, 'format') && listedValues(view) === undefined) {
             findings.add('prose-only', node.parameter, 'pattern', node.location, node.pointer, quote(claim.sentence),
-              `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`);
+              `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`, { claim, confidence: 'medium' });
           }
           if (composition) break;
         }
@@ -458,7 +520,7 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
         if (target === undefined) break;
         const itemsView = target.onItems ? itemsOf(root, node) : undefined;
         if (target.onItems && itemsView === undefined) {
-          addMissingBound(findings, node, `${node.location}/items`, `${node.pointer}/items`, target.family, c, claim.sentence);
+          addMissingBound(findings, node, `${node.location}/items`, `${node.pointer}/items`, target.family, c, claim, false);
           break;
         }
         const view = itemsView?.view ?? node.view;
@@ -484,11 +546,15 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
         const max = numberKeyword(view, 'maxLength');
         const home = (min === c.value && max === c.value) || hasKeyword(view, 'pattern') || listedValues(view) !== undefined || hasKeyword(view, 'format');
         if (home) break;
-        const keyword = /letter|digit/i.test(c.phrase) ? 'pattern' : 'maxLength';
+        // "2 character country codes", "3-letter": a code, whose home is a pattern of that many letters.
+        const code = /^\s+(?:[\w-]+\s+)?codes?\b/i.test(claim.sentence.slice(c.end));
+        const keyword = /letter|digit/i.test(c.phrase) || code ? 'pattern' : 'maxLength';
+        const pattern = /digit/i.test(c.phrase) ? `^[0-9]{${c.value}}$` : `^[A-Za-z]{${c.value}}$`;
         findings.add('prose-only', node.parameter, keyword, node.location, node.pointer, quote(claim.sentence),
           keyword === 'pattern'
-            ? `Add a "pattern" to "${node.label}" that encodes what the description says ("${c.phrase}"), e.g. "^[A-Z]{${c.value}}$", or "minLength"/"maxLength": ${c.value}.`
-            : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`);
+            ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says "${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
+            : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`,
+          { claim, confidence: code || claim.fromTool ? 'medium' : 'high', fix: { pointer: node.pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } } });
         break;
       }
       case 'nonEmpty':
@@ -508,7 +574,8 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
         const glossed = /([\w-]+)\W*$/.exec(claim.sentence.slice(0, c.start))?.[1]?.toLowerCase();
         if (c.phrase.startsWith('(') && glossed !== undefined && (listedValues(view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === glossed)) break;
         findings.add('prose-only', node.parameter, 'readOnly', node.location, node.pointer, quote(claim.sentence),
-          `Add "readOnly": true to "${node.label}" (or "const" with the one value callers may send), or remove the parameter from the tool's input if callers cannot set it.`);
+          `Add "readOnly": true to "${node.label}" (or "const" with the one value callers may send), or remove the parameter from the tool's input if callers cannot set it.`,
+          { claim, fix: { pointer: node.pointer, set: { readOnly: true } } });
         break;
       }
       case 'default':
@@ -518,8 +585,10 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
         const parent = node.parent;
         if (parent === undefined || parent.anyRequired.has(node.name)) break;
         const where = node.location === '' ? 'the input schema' : `the object holding "${node.label}"`;
+        const holder = holderOf(root, node);
         findings.add('prose-only', node.parameter, 'required', node.location, node.pointer, quote(claim.sentence),
-          `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`);
+          `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`,
+          { claim, fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } } });
         break;
       }
       case 'optional':
@@ -528,6 +597,17 @@ function proseOnly(root: JsonObject, claims: readonly Claim[], findings: Finding
   }
 
   for (const entry of bounds.values()) judgeBounds(entry, findings);
+}
+
+/** The object schema that declares `node` as a property, and its own `required` list (for a fix that edits it). */
+function holderOf(root: JsonObject, node: AuditNode): { pointer: string; required: string[] } | undefined {
+  const suffix = `/properties/${node.name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  if (!node.pointer.endsWith(suffix)) return undefined;
+  const pointer = node.pointer.slice(0, -suffix.length);
+  const holder = valueAtPointer(root, pointer);
+  if (!isJsonObject(holder)) return undefined;
+  const required = Array.isArray(holder.required) ? holder.required.filter((n): n is string => typeof n === 'string') : [];
+  return { pointer, required };
 }
 
 /** "At least one digit", "at least 2 uppercase letters": a rule on some of the characters, not on the length. */
@@ -551,7 +631,7 @@ function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList):
   if (hasKeyword(node.view, 'multipleOf')) return;
   const step = Number((10 ** -c.value).toFixed(Math.max(0, Math.min(20, Math.round(c.value)))));
   findings.add('prose-only', node.parameter, 'multipleOf', node.location, node.pointer, quote(claim.sentence),
-    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`);
+    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`, { claim, fix: { pointer: node.pointer, set: { multipleOf: step } } });
 }
 
 function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
@@ -570,24 +650,31 @@ function formatNumber(value: number): string {
   return String(value);
 }
 
-function suggestedBound(family: Family, c: BoundCandidate, integer: boolean): string {
+/** The keyword and value that encode a prose bound. */
+function boundFix(family: Family, c: BoundCandidate, integer: boolean): { [keyword: string]: number } {
   const keywords = FAMILY_KEYWORDS[family];
   if (family === 'number') {
     if (c.exclusive) {
-      if (integer) return `"${c.side === 'lower' ? 'minimum' : 'maximum'}": ${c.side === 'lower' ? c.value + 1 : c.value - 1}`;
-      return `"${c.side === 'lower' ? keywords.exclusiveLower ?? '' : keywords.exclusiveUpper ?? ''}": ${c.value}`;
+      if (integer) return { [c.side === 'lower' ? 'minimum' : 'maximum']: c.side === 'lower' ? c.value + 1 : c.value - 1 };
+      return { [c.side === 'lower' ? keywords.exclusiveLower ?? '' : keywords.exclusiveUpper ?? '']: c.value };
     }
-    return `"${c.side === 'lower' ? keywords.lower : keywords.upper}": ${c.value}`;
+    return { [c.side === 'lower' ? keywords.lower : keywords.upper]: c.value };
   }
   const value = c.exclusive ? (c.side === 'lower' ? c.value + 1 : c.value - 1) : c.value;
-  return `"${c.side === 'lower' ? keywords.lower : keywords.upper}": ${value}`;
+  return { [c.side === 'lower' ? keywords.lower : keywords.upper]: value };
 }
 
-function addMissingBound(findings: FindingList, node: AuditNode, location: string, pointer: string, family: Family, c: BoundCandidate, sentence: string): void {
+function suggestedBound(family: Family, c: BoundCandidate, integer: boolean): string {
+  return json(boundFix(family, c, integer)).replace(/^\{|\}$/g, '').replace(':', ': ');
+}
+
+function addMissingBound(findings: FindingList, node: AuditNode, location: string, pointer: string, family: Family, c: BoundCandidate, claim: Claim, exists: boolean): void {
   const keyword = c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper;
   const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
-  findings.add('prose-only', node.parameter, keyword, location, pointer, quote(sentence),
-    `Add ${suggestedBound(family, c, isInteger(node.view))} to ${label} (the description says ${boundPhrase(c)}), or drop the bound from the description if it is not enforced.`);
+  const medium = c.fromWord || claim.fromTool || !c.plain;
+  findings.add('prose-only', node.parameter, keyword, location, pointer, quote(claim.sentence),
+    `Add ${suggestedBound(family, c, isInteger(node.view))} to ${label} (the description says ${boundPhrase(c)}), or drop the bound from the description if it is not enforced.`,
+    { claim, confidence: medium ? 'medium' : 'high', fix: exists ? { pointer, set: boundFix(family, c, isInteger(node.view)) } : undefined });
 }
 
 /** Does the schema bound agree with the prose bound? */
@@ -660,15 +747,17 @@ function judgeBounds(
   if (!familyHasKeyword(view, family, side)) {
     // Lists bound lengths and formats make non-empty strings: a home without the keyword itself.
     if (family === 'length' && listedValues(view) !== undefined) return;
-    addMissingBound(findings, node, entry.location, entry.pointer, family, first.c, first.claim.sentence);
+    addMissingBound(findings, node, entry.location, entry.pointer, family, first.c, first.claim, true);
     return;
   }
   const disagreeing = entry.claims.filter(({ c }) => comparable(node, c));
   if (disagreeing.length === 0) return;
   // "at most 30 days (2592000)": the schema's own number is in the prose too.
   const schemaValues = sideKeywords.map((k) => (k === undefined ? undefined : numberKeyword(view, k))).filter((v): v is number => v !== undefined);
-  if (entry.claims.some(({ claim }) => schemaValues.some((v) => mentionsNumber(claim.sentence, v)))) return;
-  const shown = disagreeing[0];
+  // "larger than 0" against `minimum: 0`: the same number, but the schema admits the bound itself.
+  const exclusiveOnly = disagreeing.find(({ c }) => c.exclusive && family === 'number' && !isInteger(view) && schemaValues.includes(c.value) && !hasKeyword(view, side === 'lower' ? 'exclusiveMinimum' : 'exclusiveMaximum'));
+  if (exclusiveOnly === undefined && entry.claims.some(({ claim }) => schemaValues.some((v) => mentionsNumber(claim.sentence, v)))) return;
+  const shown = exclusiveOnly ?? disagreeing[0];
   if (shown === undefined) return;
   const schemaKeyword = side === 'lower'
     ? (hasKeyword(view, keywords.lower) ? keywords.lower : keywords.exclusiveLower ?? keywords.lower)
@@ -676,7 +765,8 @@ function judgeBounds(
   const actual = numberKeyword(view, schemaKeyword);
   const label = entry.location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
   findings.add('prose-only', node.parameter, side === 'lower' ? keywords.lower : keywords.upper, entry.location, entry.pointer, quote(shown.claim.sentence),
-    `The description says ${boundPhrase(shown.c)} but ${label} has "${schemaKeyword}": ${String(actual)}: make them agree (set ${suggestedBound(family, shown.c, isInteger(view))}, or correct the description).`);
+    `The description says ${boundPhrase(shown.c)} but ${label} has "${schemaKeyword}": ${String(actual)}: make them agree (set ${suggestedBound(family, shown.c, isInteger(view))}, or correct the description).`,
+    { claim: shown.claim, confidence: shown.c.fromWord || shown.claim.fromTool ? 'medium' : 'high', fix: { pointer: entry.pointer, set: boundFix(family, shown.c, isInteger(view)) } });
 }
 
 function patternRejectsEmpty(view: SchemaView): boolean {
@@ -710,7 +800,7 @@ function nonEmpty(claim: Claim, findings: FindingList): void {
   if (applicable.some((check) => check.home())) return;
   const keyword = applicable[0]?.keyword ?? 'minLength';
   findings.add('prose-only', node.parameter, keyword, node.location, node.pointer, quote(claim.sentence),
-    `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`);
+    `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`, { claim, confidence: 'medium', fix: { pointer: node.pointer, set: { [keyword]: 1 } } });
 }
 
 function valueMentionKey(value: JsonValue): string {
@@ -739,8 +829,10 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
     if (missing.length === 0) return;
     const overlap = c.values.length - missing.length;
     if (!c.quoted && overlap === 0) return;
+    const enumSite = firstSite(view, 'enum');
     findings.add('prose-only', node.parameter, 'enum', location, pointer, quote(claim.sentence),
-      `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in "enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`);
+      `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in "enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`,
+      { claim, confidence: c.quoted && !claim.fromTool ? 'high' : 'medium', fix: enumSite === undefined || enumSite.conditional ? undefined : { pointer: enumSite.pointer, set: { enum: [...listed, ...missing.map(enumValue(view))] } } });
     return;
   }
   const pattern = firstSite(view, 'pattern');
@@ -752,8 +844,10 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
       // An invalid pattern is the validity layer's finding.
     }
   }
+  const values = c.values.map(enumValue(view));
   findings.add('prose-only', node.parameter, 'enum', location, pointer, quote(claim.sentence),
-    `Add "enum": ${json(c.values.map(enumValue(view)))} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} (the description lists the allowed values).`);
+    `Add "enum": ${json(values)} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} (the description lists the allowed values).`,
+    { claim, confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } });
 }
 
 function enumValue(view: SchemaView): (text: string) => JsonValue {
@@ -792,9 +886,54 @@ function negated(sentence: string, at: number): boolean {
   return /\b(?:not|never|no|instead\s+of|rather\s+than|unlike)\s+(?:an?\s+|in\s+|as\s+|the\s+)?$/i.test(sentence.slice(0, at));
 }
 
+/**
+ * A format the prose offers alongside others ("ISO 8601 date or range", "ISO 8601, or relative dates such as
+ * '2 weeks ago'"), for some values only ("for dates, YYYY-MM-DD"), or of a default ("defaults to a random UUID"):
+ * a `format` would reject calls the prose allows.
+ */
+function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
+  if (/\b(?:or|and\/or)\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:ranges?|relative|durations?|keywords?|expressions?|natural[- ]language|timestamps?\s+like)\b/i.test(sentence)) return true;
+  if (/\brelative\s+(?:dates?|times?)\b|\b(?:\d+\s+\w+\s+ago|yesterday|tomorrow)\b/i.test(sentence)) return true;
+  const before = sentence.slice(0, c.start);
+  if (/(?:^|[.;]\s*)for\s+[\w\s-]{1,30},\s*(?:use\s+)?$/i.test(before) || /\bfor\s+[\w-]+\s+(?:fields?|values?|parameters?)\s*,?\s*$/i.test(before)) return true;
+  return /\bdefaults?\s+to\s+(?:an?\s+)?(?:random|new|generated|fresh)?\s*$/i.test(before);
+}
+
+/** A `pattern` for the templates the prose shows: `GHSA-xxxx-xxxx-xxxx`, `user:ID` or `team:ID`, `HH:MM`. */
+export function templatePattern(templates: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  for (const template of templates) {
+    let out = '';
+    const tokens = template.match(/YYYY|MM|DD|HH|SS|[xX]{2,}|#+|N{2,}|[A-Z]{2,}|[\s\S]/g) ?? [];
+    for (const token of tokens) {
+      if (/^(?:YYYY|MM|DD|HH|SS)$/.test(token)) out += `[0-9]{${token.length}}`;
+      else if (/^[xX]{2,}$/.test(token)) out += `[A-Za-z0-9]{${token.length}}`;
+      else if (/^#+$|^N{2,}$/.test(token)) out += `[0-9]{${token.length}}`;
+      else if (/^[A-Z]{2,}$/.test(token)) out += '[^\\s]+';
+      else out += token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    }
+    if (out === '') return undefined;
+    parts.push(out);
+  }
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? `^${parts[0] ?? ''}$` : `^(?:${parts.join('|')})$`;
+}
+
+/** A pattern for a code the prose describes ("Three-letter ISO code", "ISO country code (e.g., 'US', 'GB')"). */
+function codePattern(sentence: string, c: FormatCandidate): string | undefined {
+  if (c.templates !== undefined) return templatePattern(c.templates);
+  const letters = /\b(two|three|2|3)[- ]letter\b/i.exec(sentence)?.[1]?.toLowerCase();
+  if (letters !== undefined) return `^[A-Za-z]{${letters === 'two' || letters === '2' ? 2 : 3}}$`;
+  const examples = [...sentence.matchAll(/'([A-Za-z]{2,3})'|"([A-Za-z]{2,3})"|\x60([A-Za-z]{2,3})\x60/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  const first = examples[0];
+  if (first !== undefined && examples.every((e) => e.length === first.length)) return `^[A-Za-z]{${first.length}}$`;
+  return undefined;
+}
+
 function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, findings: FindingList): void {
   const { node } = claim;
   if (negated(claim.sentence, c.start)) return;
+  if (c.keyword === 'format' && formatIsPartial(claim.sentence, c)) return;
   let view = node.view;
   let location = node.location;
   let pointer = node.pointer;
@@ -813,10 +952,20 @@ function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, finding
   const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
   const loose = pattern !== undefined ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})` : '';
   let suggestion: string;
+  let fix: SchemaFix | undefined;
+  const derived = c.keyword === 'format' ? undefined : codePattern(claim.sentence, c);
   if (c.keyword === 'enum') suggestion = `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), or at least "pattern": "^[A-Z]{3}$".`;
-  else if (c.keyword === 'format') suggestion = `Add "format": "${c.format ?? ''}" to ${label}${loose} (the description says "${c.phrase}").`;
-  else suggestion = `Add a "pattern" to ${label} that encodes the format the description states ("${c.phrase}").`;
-  findings.add('prose-only', node.parameter, c.keyword, location, pointer, quote(claim.sentence), suggestion);
+  else if (c.keyword === 'format') {
+    suggestion = `Add "format": "${c.format ?? ''}" to ${label}${loose} (the description says "${c.phrase}").`;
+    fix = { pointer, set: { format: c.format ?? '' } };
+  } else if (derived !== undefined) {
+    suggestion = `Add "pattern": ${json(derived)} to ${label} (the description says "${c.phrase}").`;
+    fix = { pointer, set: { pattern: derived } };
+  } else suggestion = `Add a "pattern" to ${label} that encodes the format the description states ("${c.phrase}").`;
+  // A format shown ("YYYY-MM-DD", "UUID", a template) is sure; one named ("ISO 8601", "ISO country code") is read.
+  const shown = c.rule === 'yyyy-mm-dd' || c.rule === 'uuid' || c.rule === 'format-template' || c.rule === 'hh-mm' || c.rule === 'e164';
+  findings.add('prose-only', node.parameter, c.keyword, location, pointer, quote(claim.sentence), suggestion,
+    { claim, confidence: shown && !claim.fromTool ? 'high' : 'medium', fix });
 }
 
 function sameDefault(a: JsonValue, b: JsonValue): boolean {
@@ -835,15 +984,19 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList):
     // "defaults to false" against `default: null` where null means false is still a disagreement worth a look,
     // but a string default spelled differently in prose ("open" vs "OPEN") is not.
     findings.add('prose-only', node.parameter, 'default', node.location, node.pointer, quote(claim.sentence),
-      `The description says the default is ${json(c.literal)} but "${node.label}" has "default": ${json(site.value)}: make them agree.`);
+      `The description says the default is ${json(c.literal)} but "${node.label}" has "default": ${json(site.value)}: make them agree.`, { claim });
     return;
   }
   if (c.literal === undefined) return;
   if (typeof c.literal === 'string' && !allows(view, 'string')) return;
   if (typeof c.literal === 'number' && !allows(view, 'number')) return;
   if (typeof c.literal === 'boolean' && !allows(view, 'boolean')) return;
+  // The schema's own spelling of the value ("Defaults to low." for `"enum": ["low", ...]`); none when it lists no such value.
+  const listed = listedValues(view);
+  const literal = listed === undefined ? c.literal : listed.find((v) => sameDefault(v, c.literal ?? null));
   findings.add('prose-only', node.parameter, 'default', node.location, node.pointer, quote(claim.sentence),
-    `Add "default": ${json(c.literal)} to "${node.label}" (the description says it defaults to ${json(c.literal)}), so the model and the tool agree on what omitting it means.`);
+    `Add "default": ${json(literal ?? c.literal)} to "${node.label}" (the description says it defaults to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
+    { claim, confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -954,10 +1107,35 @@ function mentionsValue(text: string, value: JsonValue): boolean {
  * Trivial bounds every reader assumes: a quantity is not negative, a count or page number starts at 1, a name is
  * not empty, a list has an item. Stating them is good practice; leaving them unsaid misleads no one.
  */
-function trivialBound(keyword: string, value: number, integer: boolean): boolean {
-  if (keyword === 'minimum') return value === 0 || (integer && value === 1);
-  if (keyword === 'minLength' || keyword === 'minItems' || keyword === 'minProperties') return value <= 1;
+function trivialBound(keyword: string, value: number): boolean {
+  if (keyword === 'minimum') return value === 0 || value === 1;
+  if (keyword === 'exclusiveMinimum') return value === 0;
+  if (keyword === 'minLength') return value <= 2;
+  if (keyword === 'minItems' || keyword === 'minProperties') return value <= 1;
   return false;
+}
+
+/**
+ * Bounds that are the limits of a type, not of the tool: zod writes ±9007199254740991 (the safe-integer limit) on
+ * every integer, generators write int32/int64 limits. And upper bounds no realistic value comes near: a million
+ * and more, ten thousand characters and more, a thousand items and more. Neither surprises a model or an engineer.
+ */
+function unrealisticBound(keyword: string, value: number): boolean {
+  const limit = Math.abs(value);
+  if ([2 ** 53 - 1, 2 ** 53, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1].includes(limit)) return true;
+  if (keyword === 'maximum' || keyword === 'exclusiveMaximum') return value >= 1_000_000;
+  if (keyword === 'maxLength') return value >= 10_000;
+  if (keyword === 'maxItems' || keyword === 'maxProperties') return value >= 1000;
+  return false;
+}
+
+/**
+ * An enum whose values a model cannot read: numbers (`60, 300, 600`) or one-character codes. Words, names and
+ * standard codes (`asc`/`desc`, `open`/`closed`, severities, regions, locales) explain themselves: the model reads
+ * them in the schema, so the prose need not repeat them.
+ */
+function crypticEnum(values: readonly JsonValue[]): boolean {
+  return values.some((v) => typeof v === 'number' || (typeof v === 'string' && v.length === 1 && /[A-Za-z0-9]/.test(v)));
 }
 
 const BOUND_KEYWORDS: readonly { keyword: string; family: Family; side: 'lower' | 'upper'; exclusive: boolean }[] = [
@@ -974,6 +1152,7 @@ const BOUND_KEYWORDS: readonly { keyword: string; family: Family; side: 'lower' 
 ];
 
 function schemaOnly(
+  root: JsonObject,
   nodes: readonly AuditNode[],
   claims: readonly Claim[],
   mentioned: ReadonlyMap<string, string[]>,
@@ -994,7 +1173,7 @@ function schemaOnly(
       const site = firstSite(view, spec.keyword);
       if (site === undefined || typeof site.value !== 'number') continue;
       const value = site.value;
-      if (trivialBound(spec.keyword, value, isInteger(view))) continue;
+      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value)) continue;
       const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
         if (c.kind === 'bound') {
           const target = boundTarget(owner, c);
@@ -1010,7 +1189,8 @@ function schemaOnly(
       const unit = spec.family === 'length' ? ' characters' : spec.family === 'items' ? ' items' : '';
       const phrase = spec.side === 'lower' ? (spec.exclusive ? 'greater than' : 'at least') : spec.exclusive ? 'less than' : 'at most';
       findings.add('schema-only', node.parameter, spec.keyword, node.location, site.pointer, json({ [spec.keyword]: value }),
-        `Say it in the description of ${label}, next to the keyword (e.g. "${phrase} ${value}${unit}"${spec.family === 'number' ? ', with the unit' : ''}), or drop "${spec.keyword}" if it is not a real limit.`);
+        `Say it in the description of ${label}, next to the keyword (e.g. "${phrase} ${value}${unit}"${spec.family === 'number' ? ', with the unit' : ''}), or drop "${spec.keyword}" if it is not a real limit.`,
+        { confidence: spec.side === 'upper' ? 'medium' : 'low' });
     }
 
     const multipleOf = firstSite(view, 'multipleOf');
@@ -1045,7 +1225,7 @@ function schemaOnly(
     const enumSite = firstSite(view, 'enum');
     if (enumSite !== undefined && Array.isArray(enumSite.value)) {
       const values = enumSite.value.filter((v) => v !== null && typeof v !== 'boolean');
-      if (values.length >= 2) {
+      if (values.length >= 2 && crypticEnum(values)) {
         const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'enum');
         const standard = /\b(?:ISO|IANA|RFC|BCP\s*47|IETF|ICAO|IATA|UN\/LOCODE)\b/.test(text);
         const anyMentioned = values.some((v) => mentionsValue(text, v) || mentionsValue(toolText, v));
@@ -1060,8 +1240,25 @@ function schemaOnly(
     // that believes the prose), reported against the schema's `required`.
     const optional = claims.find((claim) => claim.node === node && claim.candidate.kind === 'optional');
     if (optional !== undefined && node.parent?.required.has(node.name) === true) {
+      const holder = holderOf(root, node);
+      const own = holder !== undefined && holder.required.includes(node.name);
       findings.add('schema-only', node.parameter, 'required', node.location, node.pointer, quote(optional.sentence),
-        `The description says ${label} is optional but the schema requires it: remove it from "required" (and give it a "default"), or correct the description.`);
+        `The description says ${label} is optional but the schema requires it: remove it from "required" (and give it a "default"), or correct the description.`,
+        { confidence: optional.fromTool ? 'medium' : 'high', fix: own ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } } : undefined });
+    }
+
+    // "'YYYY-MM-DDtoYYYY-MM-DD' - Timeframe is also supported ... e.g. 2022-04-01to2022-07-30": an enum that lists
+    // the placeholder itself refuses every real value of that shape.
+    if (enumSite !== undefined && Array.isArray(enumSite.value) && !enumSite.conditional) {
+      const placeholders = enumSite.value.filter((v): v is string => typeof v === 'string' && /YYYY|MM-DD|HH:MM/.test(v));
+      const template = placeholders[0];
+      if (template !== undefined && mentionsValue(text, template)) {
+        const others = enumSite.value.filter((v) => !placeholders.includes(v as string));
+        const regex = templatePattern(placeholders);
+        findings.add('prose-only', node.parameter, 'enum', node.location, enumSite.pointer, quote(text.slice(0, 200)),
+          `The "enum" of ${label} lists the placeholder ${json(template)} itself, so the values the description allows (${template} filled in) are rejected: replace it with a "pattern" for that shape (an "anyOf" of the other values and ${json(regex ?? '')}).`,
+          { confidence: 'high', fix: regex === undefined ? undefined : { pointer: enumSite.pointer, remove: ['enum'], set: { anyOf: [{ enum: others }, { type: 'string', pattern: regex }] } } });
+      }
     }
   }
 }

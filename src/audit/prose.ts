@@ -61,6 +61,8 @@ export interface FormatCandidate extends CandidateBase {
   readonly keyword: 'format' | 'pattern' | 'enum';
   /** The JSON Schema format, when the phrase names a standard one. */
   readonly format: string | undefined;
+  /** Templates the prose shows (`GHSA-xxxx-xxxx-xxxx`, `user:ID`), from which a `pattern` can be built. */
+  readonly templates?: readonly string[];
 }
 
 export interface ReadOnlyCandidate extends CandidateBase {
@@ -382,7 +384,7 @@ export const RULES: readonly Rule[] = [
       const before = s.slice(0, m.index);
       const after = s.slice(m.index + m[0].length);
       const lengthOrItems = unit !== undefined && (LENGTH_UNITS.test(unit) || ITEM_UNITS.test(unit));
-      const parenthesized = /\(\s*$/.test(before) && /^\s*\)/.test(after);
+      const parenthesized = /\(\s*$/.test(before) && /^\s*[),;]/.test(after);
       const introduced = /\b(?:range(?:\s+of)?|values?|between|from|of)\s*:?\s*$/i.test(before);
       // Words: "5 to 1440" after a comma or "is"; dashes only where nothing else reads that way (not dates).
       const wordy = separator === 'to' || separator === 'through' || separator === '..';
@@ -399,18 +401,19 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'lower-symbol',
-    pattern: re(String.raw`(?:>=|≥)\s*(${NUM})${UNIT}`),
+    pattern: re(String.raw`(?<![\w:'"\`])(?:>=|≥)\s*(${NUM})${UNIT}`),
     build: (m) => bound(m, 'lower', false, 1, 'lower-symbol'),
   },
   {
     name: 'lower-symbol-exclusive',
-    pattern: re(String.raw`(?<![<>=])>\s*(${NUM})${UNIT}`),
+    pattern: re(String.raw`(?<![<>=\w:'"\`])>\s*(${NUM})${UNIT}`),
     build: (m) => bound(m, 'lower', true, 1, 'lower-symbol-exclusive'),
   },
   {
     name: 'or-more',
     pattern: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:more|greater|higher|above|larger|longer)\b`),
-    build: (m) => bound(m, 'lower', false, 1, 'or-more'),
+    // "The 2 or more character language code": what a code looks like is a pattern's business.
+    build: (m, s) => (/^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)) ? [] : bound(m, 'lower', false, 1, 'or-more')),
   },
   {
     name: 'lower-exclusive',
@@ -438,12 +441,12 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'upper-symbol',
-    pattern: re(String.raw`(?:<=|≤)\s*(${NUM})${UNIT}`),
+    pattern: re(String.raw`(?<![\w:'"\`])(?:<=|≤)\s*(${NUM})${UNIT}`),
     build: (m) => bound(m, 'upper', false, 1, 'upper-symbol'),
   },
   {
     name: 'upper-symbol-exclusive',
-    pattern: re(String.raw`(?<![<>=])<(?![=>])\s*(${NUM})${UNIT}`),
+    pattern: re(String.raw`(?<![<>=\w:'"\`])<(?![=>])\s*(${NUM})${UNIT}`),
     build: (m) => bound(m, 'upper', true, 1, 'upper-symbol-exclusive'),
   },
   {
@@ -473,9 +476,9 @@ export const RULES: readonly Rule[] = [
   // ---- exact lengths: "exactly 3 characters", "3-letter", "two-letter"
   {
     name: 'exact-length',
-    pattern: re(String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b`),
+    pattern: re(String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`),
     build: (m) => {
-      const parsed = parseNumber(m[1] ?? m[2] ?? '');
+      const parsed = parseNumber(m[1] ?? m[2] ?? m[3] ?? '');
       if (parsed === undefined) return [];
       return [{ kind: 'exactLength', value: parsed.value, start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'exact-length' }];
     },
@@ -504,7 +507,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'hh-mm',
     pattern: re(String.raw`(?<![\w-])HH:MM(?::SS)?\b`),
-    build: (m, s) => (/YYYY/i.test(s) ? [] : [formatCandidate(m, /:SS/i.test(m[0]) ? 'time' : undefined, 'hh-mm')]),
+    build: (m, s) => (/YYYY/i.test(s) ? [] : [{ ...formatCandidate(m, /:SS/i.test(m[0]) ? 'time' : undefined, 'hh-mm'), templates: [m[0].toUpperCase()] }]),
   },
   {
     name: 'iso-8601',
@@ -562,7 +565,7 @@ export const RULES: readonly Rule[] = [
   // ---- required / optional
   {
     name: 'is-required',
-    pattern: re(String.raw`\b(?:is|are)\s+(?:always\s+|also\s+)?(?:required|mandatory)\b|\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|given|specified|supplied|set|included|present|sent|passed)\b|\(\s*(?:required|mandatory)\s*\)`),
+    pattern: re(String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|given|specified|supplied|set|included|present|sent|passed)\b|\(\s*(?:required|mandatory)\s*\)`),
     build: (m, s) => requiredCandidate(m, s, 'before'),
   },
   {
@@ -577,8 +580,26 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'optional',
-    pattern: re(String.raw`(?=optional)(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`),
+    pattern: re(String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`),
     build: (m, s) => (/\bnot\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('optional', m, 'optional')]),
+  },
+  // ---- templates: "(format: GHSA-xxxx-xxxx-xxxx)", "in format 'user:ID' or 'team:ID'"
+  {
+    name: 'format-template',
+    pattern: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
+    build: (m, s) => templateCandidate(m, s),
+  },
+  // ---- one value only: "('indexed' only)"
+  {
+    name: 'only-value',
+    pattern: re(String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)`),
+    build: (m) => [{ kind: 'enum', values: [m[1] ?? m[2] ?? m[3] ?? ''], quoted: true, start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'only-value' }],
+  },
+  // ---- values glossed in parentheses: "local branches ('local'), remote branches ('remote') or all branches ('all')"
+  {
+    name: 'glossed-values',
+    pattern: re(String.raw`^(?:[^()]*\(\s*['\x60"][\w.-]+['\x60"]\s*\)){2}`),
+    build: (_m, s) => glossedValues(s),
   },
   // ---- value lists: "one of `a`, `b`", "either asc or desc", "allowed values: x, y"
   {
@@ -587,6 +608,42 @@ export const RULES: readonly Rule[] = [
     build: (m, s) => enumCandidate(m, s),
   },
 ];
+
+/** A shown template: quoted, or a token with placeholders (`xxxx`, `ID`, `NNN`); undefined for prose ("in format below"). */
+const TEMPLATE = /^(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b)[\w.:/-]*))/;
+
+function templateCandidate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
+  const templates: string[] = [];
+  let at = m.index + m[0].length;
+  for (let i = 0; i < 8; i++) {
+    const t = TEMPLATE.exec(sentence.slice(at));
+    if (t === null) break;
+    const text = t[1] ?? t[2] ?? t[3] ?? t[4] ?? '';
+    // A template has a placeholder or a fixed prefix with a separator ("user:ID", "GHSA-xxxx"), not a plain word.
+    if (!/[xX#]{2,}|[A-Z]{2,}|[:/-]/.test(text) || /\s/.test(text)) return [];
+    templates.push(text);
+    at += t[0].length;
+    const or = /^\s*(?:,\s*)?(?:or|,)\s*/.exec(sentence.slice(at));
+    if (or === null) break;
+    at += or[0].length;
+  }
+  if (templates.length === 0) return [];
+  return [{ kind: 'format', keyword: 'pattern', format: undefined, templates, start: m.index, end: at, phrase: sentence.slice(m.index, at).trim(), rule: 'format-template' }];
+}
+
+/** Two or more values glossed as `('local')` in one sentence: the allowed values, each next to its meaning. */
+function glossedValues(sentence: string): EnumCandidate[] {
+  const values: string[] = [];
+  let start = -1;
+  let end = 0;
+  for (const g of sentence.matchAll(/\(\s*['\x60"]([\w.-]+)['\x60"]\s*\)/g)) {
+    values.push(g[1] ?? '');
+    if (start < 0) start = g.index;
+    end = g.index + g[0].length;
+  }
+  if (values.length < 2 || start < 0) return [];
+  return [{ kind: 'enum', values, quoted: true, start, end, phrase: sentence.slice(start, end).trim(), rule: 'glossed-values' }];
+}
 
 function rangeCandidates(m: RegExpExecArray, rule: string, exclusive: boolean): BoundCandidate[] {
   const low = parseNumber(m[1] ?? '');
@@ -679,9 +736,12 @@ function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidat
   const base = { kind: 'default', start: m.index, rule: 'default' } as const;
   const quoted = /^(?:`([^`]*)`|"([^"]*)"|'([^']*)'|“([^”]*)”)/.exec(rest);
   if (quoted !== null) {
-    const text = quoted[1] ?? quoted[2] ?? quoted[3] ?? quoted[4] ?? '';
+    const quotedText = quoted[1] ?? quoted[2] ?? quoted[3] ?? quoted[4] ?? '';
+    // `ignoreMode='untilEscalating'`: the default is the value, not the assignment around it.
+    const assignment = /^[A-Za-z_][\w.]*\s*[=:]\s*(['"]?)([^'"]+)\1$/.exec(quotedText);
+    const text = assignment?.[2] ?? quotedText;
     let literal: JsonValue = text;
-    if (quoted[1] !== undefined) {
+    if (quoted[1] !== undefined && assignment === null) {
       try {
         literal = JSON.parse(text) as JsonValue;
       } catch {
@@ -700,6 +760,11 @@ function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidat
       const end = at + number[0].length;
       return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: parsed.value, comparable: parsed.plain && !measured }];
     }
+  }
+  const assigned = /^[A-Za-z_][\w.]*=(['"])([^'"]+)\1/.exec(rest);
+  if (assigned !== null) {
+    const end = at + assigned[0].length;
+    return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: assigned[2] ?? '', comparable: true }];
   }
   const word = leadingWord(rest);
   if (word === undefined) return [];
@@ -836,6 +901,8 @@ function dedupe(candidates: Candidate[]): Candidate[] {
   const specificFormat = candidates.some((c) => c.kind === 'format' && c.rule !== 'in-format');
   for (const candidate of candidates) {
     if (candidate.kind === 'format' && candidate.rule === 'in-format' && specificFormat) continue;
+    // "limited to 2 character country codes": the exact length of a code, not an upper bound beside it.
+    if (candidate.kind === 'bound' && candidates.some((o) => o.kind === 'exactLength' && overlaps(o, candidate))) continue;
     const duplicate = out.some((other) => sameConstraint(other, candidate) && overlaps(other, candidate));
     if (duplicate) continue;
     // A bound inside a range already found (the "n-to-m" rule also sees "1 and 100" style numbers).

@@ -17,6 +17,7 @@ function finding(id: string, extra: Partial<Finding> = {}): Finding {
     evidence: '{"maximum":500000}',
     suggestion: 'Say it in the description.',
     path: '',
+    confidence: 'high',
     ...extra,
   };
 }
