@@ -899,6 +899,9 @@ function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
   return /\bdefaults?\s+to\s+(?:an?\s+)?(?:random|new|generated|fresh)?\s*$/i.test(before);
 }
 
+/** Upper-case words that stand for a value in a template (`user:ID`); others (`GHSA`) are literal. */
+const PLACEHOLDER_WORDS = /^(?:ID|IDS|NAME|NUMBER|NUM|OWNER|REPO|ORG|KEY|SLUG|USER|TEAM|VALUE|TOKEN|HASH|SHA|UUID|LOGIN|EMAIL)$/;
+
 /** A `pattern` for the templates the prose shows: `GHSA-xxxx-xxxx-xxxx`, `user:ID` or `team:ID`, `HH:MM`. */
 export function templatePattern(templates: readonly string[]): string | undefined {
   const parts: string[] = [];
@@ -909,7 +912,7 @@ export function templatePattern(templates: readonly string[]): string | undefine
       if (/^(?:YYYY|MM|DD|HH|SS)$/.test(token)) out += `[0-9]{${token.length}}`;
       else if (/^[xX]{2,}$/.test(token)) out += `[A-Za-z0-9]{${token.length}}`;
       else if (/^#+$|^N{2,}$/.test(token)) out += `[0-9]{${token.length}}`;
-      else if (/^[A-Z]{2,}$/.test(token)) out += '[^\\s]+';
+      else if (PLACEHOLDER_WORDS.test(token)) out += '[^\\s]+';
       else out += token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     }
     if (out === '') return undefined;
