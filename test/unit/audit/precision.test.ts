@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditTool, diffProseAndSchema, type Finding } from '../../../src/audit/index.js';
 import { applyFix } from '../../../src/audit/fix.js';
-import { templatePattern } from '../../../src/audit/diff.js';
+import { templatePattern } from '../../../src/audit/prose-only.js';
 import type { JsonObject, JsonValue } from '../../../src/core/shared/json.js';
 import type { ToolDefinition } from '../../../src/core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../../src/core/validation/validate.js';
