@@ -3,8 +3,11 @@
  *
  * Three layers, each a list of {@link Finding}s with a stable id:
  * - `validity` (audit/validity.ts): meta-schema, `required` names, `default`/`enum`/`const` values;
- * - `prose-only` and `schema-only` (audit/diff.ts): a rules table over the descriptions
- *   (audit/prose.ts), diffed against the schema in both directions.
+ * - `prose-only` and `schema-only` (audit/diff.ts, with audit/prose-only.ts and audit/schema-only.ts): a rules
+ *   table over the descriptions (audit/prose.ts, reading with audit/prose-text.ts and audit/prose-values.ts),
+ *   attributed to parameters (audit/mentions.ts) and diffed against the schema in both directions.
+ *
+ * Findings carry a confidence and, where the fix is a schema change, the change itself (audit/fix.ts applies it).
  *
  * Pure: no I/O, no environment; the same definitions give the same findings in the same order.
  */
@@ -14,7 +17,8 @@ import { diffProseAndSchema } from './diff.js';
 import { compareFindings, type Finding } from './types.js';
 import { validityFindings } from './validity.js';
 
-export { AUDIT_LAYERS, compareFindings, findingId, type AuditLayer, type Finding } from './types.js';
+export { atOrAbove, AUDIT_LAYERS, compareFindings, CONFIDENCE_LEVELS, findingId, type AuditLayer, type Confidence, type Finding, type SchemaFix } from './types.js';
+export { applyFix } from './fix.js';
 export { validityFindings } from './validity.js';
 export { diffProseAndSchema } from './diff.js';
 

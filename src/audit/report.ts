@@ -5,7 +5,7 @@
  */
 import { AUDIT_LAYERS, type Finding } from './types.js';
 
-/** Renders findings as a table: LAYER, TOOL, PARAMETER, KEYWORD, then the evidence and the fix, indented. */
+/** Renders findings as a table: LAYER, TOOL, PARAMETER, KEYWORD, CONFIDENCE, then the evidence and the fix, indented. */
 export function renderTable(findings: readonly Finding[], options: { markNew?: ReadonlySet<string> } = {}): string {
   if (findings.length === 0) return 'No findings.\n';
   const rows = findings.map((f) => [
@@ -13,8 +13,9 @@ export function renderTable(findings: readonly Finding[], options: { markNew?: R
     f.tool,
     f.parameter ?? '(tool)',
     f.keyword,
+    f.confidence,
   ]);
-  const header = ['LAYER', 'TOOL', 'PARAMETER', 'KEYWORD'];
+  const header = ['LAYER', 'TOOL', 'PARAMETER', 'KEYWORD', 'CONFIDENCE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const out: string[] = [line(header)];
@@ -22,6 +23,7 @@ export function renderTable(findings: readonly Finding[], options: { markNew?: R
     out.push(line(rows[index] ?? []));
     out.push(`    evidence:   ${finding.evidence}`);
     out.push(`    suggestion: ${finding.suggestion}`);
+    if (finding.fix !== undefined) out.push(`    fix:        ${JSON.stringify(finding.fix)}`);
     out.push(`    id:         ${finding.id}`);
   });
   out.push('', summary(findings));

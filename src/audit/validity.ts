@@ -13,19 +13,20 @@ import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } fro
 import { createSchemaChecker, schemaDraftOf, type SchemaChecker, type SchemaDraft } from '../core/schema/meta-schema.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { LIST_KEYWORDS, locate, MAP_KEYWORDS, pointerTokens, resolveLocalRef, SINGLE_KEYWORDS, tokensToPointer, valueAt, viewOf, walkSchemas } from './schema-nav.js';
-import { findingId, type Finding } from './types.js';
+import { findingId, type Finding, type SchemaFix } from './types.js';
 
 export function validityFindings(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
   const root = definition.inputSchema;
   const tool = definition.name;
   const byId = new Map<string, Finding>();
-  const add = (pointer: string, keyword: string, evidence: string, suggestion: string, parameterOverride?: string | null): void => {
+  const add = (pointer: string, keyword: string, evidence: string, suggestion: string, parameterOverride?: string | null, fix?: SchemaFix): void => {
     const where = locate(root, pointer);
     const parameter = parameterOverride === undefined ? where.parameter : parameterOverride;
     const location = parameterOverride === undefined ? where.location : parameterOverride === null ? pointer : '';
     const id = findingId('validity', tool, parameter, keyword, location);
     if (byId.has(id)) return;
-    byId.set(id, { id, tool, parameter, layer: 'validity', keyword, evidence, suggestion, path: pointer });
+    const finding: Finding = { id, tool, parameter, layer: 'validity', keyword, evidence, suggestion, path: pointer, confidence: 'high' };
+    byId.set(id, fix === undefined ? finding : { ...finding, fix });
   };
 
   // Meta-schema, for the declared draft.
@@ -43,12 +44,18 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       entry.messages.add(error.message);
       grouped.set(key, entry);
     }
-    for (const { pointer, keyword, messages } of grouped.values()) {
+    const entries = [...grouped.values()];
+    for (const { pointer, keyword, messages } of entries) {
+      // An error inside a keyword's value also fails the keyword itself (draft-07 `items` when its schema is bad): one finding, the deepest.
+      if (entries.some((other) => other.pointer.startsWith(`${pointer}/${keyword}`))) continue;
       const node = valueAt(root, pointer);
       const own = isJsonObject(node) && Object.hasOwn(node, keyword);
       const value = own ? node[keyword] : node;
+      // Duplicate `enum` members: the fix is the list without them.
+      const unique = keyword === 'enum' && Array.isArray(value) ? uniqueValues(value) : undefined;
+      const fix = unique !== undefined && unique.length < (value as JsonValue[]).length ? { pointer, set: { enum: unique } } : undefined;
       add(pointer, keyword, json(own ? { [keyword]: value ?? null } : (value ?? null)),
-        `${metaAdvice(keyword)} (meta-schema ${draft}: ${[...messages].slice(0, 3).join('; ')}).`);
+        `${metaAdvice(keyword)} (meta-schema ${draft}: ${[...messages].slice(0, 3).join('; ')}).`, undefined, fix);
     }
   }
 
@@ -57,8 +64,11 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
     if (typeof schema.pattern === 'string') {
       const problem = regexProblem(schema.pattern);
       if (problem !== undefined) {
+        const unescaped = unescapeIdentities(schema.pattern);
+        const fixed = unescaped !== schema.pattern && regexProblem(unescaped) === undefined ? unescaped : undefined;
         add(pointer, 'pattern', json({ pattern: schema.pattern }),
-          `Fix the regular expression: ${problem}. Patterns are compiled in Unicode mode (as the validator does), where escapes such as \\- outside a class are errors.`);
+          `Fix the regular expression: ${problem}. Patterns are compiled in Unicode mode (as the validator does), where escapes such as \\- outside a class are errors${fixed === undefined ? '' : ` (here: ${JSON.stringify(fixed)})`}.`,
+          undefined, fixed === undefined ? undefined : { pointer, set: { pattern: fixed } });
       }
     }
     if (isJsonObject(schema.patternProperties)) {
@@ -154,6 +164,39 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
 function json(value: JsonValue): string {
   const text = JSON.stringify(value);
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
+ * The pattern without the escapes Unicode mode refuses outside a class (`\_`, `\-`, `\@` written by escaping
+ * generators such as zod-to-json-schema): the character alone means the same there.
+ */
+function unescapeIdentities(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === '\\') {
+      const next = pattern.charAt(i + 1);
+      if (!inClass && next !== '' && !/[A-Za-z0-9^$\\.*+?()[\]{}|/]/.test(next)) out += next;
+      else out += c + next;
+      i++;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
+}
+
+function uniqueValues(values: readonly JsonValue[]): JsonValue[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const key = JSON.stringify(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function regexProblem(pattern: string): string | undefined {

@@ -17,10 +17,21 @@ afterAll(() => {
 
 
 interface Body {
-  findings: { id: string; tool: string; parameter: string | null; layer: string; keyword: string; evidence: string; suggestion: string }[];
+  findings: { id: string; tool: string; parameter: string | null; layer: string; keyword: string; evidence: string; suggestion: string; confidence: string }[];
 }
 
 describe('audit (CLI)', () => {
+  it('gates on confidence with --fail-on, carrying it in --json', () => {
+    const real = join(ROOT, 'test', 'fixtures', 'audit', 'real');
+    const all = run(['audit', real, '--json']);
+    expect(all.status).toBe(1);
+    const body = JSON.parse(all.stdout) as Body;
+    expect(body.findings.every((f) => ['high', 'medium', 'low'].includes(f.confidence))).toBe(true);
+    const high = run(['audit', real, '--json', '--fail-on', 'high']);
+    expect(high.status).toBe(body.findings.some((f) => f.confidence === 'high') ? 1 : 0);
+    expect(run(['audit', real, '--fail-on', 'sure']).status).toBe(2);
+  });
+
   it('exits 0 on clean definitions, with "No findings."', () => {
     const result = run(['audit', clean]);
     expect(result.stderr).toBe('');
@@ -32,7 +43,7 @@ describe('audit (CLI)', () => {
     const result = run(['audit', seeded]);
     expect(result.status).toBe(1);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toMatch(/^LAYER\s+TOOL\s+PARAMETER\s+KEYWORD$/);
+    expect(lines[0]).toMatch(/^LAYER\s+TOOL\s+PARAMETER\s+KEYWORD\s+CONFIDENCE$/);
     expect(result.stdout).toMatch(/prose-only\s+transfer_funds\s+currency\s+required/);
     expect(result.stdout).toContain('    evidence:   The currency is required.');
     expect(result.stdout).toMatch(/\d+ findings in 19 tools: \d+ validity, \d+ prose-only, \d+ schema-only\n$/);
@@ -44,7 +55,8 @@ describe('audit (CLI)', () => {
     const body = JSON.parse(result.stdout) as Body;
     expect(Object.keys(body)).toEqual(['findings']);
     for (const finding of body.findings) {
-      expect(Object.keys(finding)).toEqual(['id', 'tool', 'parameter', 'layer', 'keyword', 'evidence', 'suggestion', 'path']);
+      // `fix` only when the suggestion is a schema change.
+      expect(Object.keys(finding).filter((k) => k !== 'fix')).toEqual(['id', 'tool', 'parameter', 'layer', 'keyword', 'evidence', 'suggestion', 'path', 'confidence']);
       expect(['validity', 'prose-only', 'schema-only']).toContain(finding.layer);
     }
     expect(body.findings.find((f) => f.id === 'schema-only:transfer_funds:amount:maximum')).toMatchObject({ parameter: 'amount', keyword: 'maximum', evidence: '{"maximum":500000}' });

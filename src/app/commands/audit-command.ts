@@ -2,14 +2,14 @@
  * `toolcall-normalizer audit`: where tool definitions' prose and schemas disagree, and whether the schemas are
  * sound (core/audit). Reads a schema directory or every subject of a registry, prints a table (or `--json`), and
  * gates CI: exit 1 when there is a finding, or, with `--baseline`, only when there is a finding the baseline does
- * not know.
+ * not know; `--fail-on` raises the confidence a finding needs to fail the run.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { DEFAULT_REGISTRY_CONFIG, RegistryClient } from '../../adapters/registry/client.js';
 import { readSecretEnv } from '../../config/secrets.js';
 import { compareWithBaseline, parseBaseline, serializeBaseline } from '../../audit/baseline.js';
-import { auditTools, type Finding } from '../../audit/index.js';
+import { atOrAbove, auditTools, CONFIDENCE_LEVELS, type Confidence, type Finding } from '../../audit/index.js';
 import { renderTable } from '../../audit/report.js';
 import { tryParseJson } from '../../core/shared/json.js';
 import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, parseRegistryUrl, subjectTemplateProblem, toolFromSubject } from '../../core/schema/registry-document.js';
@@ -30,14 +30,17 @@ Options:
   --baseline FILE            Fail only on findings whose id is not in FILE (a file --update-baseline wrote, or
                              the --json output of an earlier run); report the new ones and the fixed ones
   --update-baseline          Write the current findings to the --baseline FILE (sorted, stable) and exit 0
+  --fail-on LEVEL            Exit 1 only for (new) findings of confidence LEVEL or above: high, medium or low
+                             (default low: every finding fails); the report still lists them all
   --registry URL             Confluent-compatible API base URL, e.g. http://localhost:8080/apis/ccompat/v7
   --subject-template T       With --registry: subjects of tools; {tool} is the tool name (default "${DEFAULT_SUBJECT_TEMPLATE}")
   --username U               Registry basic auth user name (with --password-env)
   --password-env VAR         Name of the environment variable holding the registry password
   --timeout-ms N             Timeout of one registry request in ms (default ${DEFAULT_REGISTRY_CONFIG.timeoutMs})
 
-Exit status: 0 when there is no finding (with --baseline: no new finding; with --update-baseline: the baseline
-was written); 1 when there is one, or a definition cannot be read; 2 on a usage error.`;
+Exit status: 0 when there is no finding at or above --fail-on (with --baseline: no new one; with
+--update-baseline: the baseline was written); 1 when there is one, or a definition cannot be read; 2 on a usage
+error.`;
 
 /** Where the command writes (tests capture it in memory). */
 export interface AuditOutput {
@@ -63,6 +66,7 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
       json: { type: 'boolean' },
       baseline: { type: 'string' },
       'update-baseline': { type: 'boolean' },
+      'fail-on': { type: 'string' },
       registry: { type: 'string' },
       'subject-template': { type: 'string' },
       username: { type: 'string' },
@@ -86,6 +90,10 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
       if (values[option] !== undefined) throw new UsageError(`--${option} goes with --registry`, AUDIT_USAGE);
     }
   }
+  const failOnText = values['fail-on'] ?? 'low';
+  if (!(CONFIDENCE_LEVELS as readonly string[]).includes(failOnText)) throw new UsageError(`--fail-on must be one of ${CONFIDENCE_LEVELS.join(', ')} (got "${failOnText}")`, AUDIT_USAGE);
+  const failOn = failOnText as Confidence;
+  const gating = (finding: Finding): boolean => atOrAbove(finding.confidence, failOn);
   const baselineFile = values.baseline;
   const update = values['update-baseline'] === true;
   if (update && baselineFile === undefined) throw new UsageError('--update-baseline needs --baseline FILE (where to write it)', AUDIT_USAGE);
@@ -125,7 +133,9 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
 
   if (baseline === undefined) {
     writeReport(findings, values.json === true, output);
-    return findings.length > 0 || readFailed ? 1 : 0;
+    const failing = findings.filter(gating).length;
+    if (failing < findings.length && findings.length > 0) output.err(`${findings.length - failing} finding${findings.length - failing === 1 ? '' : 's'} below --fail-on ${failOn} reported, not failing`);
+    return failing > 0 || readFailed ? 1 : 0;
   }
 
   const { added, resolved } = compareWithBaseline(findings, baseline);
@@ -133,11 +143,13 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
   if (resolved.length > 0) {
     output.err(`${resolved.length} baseline entr${resolved.length === 1 ? 'y is' : 'ies are'} no longer found (fixed): ${resolved.join(', ')}; run with --update-baseline to drop ${resolved.length === 1 ? 'it' : 'them'}`);
   }
-  if (added.length > 0) {
-    output.err(`${added.length} new finding${added.length === 1 ? '' : 's'} not in the baseline ${baselineFile ?? ''}:`);
-    for (const finding of added) output.err(`  ${finding.id}: ${finding.suggestion}`);
+  const failing = added.filter(gating);
+  if (failing.length > 0) {
+    output.err(`${failing.length} new finding${failing.length === 1 ? '' : 's'} not in the baseline ${baselineFile ?? ''}${failOn === 'low' ? '' : ` at or above --fail-on ${failOn}`}:`);
+    for (const finding of failing) output.err(`  ${finding.id} (${finding.confidence}): ${finding.suggestion}`);
     return 1;
   }
+  if (added.length > 0) output.err(`${added.length} new finding${added.length === 1 ? '' : 's'} below --fail-on ${failOn}, not failing: ${added.map((f) => f.id).join(', ')}`);
   output.err(`no new findings (${findings.length} known in the baseline)`);
   return readFailed ? 1 : 0;
 }

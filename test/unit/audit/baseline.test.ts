@@ -17,6 +17,7 @@ function finding(id: string, extra: Partial<Finding> = {}): Finding {
     evidence: '{"maximum":500000}',
     suggestion: 'Say it in the description.',
     path: '',
+    confidence: 'high',
     ...extra,
   };
 }
@@ -61,7 +62,7 @@ describe('baseline', () => {
 describe('report', () => {
   it('prints a table with evidence, suggestion and id under each row, then a summary', () => {
     const text = renderTable([finding('prose-only:a:currency:required', { evidence: 'The currency is required.' })], { markNew: new Set(['prose-only:a:currency:required']) });
-    expect(text.split('\n')[0]).toMatch(/^LAYER\s+TOOL\s+PARAMETER\s+KEYWORD$/);
+    expect(text.split('\n')[0]).toMatch(/^LAYER\s+TOOL\s+PARAMETER\s+KEYWORD\s+CONFIDENCE$/);
     expect(text).toContain('prose-only (new)  a     currency   required');
     expect(text).toContain('    evidence:   The currency is required.');
     expect(text).toContain('    id:         prose-only:a:currency:required');

@@ -254,9 +254,16 @@ describe('schema-only layer', () => {
     expect(diffProseAndSchema(tool({ code: { type: 'string', pattern: '^[A-Z0-9]{8}$', description: 'Promotional code such as SUMMER24.' } }))).toEqual([]);
   });
 
-  it('reports an enum none of whose values the prose mentions', () => {
-    expect(where(diffProseAndSchema(tool({ tier: { type: 'string', enum: ['basic', 'plus'], description: 'Service level.' } })))).toEqual(['schema-only tier enum']);
-    expect(diffProseAndSchema(tool({ tier: { type: 'string', enum: ['basic', 'plus'], description: 'Service level: basic or plus.' } }))).toEqual([]);
+  it('reports an enum of values a model cannot read (numbers, one-letter codes) that the prose never mentions', () => {
+    expect(where(diffProseAndSchema(tool({ window: { type: 'integer', enum: [60, 300, 600], description: 'Rate window.' } })))).toEqual(['schema-only window enum']);
+    expect(where(diffProseAndSchema(tool({ grade: { type: 'string', enum: ['K', 'M', 'Z'], description: 'Grade.' } })))).toEqual(['schema-only grade enum']);
+    expect(diffProseAndSchema(tool({ window: { type: 'integer', enum: [60, 300, 600], description: 'Rate window: 60, 300 or 600 seconds.' } }))).toEqual([]);
+  });
+
+  it('leaves alone an enum whose values explain themselves (the model reads them in the schema)', () => {
+    for (const values of [['asc', 'desc'], ['open', 'closed', 'all'], ['debug', 'info', 'warn', 'error'], ['+1', '-1', 'laugh', 'heart'], ['us-east-1', 'eu-west-1']]) {
+      expect(diffProseAndSchema(tool({ choice: { type: 'string', enum: values, description: 'Which one.' } }))).toEqual([]);
+    }
   });
 
   it('reports a format the prose never names, and a required parameter the prose calls optional', () => {

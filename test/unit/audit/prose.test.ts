@@ -2,7 +2,10 @@
  * The rules table (audit/prose.ts): which phrases are constraints, read with their grammar and negation.
  */
 import { describe, expect, it } from 'vitest';
-import { extractCandidates, parseNumber, parseValueList, splitSentences, type Candidate } from '../../../src/audit/prose.js';
+import type { Candidate } from '../../../src/audit/candidates.js';
+import { parseNumber, splitSentences } from '../../../src/audit/prose-text.js';
+import { parseValueList } from '../../../src/audit/prose-values.js';
+import { extractCandidates } from '../../../src/audit/prose.js';
 
 /** A compact view of what a sentence yields: `kind[:detail]`. */
 function kinds(sentence: string): string[] {

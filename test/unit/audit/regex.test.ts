@@ -5,8 +5,10 @@
  * the speed is a property of the code, measured outside the tests.
  */
 import { describe, expect, it } from 'vitest';
-import { groupThousands, stripWordPunctuation } from '../../../src/audit/diff.js';
-import { extractCandidates, leadingWord, parseNumber, RULES, splitNumber, splitSentences, trailingWord } from '../../../src/audit/prose.js';
+import { leadingWord } from '../../../src/audit/prose-values.js';
+import { groupThousands, parseNumber, splitNumber, splitSentences, trailingWord } from '../../../src/audit/prose-text.js';
+import { extractCandidates, RULES } from '../../../src/audit/prose.js';
+import { stripWordPunctuation } from '../../../src/audit/schema-only.js';
 
 /** The old regexes, as they were. */
 const OLD = {

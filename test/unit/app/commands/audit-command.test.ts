@@ -151,3 +151,47 @@ describe('audit --registry', () => {
     await expect(auditMain(['--registry', 'http://127.0.0.1:1/api', '--timeout-ms', '500'], capture())).rejects.toThrow(/GET \/subjects failed/);
   });
 });
+
+describe('audit --fail-on', () => {
+  const seeded = join(FIXTURES, 'seeded');
+
+  it('carries confidence in the JSON output', async () => {
+    const output = capture();
+    await auditMain([seeded, '--json'], output);
+    const body = JSON.parse(output.text()) as { findings: { confidence: string }[] };
+    expect(new Set(body.findings.map((f) => f.confidence))).toEqual(new Set(['high', 'medium', 'low']));
+  });
+
+  it('fails only on findings at or above the level, still reporting the others', async () => {
+    const dir = join(scratch, 'fail-on');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir);
+    // One low-confidence finding only: an undocumented pattern.
+    await writeFile(join(dir, 'code.json'), JSON.stringify({ name: 'code', description: 'Look up a code.', inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' } } } }));
+    const low = capture();
+    expect(await auditMain([dir], low)).toBe(1);
+    const high = capture();
+    expect(await auditMain([dir, '--fail-on', 'high'], high)).toBe(0);
+    expect(high.text()).toContain('schema-only');
+    expect(high.errors.join('\n')).toMatch(/1 finding below --fail-on high reported, not failing/);
+    expect(await auditMain([seeded, '--fail-on', 'high'], capture())).toBe(1);
+  });
+
+  it('with a baseline, fails only on new findings at or above the level', async () => {
+    const dir = join(scratch, 'fail-on-baseline');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir);
+    const baseline = join(dir, 'baseline.json');
+    await writeFile(baseline, '{"version": 1, "findings": []}\n');
+    await mkdir(join(dir, 'tools'));
+    await writeFile(join(dir, 'tools', 'code.json'), JSON.stringify({ name: 'code', description: 'Look up a code.', inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' } } } }));
+    const output = capture();
+    expect(await auditMain([join(dir, 'tools'), '--baseline', baseline, '--fail-on', 'medium'], output)).toBe(0);
+    expect(output.errors.join('\n')).toMatch(/1 new finding below --fail-on medium, not failing/);
+    expect(await auditMain([join(dir, 'tools'), '--baseline', baseline], capture())).toBe(1);
+  });
+
+  it('refuses an unknown level', async () => {
+    await expect(auditMain([seeded, '--fail-on', 'severe'], capture())).rejects.toThrow(UsageError);
+  });
+});

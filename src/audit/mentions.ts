@@ -1,0 +1,285 @@
+/**
+ * Which parameter a sentence of the tool description speaks of (by name, by its words), and the rules about several
+ * parameters at once ("at least one of", "together", "mutually exclusive").
+ *
+ * Pure: no I/O.
+ */
+import type { JsonObject } from '../core/shared/json.js';
+import type { Candidate } from './candidates.js';
+import { FindingList, json, quote } from './findings.js';
+import { escapeRegExp } from './prose-text.js';
+import { MEASURE_UNITS, parseValueList } from './prose-values.js';
+import { ITEM_UNITS, LENGTH_UNITS, singular, words } from './prose.js';
+import type { AuditNode, SchemaView } from './schema-nav.js';
+
+export interface Mention {
+  readonly parameter: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Words too generic to stand for a parameter on their own (`row_id` is not mentioned by "id"). */
+export const GENERIC_HEADS = new Set([
+  'id', 'ids', 'name', 'names', 'type', 'types', 'value', 'values', 'data', 'text', 'key', 'keys', 'mode', 'kind',
+  'list', 'item', 'items', 'info', 'flag', 'flags', 'option', 'options', 'field', 'fields', 'max', 'min', 'num',
+  'number', 'count', 'size', 'limit', 'code', 'codes', 'url', 'path', 'time', 'date', 'at', 'by', 'on', 'to', 'from',
+  'in', 'of', 'is', 'for', 'new', 'old', 'all', 'any', 'one',
+]);
+
+/** Parameter names that are everyday function words: only a quoted or backticked mention counts. */
+export const FUNCTION_WORDS = new Set([
+  'to', 'from', 'in', 'on', 'at', 'by', 'for', 'of', 'as', 'is', 'or', 'and', 'if', 'with', 'before', 'after',
+  'since', 'until', 'a', 'an', 'the', 'it', 'all', 'any', 'not', 'no', 'be', 'do', 'up', 'out', 'over', 'under',
+]);
+
+/** The words of an identifier: `from_account` → from, account; `clientId` → client, id. */
+export function nameTokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_\-.]+/)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t !== '');
+}
+
+export function plural(word: string): string {
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  if (/(?:s|x|z|ch|sh)$/.test(word)) return `${word}es`;
+  return `${word}s`;
+}
+
+/** One regular expression per top-level parameter, matching the ways prose names it. */
+export function mentionMatchers(topLevel: readonly AuditNode[]): Map<string, RegExp> {
+  const heads = new Map<string, number>();
+  for (const node of topLevel) {
+    const tokens = nameTokens(node.parameter);
+    const head = tokens.at(-1);
+    if (tokens.length > 1 && head !== undefined) heads.set(head, (heads.get(head) ?? 0) + 1);
+  }
+  const matchers = new Map<string, RegExp>();
+  for (const node of topLevel) {
+    const name = node.parameter;
+    if (name.trim() === '') continue;
+    const aliases: string[] = [];
+    const tokens = nameTokens(name);
+    if (FUNCTION_WORDS.has(name.toLowerCase())) {
+      matchers.set(name, new RegExp(`[\`"'“]${escapeRegExp(name)}[\`"'”]`, 'gi'));
+      continue;
+    }
+    aliases.push(escapeRegExp(name));
+    if (tokens.length === 1 && /^[a-z]+$/i.test(name)) aliases.push(escapeRegExp(plural(name.toLowerCase())), escapeRegExp(singular(name.toLowerCase())));
+    if (tokens.length > 1) {
+      const spaced = tokens.map(escapeRegExp).join(String.raw`[\s_-]+`);
+      const last = tokens.at(-1) ?? '';
+      aliases.push(spaced, [...tokens.slice(0, -1).map(escapeRegExp), escapeRegExp(plural(last))].join(String.raw`[\s_-]+`));
+      if (last.length >= 4 && !GENERIC_HEADS.has(last) && heads.get(last) === 1 && !topLevel.some((n) => n.parameter.toLowerCase() === last)) {
+        aliases.push(escapeRegExp(last), escapeRegExp(plural(last)));
+      }
+    }
+    const unique = [...new Set(aliases)].sort((a, b) => b.length - a.length);
+    matchers.set(name, new RegExp(`(?<![\\w-])(?:${unique.join('|')})(?![\\w-])`, 'gi'));
+  }
+  return matchers;
+}
+
+/** Mentions in a sentence, longest first where they overlap ("per page" over "page"). */
+export function findMentions(sentence: string, matchers: ReadonlyMap<string, RegExp>): Mention[] {
+  const all: Mention[] = [];
+  for (const [parameter, pattern] of matchers) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(sentence); m !== null; m = pattern.exec(sentence)) {
+      all.push({ parameter, start: m.index, end: m.index + m[0].length });
+    }
+  }
+  all.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
+  const kept: Mention[] = [];
+  for (const mention of all) {
+    if (kept.some((k) => k.start < mention.end && mention.start < k.end)) continue;
+    kept.push(mention);
+  }
+  return kept;
+}
+
+export function wordsBetween(sentence: string, from: number, to: number): number {
+  return from >= to ? 0 : words(sentence.slice(from, to)).length;
+}
+
+/**
+ * The parameters a candidate in the tool description speaks of, if the sentence says: the nearest mention before
+ * it (with the mentions coordinated with that one: "check_in and check_out must be ..."), else one right after it.
+ */
+export function attribute(candidate: Candidate, sentence: string, mentions: readonly Mention[], topLevel: readonly AuditNode[]): string[] {
+  const preceding = mentions.filter((m) => m.end <= candidate.start);
+  const before = preceding.at(-1);
+  const after = mentions.find((m) => m.start >= candidate.end);
+  const inside = mentions.find((m) => m.start >= candidate.start && m.end <= candidate.end);
+  const withCoordinated = (last: Mention): string[] => {
+    const names = [last.parameter];
+    for (let i = preceding.indexOf(last) - 1; i >= 0; i--) {
+      const current = preceding[i];
+      const next = preceding[i + 1];
+      if (current === undefined || next === undefined) break;
+      if (!/^\s*(?:,|and|or|,\s*and|,\s*or)\s*(?:the\s+)?$/i.test(sentence.slice(current.end, next.start).replace(/[`"']/g, ''))) break;
+      names.unshift(current.parameter);
+    }
+    return [...new Set(names)];
+  };
+  if (candidate.kind === 'required') {
+    if (candidate.subject === 'after') return after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 ? [after.parameter] : [];
+    return before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 4 ? withCoordinated(before) : [];
+  }
+  if (candidate.kind === 'optional') {
+    return before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 2 ? [before.parameter] : [];
+  }
+  if (inside !== undefined) return [inside.parameter];
+  if (conditionalClause(sentence, candidate.start)) return [];
+  if (before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 8) return withCoordinated(before);
+  if (after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 && !/[;:.,]/.test(sentence.slice(candidate.end, after.start))) return [after.parameter];
+  // By its words: "use at most 1000 rows" speaks of the one parameter whose name or description says "rows".
+  if (candidate.kind === 'bound' && candidate.unit !== undefined && !MEASURE_UNITS.test(candidate.unit)) {
+    const unit = singular(candidate.unit);
+    if (unit.length < 3 || GENERIC_HEADS.has(unit)) return [];
+    const owners = topLevel.filter((node) => {
+      const vocabulary = [...nameTokens(node.parameter), ...words(node.view.description ?? '')].map(singular);
+      return vocabulary.includes(unit);
+    });
+    const owner = owners.length === 1 ? owners[0] : undefined;
+    if (owner !== undefined) return [owner.parameter];
+  }
+  return [];
+}
+
+/**
+ * The tool description speaks of many things besides parameters ("returns at most 50 issues"): a bound attributed
+ * from it must say what it counts in the parameter's own words, unless the parameter is a number. "Use at most
+ * 1000 rows" fits `max_rows` ("rows") and a `limit` described as "Number of rows"; "at most 50 issues" does not
+ * fit `labels`.
+ */
+export function toolClaimFits(node: AuditNode, candidate: Candidate): boolean {
+  if (candidate.kind !== 'bound' || candidate.fromWord) return true;
+  const cls = unitClass(candidate.unit);
+  const view = node.view;
+  const isNumber = view.types === undefined || view.types.has('number') || view.types.has('integer');
+  if (cls === 'length' || cls === 'bytes' || cls === 'items' || cls === 'properties') return true;
+  if (candidate.unit === undefined) return isNumber;
+  const unit = singular(candidate.unit);
+  const vocabulary = [...nameTokens(node.parameter), ...words(node.view.description ?? '')].map(singular);
+  return vocabulary.includes(unit) || (isNumber && cls === 'measure');
+}
+
+/** A candidate inside "if ..."/"when ..." states when something happens, not a constraint. */
+export function conditionalClause(sentence: string, at: number): boolean {
+  const clauseStart = Math.max(sentence.lastIndexOf(',', at - 1), sentence.lastIndexOf(';', at - 1), -1) + 1;
+  return /^\s*(?:if|when|whenever|unless|once|while|for\s+example|e\.g\.)\b/i.test(sentence.slice(clauseStart, at));
+}
+
+/**
+ * A candidate in a parameter's own description that speaks of another parameter ("When `limit` is above 100 ...")
+ * or sits in a conditional clause is not about this parameter.
+ */
+export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string, node: AuditNode, topLevel: readonly AuditNode[]): boolean {
+  if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) return true;
+  const others = topLevel.filter((n) => n.parameter !== node.parameter && n.parameter !== node.name);
+  const prefix = sentence.slice(0, candidate.start);
+  const quotedBefore = others.some((other) => new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"'],?\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix));
+  if (candidate.kind === 'required' || candidate.kind === 'optional') {
+    // "Must be after `start`, which is required": the requirement is about `start`.
+    if (candidate.kind === 'required' && candidate.subject === 'after') {
+      const suffix = sentence.slice(candidate.end);
+      // "Must include a 'type' field": a requirement on the value's contents, not on the parameter.
+      if (/^\s+(?:an?\s+|the\s+)?[`"']?[\w-]+[`"']?\s+(?:field|property|key|attribute|entry|column|member)s?\b/i.test(suffix)) return true;
+      return others.some((other) => new RegExp(`^\\s+(?:the\\s+)?[\`"']${escapeRegExp(other.parameter)}[\`"']`, 'i').test(suffix));
+    }
+    return quotedBefore;
+  }
+  if (conditionalClause(sentence, candidate.start)) return true;
+  return quotedBefore;
+}
+
+export function namesParameters(values: readonly string[], topLevel: readonly AuditNode[]): boolean {
+  const names = new Set(topLevel.map((n) => n.parameter.toLowerCase()));
+  return values.filter((v) => names.has(v.toLowerCase())).length >= 2;
+}
+
+/**
+ * Rules about several parameters at once, whose homes are keywords of the tool as a whole:
+ * - "at least one of `email` or `phone` must be provided": `anyOf` of `required` lists;
+ * - "exactly one of `a` or `b`", "provide query or runId, not both": `oneOf` of `required` lists;
+ * - "`start` and `end` must be provided together": `dependentRequired` (draft-07: `dependencies`);
+ * - "`cursor` and `page` are mutually exclusive", "X cannot be used with Y": `not` of a `required` list.
+ * Returns true when the sentence states one, so its "required" is not read as a requirement of each name.
+ */
+export function groupRule(sentence: string, topLevel: readonly AuditNode[], root: JsonObject, rootView: SchemaView, findings: FindingList, fromTool: boolean): boolean {
+  let found = false;
+  const namesIn = (values: readonly string[]): string[] => {
+    const out: string[] = [];
+    for (const v of values) {
+      const node = topLevel.find((n) => n.parameter.toLowerCase() === v.toLowerCase());
+      if (node !== undefined && !out.includes(node.parameter)) out.push(node.parameter);
+    }
+    return out;
+  };
+  const hasHome = (keywords: readonly string[]): boolean =>
+    keywords.some((k) => (rootView.keywords.get(k) ?? []).some((site) => site.pointer === '' || site.pointer.startsWith('/allOf')));
+  const draft07 = typeof root.$schema === 'string' && /draft-0[467]/.test(root.$schema);
+  const report = (keyword: string, names: readonly string[], set: JsonObject, what: string): void => {
+    found = true;
+    findings.add('prose-only', null, keyword, '', '', quote(sentence),
+      `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the input schema, so a call that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
+      { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: '', set } });
+  };
+  const ALL_HOMES = ['anyOf', 'oneOf', 'dependentRequired', 'dependencies', 'if', 'not', 'minProperties'];
+
+  const trigger = /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either|(?:provide|pass|specify|use|set|give|send|supply)\s+(?:either\s+|only\s+)?)\s*/gi;
+  for (let m = trigger.exec(sentence); m !== null; m = trigger.exec(sentence)) {
+    const list = parseValueList(sentence, m.index + m[0].length);
+    if (list === undefined || !namesParameters(list.values, topLevel)) continue;
+    const verbTrigger = /^(?:provide|pass|specify|use|set|give|send|supply)/i.test(m[1] ?? '');
+    const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
+    if (verbTrigger && !notBoth) continue;
+    if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
+    found = true;
+    const exactlyOne = verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth;
+    const keyword = exactlyOne ? 'oneOf' : 'anyOf';
+    if (hasHome(ALL_HOMES)) continue;
+    const names = namesIn(list.values);
+    report(keyword, names, { [keyword]: names.map((name) => ({ required: [name] })) }, exactlyOne ? 'sends none or several' : 'sends none');
+  }
+
+  // "`start` and `end` must be provided together", "are required together"
+  const together = /((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+(?:required|needed)\s+together\b/i.exec(sentence);
+  if (together !== null) {
+    const names = namesIn((together[1] ?? together[2] ?? '').split(/\s*(?:,|\band\b)\s*/).map((n) => n.replace(/[`"']/g, '').trim()));
+    if (names.length >= 2) {
+      found = true;
+      const keyword = draft07 ? 'dependencies' : 'dependentRequired';
+      if (!hasHome(ALL_HOMES)) {
+        const set = { [keyword]: Object.fromEntries(names.map((n) => [n, names.filter((o) => o !== n)])) };
+        report(keyword, names, set, 'sends only some');
+      }
+    }
+  }
+
+  // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
+  const exclusive = /([`"']?[A-Za-z_][\w.-]*[`"']?)\s+and\s+([`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+mutually\s+exclusive\b|([`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+([`"']?[A-Za-z_][\w.-]*[`"']?)/i.exec(sentence);
+  if (exclusive !== null) {
+    const names = namesIn([exclusive[1] ?? exclusive[3] ?? '', exclusive[2] ?? exclusive[4] ?? ''].map((n) => n.replace(/[`"']/g, '')));
+    if (names.length === 2) {
+      found = true;
+      if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
+    }
+  }
+  return found;
+}
+
+export type UnitClass = 'length' | 'bytes' | 'items' | 'properties' | 'measure' | 'precision' | 'noun' | undefined;
+
+export function unitClass(unit: string | undefined): UnitClass {
+  if (unit === undefined) return undefined;
+  if (/^(?:places?|decimals?|significant)$/.test(unit)) return 'precision';
+  if (LENGTH_UNITS.test(unit) || /^digits?$/.test(unit)) return 'length';
+  if (/^(?:bytes?|b|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?)$/.test(unit)) return 'bytes';
+  if (ITEM_UNITS.test(unit)) return 'items';
+  if (/^(?:properties|property|keys?|fields?)$/.test(unit)) return 'properties';
+  if (MEASURE_UNITS.test(unit)) return 'measure';
+  return 'noun';
+}

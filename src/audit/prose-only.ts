@@ -1,0 +1,579 @@
+/**
+ * prose → schema: each claim (a candidate constraint attributed to a parameter) judged against the schema, and
+ * reported when the schema has no home for it or one that says something else.
+ *
+ * Pure: no I/O.
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
+import { type Claim, FindingList, json, quote } from './findings.js';
+import { valueAtPointer } from './fix.js';
+import { nameTokens, unitClass } from './mentions.js';
+import { escapeRegExp, mentionsNumber } from './prose-text.js';
+import { singular } from './prose.js';
+import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
+import type { SchemaFix } from './types.js';
+
+export type Family = 'number' | 'length' | 'items' | 'properties';
+
+export const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveLower?: string; exclusiveUpper?: string }> = {
+  number: { lower: 'minimum', upper: 'maximum', exclusiveLower: 'exclusiveMinimum', exclusiveUpper: 'exclusiveMaximum' },
+  length: { lower: 'minLength', upper: 'maxLength' },
+  items: { lower: 'minItems', upper: 'maxItems' },
+  properties: { lower: 'minProperties', upper: 'maxProperties' },
+};
+
+/** Where a bound lands: which family of keywords, on the node itself or on its array items. */
+export function boundTarget(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
+  const view = node.view;
+  const cls = unitClass(candidate.unit);
+  const hasNumber = view.types !== undefined && (view.types.has('number') || view.types.has('integer'));
+  const hasString = view.types?.has('string') ?? false;
+  const hasArray = view.types?.has('array') ?? false;
+  const hasObject = view.types?.has('object') ?? false;
+  if (candidate.fromWord) return view.types === undefined || hasNumber ? { family: 'number', onItems: false } : undefined;
+  // "at most 2 decimal places" is precision (`multipleOf`), judged apart.
+  if (cls === 'precision') return undefined;
+  if (cls === 'bytes' && !hasString) return undefined;
+  if (cls === 'length' || cls === 'bytes') {
+    if (view.types === undefined || hasString) return { family: 'length', onItems: false };
+    if (hasArray) return { family: 'length', onItems: true };
+    return undefined;
+  }
+  if (cls === 'properties') return view.types === undefined || hasObject ? { family: 'properties', onItems: false } : undefined;
+  if (view.types === undefined) return { family: cls === 'items' ? 'items' : 'number', onItems: false };
+  if (hasArray && !hasNumber && cls !== 'measure') return { family: 'items', onItems: false };
+  if (hasNumber) return { family: 'number', onItems: false };
+  if (hasString && (cls === undefined || cls === 'noun')) return { family: 'length', onItems: false };
+  return undefined;
+}
+
+/** True when the number can be compared with a schema value (no unit the schema may count differently). */
+export function comparable(node: AuditNode, candidate: BoundCandidate): boolean {
+  if (!candidate.plain) return false;
+  const cls = unitClass(candidate.unit);
+  if (cls === 'bytes') return false;
+  if (cls !== 'measure' || candidate.unit === undefined) return true;
+  // "between 5 and 1440 minutes" on `duration_minutes` or a value "in minutes": the schema counts in that unit.
+  const unit = singular(candidate.unit.toLowerCase());
+  const names = [...nameTokens(node.parameter), ...nameTokens(node.name)].map(singular);
+  const unitWords = unit === 'ms' || unit === 'millisecond' ? ['ms', 'millisecond'] : unit === 's' || unit === 'sec' || unit === 'second' ? ['s', 'sec', 'second'] : [unit];
+  if (unitWords.some((u) => names.includes(u))) return true;
+  const description = node.view.description ?? '';
+  return unitWords.some((u) => new RegExp(`\\bin\\s+${escapeRegExp(u)}s?\\b`, 'i').test(description));
+}
+
+export function isInteger(view: SchemaView): boolean {
+  return view.types !== undefined && view.types.has('integer') && !view.types.has('number');
+}
+
+export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: FindingList): void {
+  // Bounds are judged per (node, family, side) over every claim, so "at most 100 per page" and "between 1 and
+  // 100" agree with `maximum: 100` even when the prose also states another number elsewhere.
+  const bounds = new Map<string, { node: AuditNode; view: SchemaView; location: string; pointer: string; family: Family; side: 'lower' | 'upper'; claims: { claim: Claim; c: BoundCandidate }[] }>();
+  const formatsByNode = new Set<AuditNode>();
+  for (const claim of claims) if (claim.candidate.kind === 'format') formatsByNode.add(claim.node);
+
+  for (const claim of claims) {
+    const { node, candidate: c } = claim;
+    switch (c.kind) {
+      case 'bound': {
+        if (unitClass(c.unit) === 'precision') {
+          precisionClaim(claim, c, findings);
+          break;
+        }
+        const composition = isComposition(c);
+        if (composition || characterClass(c)) {
+          // "at least one digit", "1 to 5 uppercase letters": what the characters are is a `pattern`'s job.
+          const view = node.view;
+          if (view.types !== undefined && view.types.has('string') && !hasKeyword(view, 'pattern') && !hasKeyword(view, 'format') && listedValues(view) === undefined) {
+            findings.add('prose-only', node.parameter, 'pattern', node.location, node.pointer, quote(claim.sentence),
+              `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`, { claim, confidence: 'medium' });
+          }
+          if (composition) break;
+        }
+        const target = boundTarget(node, c);
+        if (target === undefined) break;
+        const itemsView = target.onItems ? itemsOf(root, node) : undefined;
+        if (target.onItems && itemsView === undefined) {
+          addMissingBound(findings, node, `${node.location}/items`, `${node.pointer}/items`, target.family, c, claim, false);
+          break;
+        }
+        const view = itemsView?.view ?? node.view;
+        const key = `${node.pointer}\u0000${String(target.onItems)}\u0000${target.family}\u0000${c.side}`;
+        const entry = bounds.get(key) ?? {
+          node,
+          view,
+          location: target.onItems ? `${node.location}/items` : node.location,
+          pointer: itemsView?.pointer ?? node.pointer,
+          family: target.family,
+          side: c.side,
+          claims: [],
+        };
+        entry.claims.push({ claim, c });
+        bounds.set(key, entry);
+        break;
+      }
+      case 'exactLength': {
+        if (formatsByNode.has(node)) break;
+        const view = node.view;
+        if (!allows(view, 'string')) break;
+        const min = numberKeyword(view, 'minLength');
+        const max = numberKeyword(view, 'maxLength');
+        const home = (min === c.value && max === c.value) || hasKeyword(view, 'pattern') || listedValues(view) !== undefined || hasKeyword(view, 'format');
+        if (home) break;
+        // "2 character country codes", "3-letter": a code, whose home is a pattern of that many letters.
+        const code = /^\s+(?:[\w-]+\s+)?codes?\b/i.test(claim.sentence.slice(c.end));
+        const keyword = /letter|digit/i.test(c.phrase) || code ? 'pattern' : 'maxLength';
+        const pattern = /digit/i.test(c.phrase) ? `^[0-9]{${c.value}}$` : `^[A-Za-z]{${c.value}}$`;
+        findings.add('prose-only', node.parameter, keyword, node.location, node.pointer, quote(claim.sentence),
+          keyword === 'pattern'
+            ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says "${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
+            : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`,
+          { claim, confidence: code || claim.fromTool ? 'medium' : 'high', fix: { pointer: node.pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } } });
+        break;
+      }
+      case 'nonEmpty':
+        nonEmpty(claim, findings);
+        break;
+      case 'enum':
+        enumClaim(root, claim, c, findings);
+        break;
+      case 'format':
+        formatClaim(root, claim, c, findings);
+        break;
+      case 'readOnly': {
+        const view = node.view;
+        if (view.types?.has('boolean') === true || /read_?only/i.test(node.name)) break;
+        if (firstSite(view, 'readOnly')?.value === true || hasKeyword(view, 'const')) break;
+        // "viewer (read only), editor or admin": a gloss on one of the allowed values, not on the parameter.
+        const glossed = /([\w-]+)\W*$/.exec(claim.sentence.slice(0, c.start))?.[1]?.toLowerCase();
+        if (c.phrase.startsWith('(') && glossed !== undefined && (listedValues(view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === glossed)) break;
+        findings.add('prose-only', node.parameter, 'readOnly', node.location, node.pointer, quote(claim.sentence),
+          `Add "readOnly": true to "${node.label}" (or "const" with the one value callers may send), or remove the parameter from the tool's input if callers cannot set it.`,
+          { claim, fix: { pointer: node.pointer, set: { readOnly: true } } });
+        break;
+      }
+      case 'default':
+        defaultClaim(claim, c, findings);
+        break;
+      case 'required': {
+        const parent = node.parent;
+        if (parent === undefined || parent.anyRequired.has(node.name)) break;
+        const where = node.location === '' ? 'the input schema' : `the object holding "${node.label}"`;
+        const holder = holderOf(root, node);
+        findings.add('prose-only', node.parameter, 'required', node.location, node.pointer, quote(claim.sentence),
+          `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`,
+          { claim, fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } } });
+        break;
+      }
+      case 'optional':
+        break;
+    }
+  }
+
+  for (const entry of bounds.values()) judgeBounds(entry, findings);
+}
+
+/** The object schema that declares `node` as a property, and its own `required` list (for a fix that edits it). */
+export function holderOf(root: JsonObject, node: AuditNode): { pointer: string; required: string[] } | undefined {
+  const suffix = `/properties/${node.name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  if (!node.pointer.endsWith(suffix)) return undefined;
+  const pointer = node.pointer.slice(0, -suffix.length);
+  const holder = valueAtPointer(root, pointer);
+  if (!isJsonObject(holder)) return undefined;
+  const required = Array.isArray(holder.required) ? holder.required.filter((n): n is string => typeof n === 'string') : [];
+  return { pointer, required };
+}
+
+/** "At least one digit", "at least 2 uppercase letters": a rule on some of the characters, not on the length. */
+export function isComposition(c: BoundCandidate): boolean {
+  if (c.side !== 'lower' || c.value > 3 || c.unit === undefined || (c.rule !== 'lower-inclusive' && c.rule !== 'or-more')) return false;
+  if (/^(?:digits?|numbers?|symbols?|special)$/.test(c.unit)) return true;
+  return /^(?:letters?|characters?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
+}
+
+/** "1 to 5 uppercase letters", "8 hex digits": a length and a kind of character. */
+export function characterClass(c: BoundCandidate): boolean {
+  return c.unit !== undefined && /^(?:letters?|characters?|chars?|digits?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
+}
+
+export const CHARACTER_CLASS = /\b(?:upper-?case|lower-?case|capital|alphanumeric|ascii|hex(?:adecimal)?|numeric|latin|printable|non-whitespace)\b/i;
+
+/** "At most 2 decimal places" on a number: `multipleOf: 0.01`. */
+export function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
+  const { node } = claim;
+  if (c.side !== 'upper' || !allows(node.view, 'number') || node.view.types === undefined) return;
+  if (hasKeyword(node.view, 'multipleOf')) return;
+  const step = Number((10 ** -c.value).toFixed(Math.max(0, Math.min(20, Math.round(c.value)))));
+  findings.add('prose-only', node.parameter, 'multipleOf', node.location, node.pointer, quote(claim.sentence),
+    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`, { claim, fix: { pointer: node.pointer, set: { multipleOf: step } } });
+}
+
+export function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
+  const items = node.view.items;
+  if (items === undefined || !isJsonObject(items.schema)) return undefined;
+  return { view: viewOf(root, items.schema, items.pointer), pointer: items.pointer };
+}
+
+export function boundPhrase(c: BoundCandidate): string {
+  if (c.fromWord) return c.phrase;
+  const op = c.side === 'lower' ? (c.exclusive ? 'greater than' : 'at least') : c.exclusive ? 'less than' : 'at most';
+  return `${op} ${formatNumber(c.value)}${c.unit === undefined ? '' : ` ${c.unit}`}`;
+}
+
+export function formatNumber(value: number): string {
+  return String(value);
+}
+
+/** The keyword and value that encode a prose bound. */
+export function boundFix(family: Family, c: BoundCandidate, integer: boolean): { [keyword: string]: number } {
+  const keywords = FAMILY_KEYWORDS[family];
+  if (family === 'number') {
+    if (c.exclusive) {
+      if (integer) return { [c.side === 'lower' ? 'minimum' : 'maximum']: c.side === 'lower' ? c.value + 1 : c.value - 1 };
+      return { [c.side === 'lower' ? keywords.exclusiveLower ?? '' : keywords.exclusiveUpper ?? '']: c.value };
+    }
+    return { [c.side === 'lower' ? keywords.lower : keywords.upper]: c.value };
+  }
+  const value = c.exclusive ? (c.side === 'lower' ? c.value + 1 : c.value - 1) : c.value;
+  return { [c.side === 'lower' ? keywords.lower : keywords.upper]: value };
+}
+
+export function suggestedBound(family: Family, c: BoundCandidate, integer: boolean): string {
+  return json(boundFix(family, c, integer)).replace(/^\{|\}$/g, '').replace(':', ': ');
+}
+
+export function addMissingBound(findings: FindingList, node: AuditNode, location: string, pointer: string, family: Family, c: BoundCandidate, claim: Claim, exists: boolean): void {
+  const keyword = c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper;
+  const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
+  const medium = c.fromWord || claim.fromTool || !c.plain;
+  findings.add('prose-only', node.parameter, keyword, location, pointer, quote(claim.sentence),
+    `Add ${suggestedBound(family, c, isInteger(node.view))} to ${label} (the description says ${boundPhrase(c)}), or drop the bound from the description if it is not enforced.`,
+    { claim, confidence: medium ? 'medium' : 'high', fix: exists ? { pointer, set: boundFix(family, c, isInteger(node.view)) } : undefined });
+}
+
+/** Does the schema bound agree with the prose bound? */
+export function boundMatches(view: SchemaView, family: Family, c: BoundCandidate): boolean {
+  const integer = isInteger(view);
+  if (family === 'number') {
+    const inc = numberKeyword(view, c.side === 'lower' ? 'minimum' : 'maximum');
+    const exc = numberKeyword(view, c.side === 'lower' ? 'exclusiveMinimum' : 'exclusiveMaximum');
+    const sign = c.side === 'lower' ? 1 : -1;
+    if (c.fromWord) {
+      // "positive": exclusiveMinimum 0, or any minimum above 0. "non-negative": minimum 0 or stricter.
+      if (c.exclusive) return (exc !== undefined && sign * exc >= sign * c.value) || (inc !== undefined && sign * inc > sign * c.value);
+      return (inc !== undefined && sign * inc >= sign * c.value) || (exc !== undefined && sign * exc >= sign * c.value - (integer ? 1 : 0));
+    }
+    if (c.exclusive) {
+      if (exc === c.value) return true;
+      if (inc !== undefined && integer && inc === c.value + sign) return true;
+      // "greater than 0" with `minimum: 0.01`: any positive minimum states it.
+      return inc !== undefined && c.value === 0 && sign * inc > 0;
+    }
+    if (inc === c.value) return true;
+    return exc !== undefined && integer && exc === c.value - sign;
+  }
+  const keyword = c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper;
+  const actual = numberKeyword(view, keyword);
+  const wanted = c.exclusive ? c.value + (c.side === 'lower' ? 1 : -1) : c.value;
+  if (actual === wanted) return true;
+  // Lists and formats bound lengths too: every allowed value within the bound is a home.
+  if (family === 'length') {
+    // A pattern whose quantifier carries the bound ("^[A-Za-z0-9-]{1,39}$" for "1-39 letters or digits").
+    const pattern = firstSite(view, 'pattern')?.value;
+    if (typeof pattern === 'string' && quantifierBounds(pattern).some((q) => (c.side === 'lower' ? q.min === wanted : q.max === wanted))) return true;
+    const values = listedValues(view);
+    if (values !== undefined && values.length > 0) {
+      return values.every((v) => typeof v !== 'string' || (c.side === 'lower' ? Array.from(v).length >= wanted : Array.from(v).length <= wanted));
+    }
+    if (c.side === 'lower' && wanted <= 1) return hasKeyword(view, 'format') || patternRejectsEmpty(view);
+  }
+  if (family === 'items' && c.side === 'lower' && wanted <= 1) return hasKeyword(view, 'contains');
+  if (family === 'properties' && c.side === 'lower' && wanted <= 1) return view.required.size > 0;
+  return false;
+}
+
+/** The `{n}`, `{n,}` and `{n,m}` quantifiers of a regular expression's source. */
+export function quantifierBounds(pattern: string): { min: number; max: number | undefined }[] {
+  return [...pattern.matchAll(/\{(\d+)(,(\d*))?\}/g)].map((m) => ({
+    min: Number(m[1]),
+    max: m[2] === undefined ? Number(m[1]) : m[3] === undefined || m[3] === '' ? undefined : Number(m[3]),
+  }));
+}
+
+export function familyHasKeyword(view: SchemaView, family: Family, side: 'lower' | 'upper'): boolean {
+  const keywords = FAMILY_KEYWORDS[family];
+  if (side === 'lower') return hasKeyword(view, keywords.lower) || (keywords.exclusiveLower !== undefined && hasKeyword(view, keywords.exclusiveLower));
+  return hasKeyword(view, keywords.upper) || (keywords.exclusiveUpper !== undefined && hasKeyword(view, keywords.exclusiveUpper));
+}
+
+export function judgeBounds(
+  entry: { node: AuditNode; view: SchemaView; location: string; pointer: string; family: Family; side: 'lower' | 'upper'; claims: { claim: Claim; c: BoundCandidate }[] },
+  findings: FindingList,
+): void {
+  const { node, view, family, side } = entry;
+  const first = entry.claims[0];
+  if (first === undefined) return;
+  // A bound keyword whose value is not a number is the validity layer's finding; the prose is not at fault.
+  const keywords = FAMILY_KEYWORDS[family];
+  const sideKeywords = side === 'lower' ? [keywords.lower, keywords.exclusiveLower] : [keywords.upper, keywords.exclusiveUpper];
+  if (sideKeywords.some((k) => k !== undefined && (view.keywords.get(k) ?? []).some((site) => typeof site.value !== 'number'))) return;
+  if (entry.claims.some(({ c }) => boundMatches(view, family, c))) return;
+  if (!familyHasKeyword(view, family, side)) {
+    // Lists bound lengths and formats make non-empty strings: a home without the keyword itself.
+    if (family === 'length' && listedValues(view) !== undefined) return;
+    addMissingBound(findings, node, entry.location, entry.pointer, family, first.c, first.claim, true);
+    return;
+  }
+  const disagreeing = entry.claims.filter(({ c }) => comparable(node, c));
+  if (disagreeing.length === 0) return;
+  // "at most 30 days (2592000)": the schema's own number is in the prose too.
+  const schemaValues = sideKeywords.map((k) => (k === undefined ? undefined : numberKeyword(view, k))).filter((v): v is number => v !== undefined);
+  // "larger than 0" against `minimum: 0`: the same number, but the schema admits the bound itself.
+  const exclusiveOnly = disagreeing.find(({ c }) => c.exclusive && family === 'number' && !isInteger(view) && schemaValues.includes(c.value) && !hasKeyword(view, side === 'lower' ? 'exclusiveMinimum' : 'exclusiveMaximum'));
+  if (exclusiveOnly === undefined && entry.claims.some(({ claim }) => schemaValues.some((v) => mentionsNumber(claim.sentence, v)))) return;
+  const shown = exclusiveOnly ?? disagreeing[0];
+  if (shown === undefined) return;
+  const schemaKeyword = side === 'lower'
+    ? (hasKeyword(view, keywords.lower) ? keywords.lower : keywords.exclusiveLower ?? keywords.lower)
+    : (hasKeyword(view, keywords.upper) ? keywords.upper : keywords.exclusiveUpper ?? keywords.upper);
+  const actual = numberKeyword(view, schemaKeyword);
+  const label = entry.location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
+  findings.add('prose-only', node.parameter, side === 'lower' ? keywords.lower : keywords.upper, entry.location, entry.pointer, quote(shown.claim.sentence),
+    `The description says ${boundPhrase(shown.c)} but ${label} has "${schemaKeyword}": ${String(actual)}: make them agree (set ${suggestedBound(family, shown.c, isInteger(view))}, or correct the description).`,
+    { claim: shown.claim, confidence: shown.c.fromWord || shown.claim.fromTool ? 'medium' : 'high', fix: { pointer: entry.pointer, set: boundFix(family, shown.c, isInteger(view)) } });
+}
+
+export function patternRejectsEmpty(view: SchemaView): boolean {
+  const site = firstSite(view, 'pattern');
+  if (site === undefined || typeof site.value !== 'string') return false;
+  try {
+    return !new RegExp(site.value, 'u').test('');
+  } catch {
+    return false;
+  }
+}
+
+export function nonEmpty(claim: Claim, findings: FindingList): void {
+  const { node } = claim;
+  const view = node.view;
+  const checks: { type: string; keyword: string; home: () => boolean }[] = [
+    {
+      type: 'string',
+      keyword: 'minLength',
+      home: () => {
+        const min = numberKeyword(view, 'minLength');
+        const values = listedValues(view);
+        return (min !== undefined && min >= 1) || patternRejectsEmpty(view) || hasKeyword(view, 'format') || (values !== undefined && !values.includes(''));
+      },
+    },
+    { type: 'array', keyword: 'minItems', home: () => (numberKeyword(view, 'minItems') ?? 0) >= 1 || hasKeyword(view, 'contains') },
+    { type: 'object', keyword: 'minProperties', home: () => (numberKeyword(view, 'minProperties') ?? 0) >= 1 || view.required.size > 0 },
+  ];
+  const applicable = checks.filter((check) => view.types === undefined ? check.type === 'string' : view.types.has(check.type));
+  if (applicable.length === 0) return;
+  if (applicable.some((check) => check.home())) return;
+  const keyword = applicable[0]?.keyword ?? 'minLength';
+  findings.add('prose-only', node.parameter, keyword, node.location, node.pointer, quote(claim.sentence),
+    `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`, { claim, confidence: 'medium', fix: { pointer: node.pointer, set: { [keyword]: 1 } } });
+}
+
+export function valueMentionKey(value: JsonValue): string {
+  return typeof value === 'string' ? value.toLowerCase() : JSON.stringify(value);
+}
+
+export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: FindingList): void {
+  const { node } = claim;
+  let view = node.view;
+  let location = node.location;
+  let pointer = node.pointer;
+  if (view.types !== undefined && view.types.has('array') && !view.types.has('string')) {
+    const items = itemsOf(root, node);
+    if (items !== undefined) {
+      view = items.view;
+      location = `${node.location}/items`;
+      pointer = items.pointer;
+    }
+  }
+  const claimed = c.values.map((v) => v.toLowerCase());
+  if (view.types?.has('boolean') === true && claimed.every((v) => ['true', 'false', 'yes', 'no'].includes(v))) return;
+  const listed = listedValues(view);
+  if (listed !== undefined) {
+    const allowed = new Set(listed.map(valueMentionKey));
+    const missing = c.values.filter((v) => !allowed.has(v.toLowerCase()) && !allowed.has(v));
+    if (missing.length === 0) return;
+    const overlap = c.values.length - missing.length;
+    if (!c.quoted && overlap === 0) return;
+    const enumSite = firstSite(view, 'enum');
+    findings.add('prose-only', node.parameter, 'enum', location, pointer, quote(claim.sentence),
+      `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in "enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`,
+      { claim, confidence: c.quoted && !claim.fromTool ? 'high' : 'medium', fix: enumSite === undefined || enumSite.conditional ? undefined : { pointer: enumSite.pointer, set: { enum: [...listed, ...missing.map(enumValue(view))] } } });
+    return;
+  }
+  const pattern = firstSite(view, 'pattern');
+  if (pattern !== undefined && typeof pattern.value === 'string') {
+    try {
+      const regex = new RegExp(pattern.value, 'u');
+      if (c.values.every((v) => regex.test(v))) return;
+    } catch {
+      // An invalid pattern is the validity layer's finding.
+    }
+  }
+  const values = c.values.map(enumValue(view));
+  findings.add('prose-only', node.parameter, 'enum', location, pointer, quote(claim.sentence),
+    `Add "enum": ${json(values)} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} (the description lists the allowed values).`,
+    { claim, confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } });
+}
+
+export function enumValue(view: SchemaView): (text: string) => JsonValue {
+  return (text) => {
+    if ((view.types?.has('integer') === true || view.types?.has('number') === true) && !(view.types.has('string')) && Number.isFinite(Number(text))) return Number(text);
+    return text;
+  };
+}
+
+/** Values a pattern claiming a standard format must refuse; a pattern that accepts one of them is too loose. */
+export const BAD_SAMPLES: Readonly<Record<string, readonly string[]>> = {
+  date: ['x', 'tomorrow', '2024/01/31', '31-01-2024', '20240131x', 'not a date'],
+  'date-time': ['x', 'tomorrow at 9', 'not a date', '2024/01/31 10:00'],
+  time: ['x', 'noon', 'not a time'],
+  uuid: ['x', 'not-a-uuid', '1234', 'abc'],
+  email: ['x', 'not an email', 'a@', 'user.example.com'],
+  uri: ['x', 'not a url', 'example'],
+  ipv4: ['x', '999', 'not an ip'],
+  ipv6: ['x', 'not an ip'],
+  duration: ['x', '5 minutes'],
+};
+
+export function patternIsHomeFor(pattern: string, format: string | undefined): boolean {
+  if (format === undefined) return true;
+  const bad = BAD_SAMPLES[format];
+  if (bad === undefined) return true;
+  try {
+    const regex = new RegExp(pattern, 'u');
+    return bad.every((sample) => !regex.test(sample));
+  } catch {
+    return true;
+  }
+}
+
+export function negated(sentence: string, at: number): boolean {
+  return /\b(?:not|never|no|instead\s+of|rather\s+than|unlike)\s+(?:an?\s+|in\s+|as\s+|the\s+)?$/i.test(sentence.slice(0, at));
+}
+
+/**
+ * A format the prose offers alongside others ("ISO 8601 date or range", "ISO 8601, or relative dates such as
+ * '2 weeks ago'"), for some values only ("for dates, YYYY-MM-DD"), or of a default ("defaults to a random UUID"):
+ * a `format` would reject calls the prose allows.
+ */
+export function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
+  if (/\b(?:or|and\/or)\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:ranges?|relative|durations?|keywords?|expressions?|natural[- ]language|timestamps?\s+like)\b/i.test(sentence)) return true;
+  if (/\brelative\s+(?:dates?|times?)\b|\b(?:\d+\s+\w+\s+ago|yesterday|tomorrow)\b/i.test(sentence)) return true;
+  const before = sentence.slice(0, c.start);
+  if (/(?:^|[.;]\s*)for\s+[\w\s-]{1,30},\s*(?:use\s+)?$/i.test(before) || /\bfor\s+[\w-]+\s+(?:fields?|values?|parameters?)\s*,?\s*$/i.test(before)) return true;
+  return /\bdefaults?\s+to\s+(?:an?\s+)?(?:random|new|generated|fresh)?\s*$/i.test(before);
+}
+
+/** Upper-case words that stand for a value in a template (`user:ID`); others (`GHSA`) are literal. */
+export const PLACEHOLDER_WORDS = /^(?:ID|IDS|NAME|NUMBER|NUM|OWNER|REPO|ORG|KEY|SLUG|USER|TEAM|VALUE|TOKEN|HASH|SHA|UUID|LOGIN|EMAIL)$/;
+
+/** A `pattern` for the templates the prose shows: `GHSA-xxxx-xxxx-xxxx`, `user:ID` or `team:ID`, `HH:MM`. */
+export function templatePattern(templates: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  for (const template of templates) {
+    let out = '';
+    const tokens = template.match(/YYYY|MM|DD|HH|SS|[xX]{2,}|#+|N{2,}|[A-Z]{2,}|[\s\S]/g) ?? [];
+    for (const token of tokens) {
+      if (/^(?:YYYY|MM|DD|HH|SS)$/.test(token)) out += `[0-9]{${token.length}}`;
+      else if (/^[xX]{2,}$/.test(token)) out += `[A-Za-z0-9]{${token.length}}`;
+      else if (/^#+$|^N{2,}$/.test(token)) out += `[0-9]{${token.length}}`;
+      else if (PLACEHOLDER_WORDS.test(token)) out += '[^\\s]+';
+      else out += token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    }
+    if (out === '') return undefined;
+    parts.push(out);
+  }
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? `^${parts[0] ?? ''}$` : `^(?:${parts.join('|')})$`;
+}
+
+/** A pattern for a code the prose describes ("Three-letter ISO code", "ISO country code (e.g., 'US', 'GB')"). */
+export function codePattern(sentence: string, c: FormatCandidate): string | undefined {
+  if (c.templates !== undefined) return templatePattern(c.templates);
+  const letters = /\b(two|three|2|3)[- ]letter\b/i.exec(sentence)?.[1]?.toLowerCase();
+  if (letters !== undefined) return `^[A-Za-z]{${letters === 'two' || letters === '2' ? 2 : 3}}$`;
+  const examples = [...sentence.matchAll(/'([A-Za-z]{2,3})'|"([A-Za-z]{2,3})"|\x60([A-Za-z]{2,3})\x60/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  const first = examples[0];
+  if (first !== undefined && examples.every((e) => e.length === first.length)) return `^[A-Za-z]{${first.length}}$`;
+  return undefined;
+}
+
+export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, findings: FindingList): void {
+  const { node } = claim;
+  if (negated(claim.sentence, c.start)) return;
+  if (c.keyword === 'format' && formatIsPartial(claim.sentence, c)) return;
+  let view = node.view;
+  let location = node.location;
+  let pointer = node.pointer;
+  if (view.types !== undefined && !view.types.has('string')) {
+    if (!view.types.has('array')) return;
+    const items = itemsOf(root, node);
+    if (items === undefined) return;
+    view = items.view;
+    location = `${node.location}/items`;
+    pointer = items.pointer;
+    if (view.types !== undefined && !view.types.has('string')) return;
+  }
+  if (hasKeyword(view, 'format') || listedValues(view) !== undefined) return;
+  const pattern = firstSite(view, 'pattern');
+  if (pattern !== undefined && typeof pattern.value === 'string' && (c.keyword !== 'format' || patternIsHomeFor(pattern.value, c.format))) return;
+  const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
+  const loose = pattern !== undefined ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})` : '';
+  let suggestion: string;
+  let fix: SchemaFix | undefined;
+  const derived = c.keyword === 'format' ? undefined : codePattern(claim.sentence, c);
+  if (c.keyword === 'enum') suggestion = `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), or at least "pattern": "^[A-Z]{3}$".`;
+  else if (c.keyword === 'format') {
+    suggestion = `Add "format": "${c.format ?? ''}" to ${label}${loose} (the description says "${c.phrase}").`;
+    fix = { pointer, set: { format: c.format ?? '' } };
+  } else if (derived !== undefined) {
+    suggestion = `Add "pattern": ${json(derived)} to ${label} (the description says "${c.phrase}").`;
+    fix = { pointer, set: { pattern: derived } };
+  } else suggestion = `Add a "pattern" to ${label} that encodes the format the description states ("${c.phrase}").`;
+  // A format shown ("YYYY-MM-DD", "UUID", a template) is sure; one named ("ISO 8601", "ISO country code") is read.
+  const shown = c.rule === 'yyyy-mm-dd' || c.rule === 'uuid' || c.rule === 'format-template' || c.rule === 'hh-mm' || c.rule === 'e164';
+  findings.add('prose-only', node.parameter, c.keyword, location, pointer, quote(claim.sentence), suggestion,
+    { claim, confidence: shown && !claim.fromTool ? 'high' : 'medium', fix });
+}
+
+export function sameDefault(a: JsonValue, b: JsonValue): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList): void {
+  const { node } = claim;
+  const view = node.view;
+  const site = firstSite(view, 'default');
+  if (site !== undefined) {
+    if (c.literal === undefined || !c.comparable) return;
+    if (sameDefault(site.value, c.literal)) return;
+    // "defaults to false" against `default: null` where null means false is still a disagreement worth a look,
+    // but a string default spelled differently in prose ("open" vs "OPEN") is not.
+    findings.add('prose-only', node.parameter, 'default', node.location, node.pointer, quote(claim.sentence),
+      `The description says the default is ${json(c.literal)} but "${node.label}" has "default": ${json(site.value)}: make them agree.`, { claim });
+    return;
+  }
+  if (c.literal === undefined) return;
+  if (typeof c.literal === 'string' && !allows(view, 'string')) return;
+  if (typeof c.literal === 'number' && !allows(view, 'number')) return;
+  if (typeof c.literal === 'boolean' && !allows(view, 'boolean')) return;
+  // The schema's own spelling of the value ("Defaults to low." for `"enum": ["low", ...]`); none when it lists no such value.
+  const listed = listedValues(view);
+  const literal = listed === undefined ? c.literal : listed.find((v) => sameDefault(v, c.literal ?? null));
+  findings.add('prose-only', node.parameter, 'default', node.location, node.pointer, quote(claim.sentence),
+    `Add "default": ${json(literal ?? c.literal)} to "${node.label}" (the description says it defaults to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
+    { claim, confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } });
+}

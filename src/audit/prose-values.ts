@@ -1,0 +1,195 @@
+/**
+ * Literal values in prose: the default a phrase names ("defaults to 10", "(default: `open`)") and lists of
+ * values ("one of `a`, `b` or `c`").
+ *
+ * Pure: no I/O; deterministic.
+ */
+import type { JsonValue } from '../core/shared/json.js';
+import type { DefaultCandidate, EnumCandidate } from './candidates.js';
+import { isDigit, NUM, parseNumber, UNIT, unitOf } from './prose-text.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Defaults
+
+export const DYNAMIC_DEFAULT_WORDS = new Set([
+  'the', 'a', 'an', 'now', 'today', 'tomorrow', 'current', 'currently', 'empty', 'none', 'nothing', 'unset', 'all',
+  'any', 'no', 'same', 'caller', 'user', 'your', 'their', 'its', 'this', 'that', 'whatever', 'whichever', 'system',
+  'server', 'unlimited', 'infinity', 'infinite', 'auto', 'automatic', 'automatically', 'omitted', 'blank', 'whole',
+  'every', 'each', 'one', 'first', 'last', 'previous', 'next', 'most', 'least', 'our', 'my', 'his', 'her',
+]);
+
+export const MEASURE_UNITS = /^(?:%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|bytes?|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?|cents?|dollars?|euros?|pounds?|usd|eur|gbp|meters?|metres?|km|miles?|pixels?|px|pt|degrees?)$/i;
+
+export const WORD_END_PUNCTUATION = new Set(['.', ',', ';', ':', ')', '!', '?']);
+
+export function isTokenChar(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c === '_' || c === '.' || c === '+' || c === '/' || c === '-';
+}
+
+/**
+ * The word a text starts with (`open` of `open.`), and the punctuation after it (`.`): same as
+ * `/^([#@/]?[A-Za-z_][\w.+/-]*?)(?=[.,;:)!?]*(?:\s|$))([.,;:)!?]*)/`, by a scan that follows the regex. Its lazy
+ * word grows one character at a time and the lookahead reads the punctuation after it each time, so a run of dots
+ * (`a.....…#`) was read once per dot: quadratic. Here a run of punctuation is read once: every position inside it
+ * has the same end.
+ */
+export function leadingWord(text: string): { token: string; punctuation: string } | undefined {
+  let first = 0;
+  if (text.startsWith('#') || text.startsWith('@') || text.startsWith('/')) first = 1;
+  const c = text.charAt(first);
+  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_')) return undefined;
+  let runEnd = first + 1;
+  while (runEnd < text.length && WORD_END_PUNCTUATION.has(text.charAt(runEnd))) runEnd++;
+  for (let end = first + 1; ; end++) {
+    // The lookahead at `end`: punctuation from `end` to `runEnd`, then whitespace or the end of the text.
+    if (end > runEnd) {
+      runEnd = end;
+      while (runEnd < text.length && WORD_END_PUNCTUATION.has(text.charAt(runEnd))) runEnd++;
+    }
+    if (runEnd === text.length || /\s/.test(text.charAt(runEnd))) return { token: text.slice(0, end), punctuation: text.slice(end, runEnd) };
+    // The lazy `[\w.+/-]*?` takes one more character.
+    if (end >= text.length || !isTokenChar(text.charAt(end))) return undefined;
+  }
+}
+
+export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
+  const at = m.index + m[0].length;
+  const rest = sentence.slice(at);
+  const base = { kind: 'default', start: m.index, rule: 'default' } as const;
+  const quoted = /^(?:`([^`]*)`|"([^"]*)"|'([^']*)'|“([^”]*)”)/.exec(rest);
+  if (quoted !== null) {
+    const quotedText = quoted[1] ?? quoted[2] ?? quoted[3] ?? quoted[4] ?? '';
+    // `ignoreMode='untilEscalating'`: the default is the value, not the assignment around it.
+    const assignment = /^[A-Za-z_][\w.]*\s*[=:]\s*(['"]?)([^'"]+)\1$/.exec(quotedText);
+    const text = assignment?.[2] ?? quotedText;
+    let literal: JsonValue = text;
+    if (quoted[1] !== undefined && assignment === null) {
+      try {
+        literal = JSON.parse(text) as JsonValue;
+      } catch {
+        literal = text;
+      }
+    }
+    const end = at + quoted[0].length;
+    return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal, comparable: true }];
+  }
+  const number = new RegExp(String.raw`^(${NUM})${UNIT}`, 'i').exec(rest);
+  if (number !== null && /^[-−\d]/.test(number[1] ?? '')) {
+    const parsed = parseNumber(number[1] ?? '');
+    if (parsed !== undefined) {
+      const unit = unitOf(number[2], number[3]);
+      const measured = unit !== undefined && MEASURE_UNITS.test(unit);
+      const end = at + number[0].length;
+      return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: parsed.value, comparable: parsed.plain && !measured }];
+    }
+  }
+  const assigned = /^[A-Za-z_][\w.]*=(['"])([^'"]+)\1/.exec(rest);
+  if (assigned !== null) {
+    const end = at + assigned[0].length;
+    return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: assigned[2] ?? '', comparable: true }];
+  }
+  const word = leadingWord(rest);
+  if (word === undefined) return [];
+  const token = word.token;
+  const end = at + token.length;
+  const phrase = sentence.slice(m.index, end).trim();
+  const lower = token.toLowerCase();
+  if (lower === 'true' || lower === 'false') return [{ ...base, end, phrase, literal: lower === 'true', comparable: true }];
+  if (lower === 'null') return [{ ...base, end, phrase, literal: null, comparable: true }];
+  const after = rest.slice(token.length);
+  // One word followed by punctuation or the end: a literal ("defaults to open."). Several words ("defaults to
+  // the current user", "defaults to open issues only") or a word that names no value: the prose describes a
+  // default the schema cannot state.
+  const single = /^(?:[.,;:)!?]|\s*\(|\s*$|\s+(?:and|or|but|if|when|unless|which|so)\b)/.test(after) || word.punctuation !== '';
+  if (!single || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower)) return [{ ...base, end, phrase, literal: undefined, comparable: false }];
+  return [{ ...base, end, phrase, literal: token, comparable: true }];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Value lists
+
+/** Words that start a phrase rather than a list of values ("one of the user's accounts"). */
+export const LIST_STOP_WORDS = new Set([
+  'the', 'a', 'an', 'these', 'those', 'following', 'its', 'their', 'your', 'our', 'this', 'that', 'any', 'all',
+  'each', 'every', 'several', 'many', 'some', 'two', 'three', 'four', 'five', 'them', 'us', 'you', 'it', 'his',
+  'her', 'my', 'way', 'case', 'not', 'no', 'be', 'set', 'provided', 'given', 'specified', 'used', 'at', 'in', 'on',
+  'greater', 'less', 'more', 'fewer', 'between', 'positive', 'negative', 'non-negative', 'non-empty', 'empty',
+  'unique', 'valid', 'present', 'called', 'sent', 'included', 'omitted', 'supplied', 'passed', 'exactly', 'either',
+  'both', 'neither', 'true', 'false', 'null', 'none', 'earlier', 'later', 'before', 'after', 'within', 'from',
+]);
+
+export interface ParsedList {
+  readonly values: string[];
+  readonly quoted: boolean;
+  readonly end: number;
+  /** The separators seen (`,`, `or`, `and`, `/`, `|`). */
+  readonly separators: string[];
+}
+
+/**
+ * Parses a list of values starting at `from`: quoted/backticked values, or bare single words, separated by
+ * commas, "or", "and", "/" or "|". A value may carry a parenthetical gloss ("`asc` (ascending)"). A bare list must
+ * end where the clause ends, so "one of low, medium or high priority tasks" is not a list of values.
+ */
+export function parseValueList(text: string, from: number): ParsedList | undefined {
+  let at = from;
+  const filler = /^\s*:?\s*(?:the\s+following(?:\s+(?:values|options|strings|codes|names|keywords))?\s*:?\s*)?/i.exec(text.slice(at));
+  at += filler?.[0].length ?? 0;
+  const values: string[] = [];
+  const separators: string[] = [];
+  let quoted = true;
+  for (let i = 0; i < 64; i++) {
+    const rest = text.slice(at);
+    const q = /^(?:`([^`]+)`|"([^"]+)"|'([^']+)'|“([^”]+)”)/.exec(rest);
+    if (q !== null) {
+      values.push(q[1] ?? q[2] ?? q[3] ?? q[4] ?? '');
+      at += q[0].length;
+    } else {
+      const bare = /^[A-Za-z0-9_][\w+-]*(?:\.\d+)?/.exec(rest);
+      if (bare === null) break;
+      if (values.length === 0 && LIST_STOP_WORDS.has(bare[0].toLowerCase())) return undefined;
+      if (LIST_STOP_WORDS.has(bare[0].toLowerCase()) && bare[0].toLowerCase() !== 'true' && bare[0].toLowerCase() !== 'false' && bare[0].toLowerCase() !== 'null') break;
+      values.push(bare[0]);
+      quoted = false;
+      at += bare[0].length;
+    }
+    const gloss = /^\s*\([^()]*\)/.exec(text.slice(at));
+    if (gloss !== null) at += gloss[0].length;
+    const separator = /^(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s*\/\s*|\s*\|\s*)/i.exec(text.slice(at));
+    if (separator === null) break;
+    const next = text.slice(at + separator[0].length);
+    if (!/^(?:[`"'“]|[A-Za-z0-9_])/.test(next)) break;
+    // "a, b or c, depending on ...": a comma followed by a non-value word ends the list.
+    if (!/^[`"'“]/.test(next)) {
+      const word = /^[A-Za-z0-9_][\w+-]*/.exec(next)?.[0]?.toLowerCase() ?? '';
+      if (LIST_STOP_WORDS.has(word) && word !== 'true' && word !== 'false' && word !== 'null') break;
+    }
+    separators.push(separator[0].trim().toLowerCase() || ' ');
+    at += separator[0].length;
+  }
+  if (values.length < 2) return undefined;
+  if (!quoted) {
+    // A bare list ends with the clause: end of text, punctuation, a parenthesis or a dash.
+    if (!/^(?:\s*$|\s*[.;:,!?)(—–]|\s+-\s)/.test(text.slice(at))) return undefined;
+  }
+  return { values, quoted, end: at, separators };
+}
+
+export function enumCandidate(m: RegExpExecArray, sentence: string): EnumCandidate[] {
+  const trigger = m[0].toLowerCase();
+  const list = parseValueList(sentence, m.index + m[0].length);
+  if (list === undefined) return [];
+  if (/^either/.test(trigger) && !list.separators.includes('or')) return [];
+  if (/^(?:must|only|accept)/.test(trigger) && !list.quoted) return [];
+  return [
+    {
+      kind: 'enum',
+      values: list.values,
+      quoted: list.quoted,
+      start: m.index,
+      end: list.end,
+      phrase: sentence.slice(m.index, list.end).trim(),
+      rule: 'one-of',
+    },
+  ];
+}

@@ -1,0 +1,255 @@
+/**
+ * schema → prose: constraints the schema enforces that no description explains, and a required parameter the prose
+ * calls optional.
+ *
+ * Pure: no I/O.
+ */
+import type { JsonObject, JsonValue } from '../core/shared/json.js';
+import { type Claim, FindingList, json, quote } from './findings.js';
+import { boundTarget, type Family, holderOf, isInteger, templatePattern } from './prose-only.js';
+import { escapeRegExp, mentionsNumber } from './prose-text.js';
+import { type AuditNode, firstSite } from './schema-nav.js';
+
+/** Words that explain a `pattern`: the description says what the value looks like. */
+export const PATTERN_VOCABULARY = /\b(?:format|formatted|pattern|regex|regular\s+expression|letters?|digits?|characters?|alphanumeric|numeric|lower-?case|upper-?case|capitals?|capitalized|hex(?:adecimal)?|prefix(?:ed)?|suffix(?:ed)?|starts?\s+with|begins?\s+with|ends?\s+with|e\.g\.|for\s+example|such\s+as|iso|rfc|uuid|guid|slug|semver|e\.164|of\s+the\s+form|looks\s+like|hyphens?|dashes|underscores?|yyyy|mm|dd|hh)\b|\be\.g\b/i;
+
+/** Words that explain a `format`, by format. */
+export const FORMAT_VOCABULARY: Readonly<Record<string, RegExp>> = {
+  date: /\b(?:dates?|day|yyyy|iso|rfc|birthday|deadline)\b/i,
+  'date-time': /\b(?:date|time|timestamp|datetime|date-time|iso|rfc|instant|moment|when)\b/i,
+  time: /\b(?:time|hh|iso|rfc|clock|hour)\b/i,
+  duration: /\b(?:duration|iso|period|interval|how\s+long)\b/i,
+  email: /\be-?mail\b/i,
+  'idn-email': /\be-?mail\b/i,
+  uri: /\b(?:url|urls|uri|uris|iri|link|address|https?|href|endpoint|web|website|webhook)\b/i,
+  'uri-reference': /\b(?:url|uri|iri|link|reference|path|href|address)\b/i,
+  iri: /\b(?:url|uri|iri|link|address)\b/i,
+  'iri-reference': /\b(?:url|uri|iri|link|reference|address)\b/i,
+  'uri-template': /\b(?:template|url|uri)\b/i,
+  uuid: /\b(?:uuid|guid)\b/i,
+  hostname: /\b(?:host|hostname|domain|server)\b/i,
+  'idn-hostname': /\b(?:host|hostname|domain|server)\b/i,
+  ipv4: /\b(?:ip|ipv4|address)\b/i,
+  ipv6: /\b(?:ip|ipv6|address)\b/i,
+  regex: /\b(?:regex|regular\s+expression|pattern)\b/i,
+  'json-pointer': /\b(?:pointer|json)\b/i,
+  'relative-json-pointer': /\b(?:pointer|json)\b/i,
+};
+
+export function mentionsValue(text: string, value: JsonValue): boolean {
+  if (typeof value === 'number') return mentionsNumber(text, value);
+  if (typeof value !== 'string' || value === '') return false;
+  if (/^[\w-]+$/.test(value)) {
+    const spaced = value.replace(/[_-]+/g, '[\\s_-]+');
+    return new RegExp(`(?<![\\w])(?:${escapeRegExp(value)}|${spaced})(?![\\w])`, 'i').test(text);
+  }
+  return text.toLowerCase().includes(value.toLowerCase());
+}
+
+/**
+ * Trivial bounds every reader assumes: a quantity is not negative, a count or page number starts at 1, a name is
+ * not empty, a list has an item. Stating them is good practice; leaving them unsaid misleads no one.
+ */
+export function trivialBound(keyword: string, value: number): boolean {
+  if (keyword === 'minimum') return value === 0 || value === 1;
+  if (keyword === 'exclusiveMinimum') return value === 0;
+  if (keyword === 'minLength') return value <= 2;
+  if (keyword === 'minItems' || keyword === 'minProperties') return value <= 1;
+  return false;
+}
+
+/**
+ * Bounds that are the limits of a type, not of the tool: zod writes ±9007199254740991 (the safe-integer limit) on
+ * every integer, generators write int32/int64 limits. And upper bounds no realistic value comes near: a million
+ * and more, ten thousand characters and more, a thousand items and more. Neither surprises a model or an engineer.
+ */
+export function unrealisticBound(keyword: string, value: number): boolean {
+  const limit = Math.abs(value);
+  if ([2 ** 53 - 1, 2 ** 53, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1].includes(limit)) return true;
+  if (keyword === 'maximum' || keyword === 'exclusiveMaximum') return value >= 1_000_000;
+  if (keyword === 'maxLength') return value >= 10_000;
+  if (keyword === 'maxItems' || keyword === 'maxProperties') return value >= 1000;
+  return false;
+}
+
+/**
+ * An enum whose values a model cannot read: numbers (`60, 300, 600`) or one-character codes. Words, names and
+ * standard codes (`asc`/`desc`, `open`/`closed`, severities, regions, locales) explain themselves: the model reads
+ * them in the schema, so the prose need not repeat them.
+ */
+export function crypticEnum(values: readonly JsonValue[]): boolean {
+  return values.some((v) => typeof v === 'number' || (typeof v === 'string' && v.length === 1 && /[A-Za-z0-9]/.test(v)));
+}
+
+export const BOUND_KEYWORDS: readonly { keyword: string; family: Family; side: 'lower' | 'upper'; exclusive: boolean }[] = [
+  { keyword: 'minimum', family: 'number', side: 'lower', exclusive: false },
+  { keyword: 'exclusiveMinimum', family: 'number', side: 'lower', exclusive: true },
+  { keyword: 'maximum', family: 'number', side: 'upper', exclusive: false },
+  { keyword: 'exclusiveMaximum', family: 'number', side: 'upper', exclusive: true },
+  { keyword: 'minLength', family: 'length', side: 'lower', exclusive: false },
+  { keyword: 'maxLength', family: 'length', side: 'upper', exclusive: false },
+  { keyword: 'minItems', family: 'items', side: 'lower', exclusive: false },
+  { keyword: 'maxItems', family: 'items', side: 'upper', exclusive: false },
+  { keyword: 'minProperties', family: 'properties', side: 'lower', exclusive: false },
+  { keyword: 'maxProperties', family: 'properties', side: 'upper', exclusive: false },
+];
+
+export function schemaOnly(
+  root: JsonObject,
+  nodes: readonly AuditNode[],
+  claims: readonly Claim[],
+  mentioned: ReadonlyMap<string, string[]>,
+  toolText: string,
+  findings: FindingList,
+): void {
+  for (const node of nodes) {
+    const view = node.view;
+    // A node's own keywords only: those of a `$ref` target are the node's too, but nested properties are nodes of
+    // their own.
+    const texts = [node.view.description ?? '', ...node.ancestorDescriptions];
+    if (node.location === '') texts.push(...(mentioned.get(node.parameter) ?? []));
+    const text = texts.join('\n');
+    const nodeClaims = claims.filter((claim) => claim.node === node || (node.name === 'items' && claim.node.pointer === parentPointer(node)));
+    const label = node.location.endsWith('/items') && node.name === 'items' ? `the items of "${node.label.slice(0, -2)}"` : `"${node.label}"`;
+
+    for (const spec of BOUND_KEYWORDS) {
+      const site = firstSite(view, spec.keyword);
+      if (site === undefined || typeof site.value !== 'number') continue;
+      const value = site.value;
+      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value)) continue;
+      const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
+        if (c.kind === 'bound') {
+          const target = boundTarget(owner, c);
+          return target !== undefined && target.family === spec.family && c.side === spec.side;
+        }
+        if (c.kind === 'nonEmpty') return spec.side === 'lower' && value <= 1;
+        if (c.kind === 'exactLength') return spec.family === 'length';
+        return false;
+      });
+      if (spoken) continue;
+      const neighbours = spec.exclusive && isInteger(view) ? [value, value + (spec.side === 'lower' ? 1 : -1)] : [value];
+      if (neighbours.some((n) => mentionsNumber(text, n))) continue;
+      const unit = spec.family === 'length' ? ' characters' : spec.family === 'items' ? ' items' : '';
+      const phrase = spec.side === 'lower' ? (spec.exclusive ? 'greater than' : 'at least') : spec.exclusive ? 'less than' : 'at most';
+      findings.add('schema-only', node.parameter, spec.keyword, node.location, site.pointer, json({ [spec.keyword]: value }),
+        `Say it in the description of ${label}, next to the keyword (e.g. "${phrase} ${value}${unit}"${spec.family === 'number' ? ', with the unit' : ''}), or drop "${spec.keyword}" if it is not a real limit.`,
+        { confidence: spec.side === 'upper' ? 'medium' : 'low' });
+    }
+
+    const multipleOf = firstSite(view, 'multipleOf');
+    if (multipleOf !== undefined && typeof multipleOf.value === 'number') {
+      const explained = mentionsNumber(text, multipleOf.value) || /\b(?:multiples?|increments?|steps?|decimals?|decimal\s+places|cents|whole|granularity|precision|rounded)\b/i.test(text);
+      if (!explained) {
+        findings.add('schema-only', node.parameter, 'multipleOf', node.location, multipleOf.pointer, json({ multipleOf: multipleOf.value }),
+          `Say it in the description of ${label} (e.g. "in steps of ${multipleOf.value}"), or drop "multipleOf".`);
+      }
+    }
+
+    const pattern = firstSite(view, 'pattern');
+    if (pattern !== undefined && typeof pattern.value === 'string') {
+      const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format' || c.kind === 'exactLength' || c.kind === 'enum');
+      if (!spoken && !PATTERN_VOCABULARY.test(text) && !hasMatchingExample(text, pattern.value)) {
+        findings.add('schema-only', node.parameter, 'pattern', node.location, pattern.pointer, json({ pattern: pattern.value }),
+          `Describe the format in the description of ${label}: what a valid value looks like, with an example that matches ${pattern.value}.`);
+      }
+    }
+
+    const format = firstSite(view, 'format');
+    if (format !== undefined && typeof format.value === 'string') {
+      const name = format.value;
+      const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format');
+      const vocabulary = FORMAT_VOCABULARY[name] ?? new RegExp(`\\b(?:${escapeRegExp(name)}|format)\\b`, 'i');
+      if (!spoken && !vocabulary.test(text)) {
+        findings.add('schema-only', node.parameter, 'format', node.location, format.pointer, json({ format: name }),
+          `Name the format in the description of ${label} (e.g. "${FORMAT_EXAMPLES[name] ?? `a ${name}`}").`);
+      }
+    }
+
+    const enumSite = firstSite(view, 'enum');
+    if (enumSite !== undefined && Array.isArray(enumSite.value)) {
+      const values = enumSite.value.filter((v) => v !== null && typeof v !== 'boolean');
+      if (values.length >= 2 && crypticEnum(values)) {
+        const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'enum');
+        const standard = /\b(?:ISO|IANA|RFC|BCP\s*47|IETF|ICAO|IATA|UN\/LOCODE)\b/.test(text);
+        const anyMentioned = values.some((v) => mentionsValue(text, v) || mentionsValue(toolText, v));
+        if (!spoken && !standard && !anyMentioned) {
+          findings.add('schema-only', node.parameter, 'enum', node.location, enumSite.pointer, json({ enum: enumSite.value }),
+            `List the allowed values in the description of ${label} and say what each means (e.g. "one of ${values.slice(0, 4).map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``).join(', ')}${values.length > 4 ? ', ...' : ''}").`);
+        }
+      }
+    }
+
+    // The prose calls a required parameter optional: the visible conflict (strict validation rejects every call
+    // that believes the prose), reported against the schema's `required`.
+    const optional = claims.find((claim) => claim.node === node && claim.candidate.kind === 'optional');
+    if (optional !== undefined && node.parent?.required.has(node.name) === true) {
+      const holder = holderOf(root, node);
+      const own = holder !== undefined && holder.required.includes(node.name);
+      findings.add('schema-only', node.parameter, 'required', node.location, node.pointer, quote(optional.sentence),
+        `The description says ${label} is optional but the schema requires it: remove it from "required" (and give it a "default"), or correct the description.`,
+        { confidence: optional.fromTool ? 'medium' : 'high', fix: own ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } } : undefined });
+    }
+
+    // "'YYYY-MM-DDtoYYYY-MM-DD' - Timeframe is also supported ... e.g. 2022-04-01to2022-07-30": an enum that lists
+    // the placeholder itself refuses every real value of that shape.
+    if (enumSite !== undefined && Array.isArray(enumSite.value) && !enumSite.conditional) {
+      const placeholders = enumSite.value.filter((v): v is string => typeof v === 'string' && /YYYY|MM-DD|HH:MM/.test(v));
+      const template = placeholders[0];
+      if (template !== undefined && mentionsValue(text, template)) {
+        const others = enumSite.value.filter((v) => !placeholders.includes(v as string));
+        const regex = templatePattern(placeholders);
+        findings.add('prose-only', node.parameter, 'enum', node.location, enumSite.pointer, quote(text.slice(0, 200)),
+          `The "enum" of ${label} lists the placeholder ${json(template)} itself, so the values the description allows (${template} filled in) are rejected: replace it with a "pattern" for that shape (an "anyOf" of the other values and ${json(regex ?? '')}).`,
+          { confidence: 'high', fix: regex === undefined ? undefined : { pointer: enumSite.pointer, remove: ['enum'], set: { anyOf: [{ enum: others }, { type: 'string', pattern: regex }] } } });
+      }
+    }
+  }
+}
+
+export const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
+  date: 'a date, YYYY-MM-DD',
+  'date-time': 'an RFC 3339 date-time, e.g. 2026-01-31T09:00:00Z',
+  time: 'a time, HH:MM:SS with offset',
+  email: 'an email address',
+  uri: 'an absolute URL',
+  uuid: 'a UUID',
+  duration: 'an ISO 8601 duration, e.g. PT15M',
+};
+
+export function parentPointer(node: AuditNode): string {
+  return node.pointer.replace(/\/items$/, '');
+}
+
+/** A word or quoted example in the prose that the pattern accepts (the pattern must not accept the empty string). */
+export function hasMatchingExample(text: string, pattern: string): boolean {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, 'u');
+  } catch {
+    return true;
+  }
+  if (regex.test('')) return false;
+  const candidates = new Set<string>();
+  for (const m of text.matchAll(/`([^`]+)`|"([^"]+)"|'([^']+)'/g)) candidates.add(m[1] ?? m[2] ?? m[3] ?? '');
+  for (const token of text.split(/\s+/)) candidates.add(stripWordPunctuation(token));
+  for (const candidate of candidates) if (candidate !== '' && regex.test(candidate) && candidate.length >= 2) return true;
+  return false;
+}
+
+export const LEADING_PUNCTUATION = new Set(['(', '"', "'", '`']);
+export const TRAILING_PUNCTUATION = new Set([')', '"', "'", '`', '.', ',', ';', ':', '!', '?']);
+
+/**
+ * A token without its leading `("'\`` and trailing `)"'\`.,;:!?`: what
+ * `token.replace(/^[("'\`]+|[)"'\`.,;:!?]+$/g, '')` gives, by two scans. The regex's second branch, unanchored at
+ * the start, is tried at every position of a run of those characters and runs to its end before failing on `$`
+ * (`))))…)a`): quadratic. As with the global replace, the trailing run is taken only after the leading one (a
+ * token that is all punctuation loses it all once).
+ */
+export function stripWordPunctuation(token: string): string {
+  let start = 0;
+  while (start < token.length && LEADING_PUNCTUATION.has(token.charAt(start))) start++;
+  let end = token.length;
+  while (end > start && TRAILING_PUNCTUATION.has(token.charAt(end - 1))) end--;
+  return token.slice(start, end);
+}
