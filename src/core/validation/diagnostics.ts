@@ -2,20 +2,15 @@
  * From ajv errors to diagnostics: runs a compiled ajv function, folds its errors (ajv-error-tree.ts) and renders
  * each into a {@link Diagnostic} an agent can act on: a stable code from codes.ts, the JSON Pointer of the
  * offending value, a plain message naming the parameter, a hint saying what to send instead, and
- * machine-readable details. Also the `tool_schema_unusable` diagnostic shared with schema compilation.
+ * machine-readable details. The renderer here keeps what spans keywords (the `anyOf`/`oneOf`/`if` trees, schema
+ * summaries, value names); each keyword family's own rendering is a rule in keywords/. Also the
+ * `tool_schema_unusable` diagnostic shared with schema compilation.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { buildErrorTree, numberParam, param, stringParam, type ErrorNode } from './ajv-error-tree.js';
-import type { ErrorCode } from '../shared/codes.js';
+import { buildErrorTree, param, stringParam, type ErrorNode } from './ajv-error-tree.js';
 import {
-  arrayOrEmpty,
-  boundedList,
   capitalize,
-  closeName,
-  closeValue,
-  codePointLength,
   dedupe,
-  DESCRIPTION_CHARS,
   joinAnd,
   joinOr,
   listAnd,
@@ -23,18 +18,16 @@ import {
   plural,
   preview,
   PREVIEW_CHARS,
-  previewValue,
   QUOTE_CHARS,
-  quoteDescription,
   refName,
-  roundNoise,
   truncate,
   typeNoun,
 } from '../shared/text.js';
-import { childPointer, isJsonObject, jsonTypeOf } from '../shared/json.js';
+import { isJsonObject, jsonTypeOf } from '../shared/json.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import { schemaKeyword, typeAllows, type SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from '../shared/types.js';
+import { agree, KEYWORD_RULES, type Make } from './keywords/index.js';
 
 /**
  * How many diagnostics past the cap are still rendered, only to count them for `more_errors` (about 10 µs
@@ -137,44 +130,6 @@ export function unusableDiagnostic(message: string, details: Record<string, Json
     details,
   };
 }
-
-const COMPARISON_WORDS: Record<string, string> = {
-  '>=': 'at least',
-  '>': 'greater than',
-  '<=': 'at most',
-  '<': 'less than',
-};
-
-/** Format descriptions and example values, so a hint can show what a valid value looks like. */
-const FORMATS: Record<string, { what: string; example: JsonValue }> = {
-  date: { what: 'a calendar date, YYYY-MM-DD', example: '2024-05-31' },
-  time: { what: 'a time with a time zone, HH:MM:SS followed by Z or an offset', example: '14:30:00Z' },
-  'date-time': { what: 'an RFC 3339 date-time with a time zone', example: '2024-05-31T14:30:00Z' },
-  'iso-time': { what: 'an ISO 8601 time', example: '14:30:00' },
-  'iso-date-time': { what: 'an ISO 8601 date-time', example: '2024-05-31T14:30:00' },
-  duration: { what: 'an ISO 8601 duration', example: 'P3DT4H' },
-  uri: { what: 'an absolute URI, with a scheme', example: 'https://example.com/path' },
-  'uri-reference': { what: 'a URI or a relative reference', example: '/path/to/resource' },
-  'uri-template': { what: 'an RFC 6570 URI template', example: 'https://example.com/items/{id}' },
-  url: { what: 'a URL', example: 'https://example.com/path' },
-  email: { what: 'an email address', example: 'user@example.com' },
-  hostname: { what: 'a host name', example: 'api.example.com' },
-  ipv4: { what: 'an IPv4 address', example: '192.0.2.10' },
-  ipv6: { what: 'an IPv6 address', example: '2001:db8::1' },
-  regex: { what: 'a regular expression', example: '^[a-z]+$' },
-  uuid: { what: 'a UUID', example: '123e4567-e89b-12d3-a456-426614174000' },
-  'json-pointer': { what: 'a JSON Pointer', example: '/items/0' },
-  'json-pointer-uri-fragment': { what: 'a JSON Pointer URI fragment', example: '#/items/0' },
-  'relative-json-pointer': { what: 'a relative JSON Pointer', example: '1/name' },
-  byte: { what: 'base64-encoded data', example: 'aGVsbG8=' },
-  int32: { what: 'a 32-bit signed integer', example: 42 },
-  int64: { what: 'a 64-bit signed integer', example: 42 },
-  float: { what: 'a 32-bit floating-point number', example: 1.5 },
-  double: { what: 'a 64-bit floating-point number', example: 1.5 },
-};
-
-/** Builds a diagnostic of the keyword being rendered (its name goes into the details). */
-type Make = (code: ErrorCode, at: string, message: string, hint: string, details?: Record<string, JsonValue>) => Diagnostic;
 
 /** Turns error nodes into diagnostics. One per validation call: it knows the arguments, to name paths. */
 class Renderer {
@@ -325,15 +280,15 @@ class Renderer {
     };
   }
 
-  /** One ajv error → one diagnostic. `children` are the errors it explains (for `contains`/`propertyNames`). */
+  /**
+   * One ajv error → one diagnostic, by its keyword's rule (keywords/), else the generic `schema_violation`.
+   * `children` are the errors it explains (for `contains`/`propertyNames`).
+   */
   private single(error: ErrorObject, children: ErrorNode[]): Diagnostic {
     const path = error.instancePath;
     const name = this.name(path);
     const Name = capitalize(name);
-    const data: unknown = error.data;
     const keyword = error.keyword;
-    const parent: unknown = error.parentSchema;
-    const description = this.index.annotation(parent, 'description');
     const make: Make = (code, at, message, hint, details = {}) => ({
       code,
       path: at,
@@ -341,249 +296,25 @@ class Renderer {
       hint,
       details: { keyword, ...details },
     });
-
-    switch (keyword) {
-      case 'required':
-        return this.missing(error, 'missing_required', stringParam(error, 'missingProperty'));
-      case 'dependentRequired':
-      case 'dependencies':
-        return this.missing(error, 'missing_dependency', stringParam(error, 'missingProperty'), stringParam(error, 'property'));
-
-      case 'type': {
-        const rawType = param(error, 'type');
-        const expected = (Array.isArray(rawType) ? rawType : [rawType]).filter((t): t is string => typeof t === 'string');
-        const received = jsonTypeOf(data);
-        const notWhole = received === 'number' && expected.includes('integer') ? ' (not a whole number)' : '';
-        const message = `Wrong type for ${name}: expected ${expected.join(' or ')}, received ${received}${notWhole}.`;
-        return make('wrong_type', path, message, this.typeHint(name, expected, data, description), {
-          expected,
-          received,
-        });
-      }
-
-      case 'enum': {
-        const allowed = arrayOrEmpty(param(error, 'allowedValues'));
-        const suggestion = closeValue(data, allowed);
-        return make(
-          'not_in_enum',
-          path,
-          `${Name} ${agree(path, 'is', 'are')} not one of the allowed values (received ${preview(data)}).`,
-          `Use one of: ${listValues(allowed)}.${suggestion === undefined ? '' : ` Did you mean ${preview(suggestion)}?`}`,
-          listDetails('allowedValues', allowed),
-        );
-      }
-
-      case 'const': {
-        const allowed = param(error, 'allowedValue') as JsonValue;
-        return make(
-          'not_const',
-          path,
-          `${Name} must be exactly ${preview(allowed)} (received ${preview(data)}).`,
-          `Send ${preview(allowed)}.`,
-          { allowedValue: previewValue(allowed) },
-        );
-      }
-
-      case 'additionalProperties':
-      case 'unevaluatedProperties': {
-        const key = stringParam(error, keyword === 'additionalProperties' ? 'additionalProperty' : 'unevaluatedProperty');
-        const allowed = this.index.declaredProperties(parent, keyword === 'unevaluatedProperties');
-        const patterns = isJsonObject(schemaKeyword(parent, 'patternProperties'))
-          ? Object.keys(schemaKeyword(parent, 'patternProperties') as JsonObject)
-          : [];
-        const what = path === '' ? 'parameters' : 'properties';
-        const message =
-          path === ''
-            ? `Unknown parameter ${preview(key)}: this tool does not accept it.`
-            : `Unknown property ${preview(key)} in ${name}: it is not allowed there.`;
-        const suggestion = closeName(key, allowed);
-        let hint = `Remove ${preview(key)}.`;
-        if (suggestion !== undefined) hint += ` Did you mean ${preview(suggestion)}?`;
-        if (allowed.length > 0) hint += ` Allowed ${what}: ${listValues(allowed)}.`;
-        if (patterns.length > 0) hint += ` Names matching ${listValues(patterns)} are also accepted.`;
-        if (allowed.length === 0 && patterns.length === 0) hint += ` No other ${what} are accepted.`;
-        return make('unknown_property', childPointer(path, key), message, hint, {
-          property: truncate(key, PREVIEW_CHARS),
-          ...listDetails('allowed', allowed),
-        });
-      }
-
-      case 'minimum':
-      case 'exclusiveMinimum':
-      case 'maximum':
-      case 'exclusiveMaximum': {
-        const comparison = stringParam(error, 'comparison');
-        const limit = numberParam(error, 'limit') ?? 0;
-        const words = COMPARISON_WORDS[comparison] ?? comparison;
-        const code: ErrorCode = keyword.toLowerCase().includes('min') ? 'below_minimum' : 'above_maximum';
-        return make(
-          code,
-          path,
-          `${Name} must be ${words} ${String(limit)}, received ${preview(data)}.`,
-          `Send a number that is ${words} ${String(limit)}${description === undefined ? '' : ` (${quoteDescription(description)})`}.`,
-          { limit, comparison, actual: typeof data === 'number' ? data : null },
-        );
-      }
-
-      case 'multipleOf': {
-        const step = numberParam(error, 'multipleOf') ?? 1;
-        const actual = typeof data === 'number' ? data : NaN;
-        const lower = roundNoise(Math.floor(actual / step) * step);
-        const upper = roundNoise(lower + step);
-        const example = Number.isFinite(lower) ? ` such as ${String(lower)} or ${String(upper)}` : '';
-        return make(
-          'not_multiple_of',
-          path,
-          `${Name} must be a multiple of ${String(step)}, received ${preview(data)}.`,
-          `Send a multiple of ${String(step)}${example === '' ? '' : `,${example}`}.`,
-          { multipleOf: step, actual: Number.isFinite(actual) ? actual : null },
-        );
-      }
-
-      case 'minLength':
-      case 'maxLength': {
-        const limit = numberParam(error, 'limit') ?? 0;
-        // ajv counts Unicode code points, not UTF-16 units: so do we, or the numbers would disagree.
-        const length = typeof data === 'string' ? codePointLength(data) : 0;
-        const min = keyword === 'minLength';
-        return make(
-          min ? 'too_short' : 'too_long',
-          path,
-          `${Name} must be ${min ? 'at least' : 'at most'} ${plural(limit, 'character')} long, received ${plural(length, 'character')}.`,
-          min
-            ? `Send a string of at least ${plural(limit, 'character')}${description === undefined ? '' : ` (${quoteDescription(description)})`}.`
-            : `Shorten ${name} to at most ${plural(limit, 'character')}.`,
-          { limit, actualLength: length },
-        );
-      }
-
-      case 'pattern': {
-        const pattern = truncate(stringParam(error, 'pattern'), QUOTE_CHARS);
-        const example = exampleOf(parent);
-        return make(
-          'pattern_mismatch',
-          path,
-          `${Name} does not match the required pattern ${pattern} (received ${preview(data)}).`,
-          `Send a string matching the regular expression ${pattern}` +
-            (description === undefined ? '' : ` (${quoteDescription(description)})`) +
-            (example === undefined ? '' : `, for example ${preview(example)}`) +
-            '.',
-          { pattern },
-        );
-      }
-
-      case 'format': {
-        const format = truncate(stringParam(error, 'format'), QUOTE_CHARS);
-        const known = FORMATS[format];
-        const example = exampleOf(parent) ?? known?.example;
-        return make(
-          'invalid_format',
-          path,
-          `${Name} is not a valid "${format}"${known === undefined ? '' : ` (${known.what})`} (received ${preview(data)}).`,
-          `Send a value in "${format}" format${known === undefined ? '' : `, ${known.what}`}${
-            example === undefined ? '' : `, for example ${preview(example)}`
-          }.`,
-          example === undefined ? { format } : { format, example: previewValue(example, QUOTE_CHARS) },
-        );
-      }
-
-      case 'minItems':
-      case 'maxItems':
-      case 'items':
-      case 'additionalItems':
-      case 'unevaluatedItems': {
-        const limit = numberParam(error, 'limit');
-        if (limit === undefined) break; // not a count limit: generic handling below
-        const count = Array.isArray(data) ? data.length : 0;
-        const min = keyword === 'minItems';
-        return make(
-          min ? 'too_few_items' : 'too_many_items',
-          path,
-          `${Name} must have ${min ? 'at least' : 'at most'} ${plural(limit, 'item')}, received ${plural(count, 'item')}.`,
-          min ? `Send an array with at least ${plural(limit, 'item')}.` : `Remove items so that ${name} ${path === '' ? 'have' : 'has'} at most ${plural(limit, 'item')}.`,
-          { limit, actualCount: count },
-        );
-      }
-
-      case 'uniqueItems': {
-        const i = numberParam(error, 'i') ?? 0;
-        const j = numberParam(error, 'j') ?? 0;
-        const [first, second] = i < j ? [i, j] : [j, i];
-        const repeated: unknown = Array.isArray(data) ? data[first] : undefined;
-        return make(
-          'duplicate_items',
-          path,
-          `${Name} must not contain duplicate items, but items ${String(first)} and ${String(second)} are equal.`,
-          `Remove the repeated value ${preview(repeated)} so that every item is unique.`,
-          { duplicateIndexes: [first, second] },
-        );
-      }
-
-      case 'contains':
-        return this.contains(error, children, make);
-
-      case 'minProperties':
-      case 'maxProperties': {
-        const limit = numberParam(error, 'limit') ?? 0;
-        const count = isJsonObject(data) ? Object.keys(data).length : 0;
-        const min = keyword === 'minProperties';
-        const allowed = this.index.declaredProperties(parent, true);
-        return make(
-          min ? 'too_few_properties' : 'too_many_properties',
-          path,
-          `${Name} must have ${min ? 'at least' : 'at most'} ${plural(limit, 'property', 'properties')}, received ${String(count)}.`,
-          min
-            ? `Add properties so that ${name} has at least ${String(limit)}${allowed.length > 0 ? ` (available: ${listValues(allowed)})` : ''}.`
-            : `Remove properties so that ${name} has at most ${String(limit)}.`,
-          { limit, actualCount: count },
-        );
-      }
-
-      case 'propertyNames': {
-        const propertyName = stringParam(error, 'propertyName');
-        const rules = dedupe(children.map((child) => nameRule(child.error)));
-        const where = path === '' ? '' : ` in ${name}`;
-        return make(
-          'invalid_property_name',
-          childPointer(path, propertyName),
-          `Property name ${preview(propertyName)}${where} is not allowed.`,
-          `Rename or remove ${preview(propertyName)}${rules.length > 0 ? `; property names must ${rules.join(' and ')}` : ''}.`,
-          { propertyName: truncate(propertyName, PREVIEW_CHARS), rules },
-        );
-      }
-
-      case 'not': {
-        const summary = this.summarize(error.schema);
-        return make(
-          'forbidden_value',
-          path,
-          `${Name} must not be ${summary} (received ${preview(data)}).`,
-          `Send a value for ${name} that is not ${summary}.`,
-        );
-      }
-
-      case 'false schema': {
-        // `then: false` / `else: false` forbid a combination, not every value: say which condition.
-        // ajv's schemaPath for it ends in `/then/false schema` (or `/else/...`); the `if` sits beside that branch.
-        const match = /\/(then|else)\/false schema$/.exec(error.schemaPath);
-        const branch = match?.[1];
-        if (match !== null && branch !== undefined) {
-          const condition = schemaKeyword(this.index.resolve(error.schemaPath.slice(0, match.index)), 'if');
-          const holds = branch === 'then' ? 'holds' : 'does not hold';
-          return make(
-            'forbidden_value',
-            path,
-            `${Name} ${agree(path, 'is', 'are')} not accepted as sent: the tool schema forbids ${agree(path, 'it', 'them')} when its condition ${holds} (received ${preview(data)}).`,
-            `Change the values the condition looks at, so that it ${branch === 'then' ? 'no longer holds' : 'holds'}; the condition: ${preview(condition, QUOTE_CHARS)}.`,
-            { branch },
-          );
-        }
-        return path === ''
-          ? make('forbidden_value', path, 'The tool schema accepts no arguments at all.', 'No value can satisfy this schema; report it to the tool owner.')
-          : make('forbidden_value', path, `${Name} is not allowed here.`, `Remove ${name}.`);
-      }
+    const rule = KEYWORD_RULES[keyword];
+    if (rule !== undefined) {
+      const parent: unknown = error.parentSchema;
+      const rendered = rule({
+        error,
+        children,
+        path,
+        name,
+        Name,
+        data: error.data,
+        parent,
+        description: this.index.annotation(parent, 'description'),
+        make,
+        index: this.index,
+        args: this.args,
+        summarize: (schema) => this.summarize(schema),
+      });
+      if (rendered !== undefined) return rendered;
     }
-
     return make(
       'schema_violation',
       path,
@@ -593,95 +324,6 @@ class Renderer {
     );
   }
 
-  /**
-   * Too few items match `contains`, or (with `maxContains`) too many. ajv says neither, but it tries every item when
-   * `maxContains` is set, and the errors it adopted name the items that did not match: the rest did.
-   */
-  private contains(error: ErrorObject, children: ErrorNode[], make: Make): Diagnostic {
-    const path = error.instancePath;
-    const name = this.name(path);
-    const minContains = numberParam(error, 'minContains') ?? 1;
-    const maxContains = numberParam(error, 'maxContains');
-    const summary = this.summarize(schemaKeyword(error.parentSchema, 'contains'));
-    const details: Record<string, JsonValue> = { minContains, contains: summary };
-    if (maxContains !== undefined) details.maxContains = maxContains;
-    const matching = Array.isArray(error.data) ? error.data.length - failingItems(children, path) : undefined;
-    if (maxContains !== undefined && matching !== undefined && matching > maxContains) {
-      return make(
-        'missing_contains',
-        path,
-        `${capitalize(name)} must contain at most ${plural(maxContains, 'item')} matching: ${summary}, received ${String(matching)}.`,
-        `Remove items that are ${summary} so that at most ${String(maxContains)} ${maxContains === 1 ? 'remains' : 'remain'}.`,
-        { ...details, actualCount: matching },
-      );
-    }
-    const range = maxContains === undefined ? `at least ${String(minContains)}` : `between ${String(minContains)} and ${String(maxContains)}`;
-    if (matching !== undefined && maxContains !== undefined) details.actualCount = matching;
-    return make(
-      'missing_contains',
-      path,
-      `${capitalize(name)} must contain ${range} item(s) matching: ${summary}.`,
-      `Include ${range} item(s) that ${maxContains === undefined ? 'are' : 'are each'} ${summary}.`,
-      details,
-    );
-  }
-
-  /** `required` and `dependentRequired`: the diagnostic points at the missing property itself. */
-  private missing(error: ErrorObject, code: ErrorCode, property: string, because?: string): Diagnostic {
-    const parentPath = error.instancePath;
-    // `required` inside `then`/`allOf`/... has no `properties` beside it: then find the property the way the
-    // value reached it, from the root.
-    const propertySchema =
-      this.index.propertySchema(error.parentSchema, property) ??
-      this.index.propertySchema(this.index.schemaAtInstance(parentPath, this.args), property);
-    const description = this.index.annotation(propertySchema, 'description');
-    const allowed = this.index.allowedValues(propertySchema);
-    const types = this.index.types(propertySchema);
-    const where = parentPath === '' ? '' : ` in ${this.name(parentPath)}`;
-    const what = parentPath === '' ? 'parameter' : 'property';
-    const message =
-      because === undefined
-        ? `Missing required ${what} ${preview(property)}${where}.`
-        : `${capitalize(what)} ${preview(property)} is required when ${preview(because)} is present${where}.`;
-    let hint = `Add ${preview(property)}${description === undefined ? '' : ` (${quoteDescription(description)})`}`;
-    hint += because === undefined ? '.' : `, or remove ${preview(because)}.`;
-    if (allowed !== undefined && allowed.length > 0) hint += ` Use one of: ${listValues(allowed)}.`;
-    else if (types !== undefined && types.size > 0) hint += ` Send ${joinOr([...types].map(typeNoun))}.`;
-    const details: Record<string, JsonValue> = {
-      keyword: error.keyword,
-      missingProperty: truncate(property, PREVIEW_CHARS),
-      ...(allowed === undefined ? {} : listDetails('allowedValues', allowed)),
-    };
-    if (because !== undefined) details.presentProperty = truncate(because, PREVIEW_CHARS);
-    if (description !== undefined) details.description = truncate(description, DESCRIPTION_CHARS);
-    if (types !== undefined && types.size > 0) details.expected = [...types];
-    return { code, path: childPointer(parentPath, property), message, hint, details };
-  }
-
-  private typeHint(name: string, expected: string[], data: unknown, description: string | undefined): string {
-    const about = description === undefined ? '' : ` (${quoteDescription(description)})`;
-    if (typeof data === 'string' && !expected.includes('string')) {
-      if (expected.includes('array') || expected.includes('object')) {
-        const kind = expected.includes('array') ? 'array' : 'object';
-        const example = kind === 'array' ? '["a", "b"]' : '{"key": "value"}';
-        return `Send ${name} as a JSON ${kind} itself, for example ${example}, not as a string containing JSON text${about}.`;
-      }
-      const trimmed = data.trim();
-      if (unquotedNumberFits(trimmed, expected)) {
-        return `Send the number ${trimmed} without quotes, not the string ${preview(data)}.`;
-      }
-      if (expected.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) {
-        return `Send ${trimmed} without quotes, not the string ${preview(data)}.`;
-      }
-      if (expected.includes('null') && trimmed === 'null') return 'Send null without quotes, not the string "null".';
-    }
-    if (typeof data === 'number' && expected.includes('integer') && !Number.isInteger(data)) {
-      return `Send a whole number, such as ${String(Math.round(data))}${about}.`;
-    }
-    return `Send ${joinOr(expected.map(typeNoun))} for ${name}${about}.`;
-  }
-
-  /** A short English description of what a schema accepts, for hints ("a JSON array", "one of "a", "b""). */
   /**
    * What a named branch (a `title`, or a `$ref` to a model) needs, which its name alone does not say: its
    * single-valued properties (a discriminator such as `"kind": "card"`) and its other required names. Pydantic's
@@ -708,6 +350,7 @@ class Renderer {
     return parts.length === 0 ? undefined : joinAnd(parts);
   }
 
+  /** A short English description of what a schema accepts, for hints ("a JSON array", "one of "a", "b""). */
   summarize(schema: unknown, position?: number): string {
     if (schema === true || schema === undefined) return 'any value';
     if (schema === false) return 'no value at all';
@@ -779,22 +422,6 @@ function boundsPhrase(schema: JsonObject): string | undefined {
   return undefined;
 }
 
-/** How many items of the array at `path` the adopted `contains` errors are about. */
-function failingItems(children: ErrorNode[], path: string): number {
-  const items = new Set<string>();
-  for (const child of children) {
-    const rest = child.error.instancePath.slice(path.length + 1);
-    if (child.error.instancePath.startsWith(`${path}/`)) items.add(rest.split('/')[0] ?? '');
-  }
-  return items.size;
-}
-
-/** A details list of values quoted from the schema, bounded, with `<key>NotListed` counting what did not fit. */
-function listDetails(key: string, values: readonly unknown[]): Record<string, JsonValue> {
-  const { listed, notListed } = boundedList(values);
-  return notListed === 0 ? { [key]: listed } : { [key]: listed, [`${key}NotListed`]: notListed };
-}
-
 /** Keys that say nothing about what a value must be. */
 const ANNOTATION_KEYS = new Set(['title', 'description', '$comment']);
 
@@ -826,50 +453,4 @@ function requiredHint(keyword: string, needs: string[][]): string {
 
 function moreAlternatives(count: number): string {
   return count > 0 ? `, or … (${String(count)} more alternatives)` : '';
-}
-
-/** A JSON number literal: no hex, leading zeros, leading `+` or bare `.5`, which `Number()` accepts and JSON does not. */
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/**
- * Whether telling the agent to drop the quotes gives a value that passes the type check: the text must be JSON
- * as it stands (it is echoed, so also short enough to echo whole) and, for an integer, a whole number once read.
- */
-function unquotedNumberFits(text: string, expected: string[]): boolean {
-  if (text.length > PREVIEW_CHARS || !JSON_NUMBER.test(text)) return false;
-  const value = Number(text);
-  if (!Number.isFinite(value)) return false;
-  return expected.includes('number') || (expected.includes('integer') && Number.isInteger(value));
-}
-
-/** The verb for the value at `pointer`: the root is named "the arguments", a plural. */
-function agree(pointer: string, singular: string, pluralForm: string): string {
-  return pointer === '' ? pluralForm : singular;
-}
-
-/** What a `propertyNames` subschema error requires of a name, phrased to follow "property names must". */
-function nameRule(error: ErrorObject): string {
-  switch (error.keyword) {
-    case 'pattern':
-      return `match the pattern ${truncate(stringParam(error, 'pattern'), QUOTE_CHARS)}`;
-    case 'maxLength':
-      return `be at most ${plural(numberParam(error, 'limit') ?? 0, 'character')} long`;
-    case 'minLength':
-      return `be at least ${plural(numberParam(error, 'limit') ?? 0, 'character')} long`;
-    case 'enum':
-      return `be one of ${listValues(arrayOrEmpty(param(error, 'allowedValues')))}`;
-    case 'const':
-      return `be ${preview(param(error, 'allowedValue'))}`;
-    case 'format':
-      return `be in "${truncate(stringParam(error, 'format'), QUOTE_CHARS)}" format`;
-    default:
-      return truncate(error.message ?? `satisfy "${truncate(error.keyword, PREVIEW_CHARS)}"`, QUOTE_CHARS);
-  }
-}
-
-function exampleOf(schema: unknown): JsonValue | undefined {
-  const examples = schemaKeyword(schema, 'examples');
-  if (Array.isArray(examples) && examples.length > 0) return examples[0] as JsonValue;
-  const example = schemaKeyword(schema, 'example');
-  return example === undefined ? undefined : (example as JsonValue);
 }
