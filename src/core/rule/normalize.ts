@@ -5,7 +5,8 @@
  * 1. JSON-string decoding, on top-level parameters only, looking at the argument as sent, once: a string is
  *    replaced by its parsed value only when the parameter's declared types include `array` or `object` but
  *    not `string`, the text parses, and the parsed value has a declared shape (a list for `array`, a map for
- *    `object`). Otherwise the argument passes through unmodified, and the failed condition is reported.
+ *    `object`). Otherwise the argument passes through unmodified, and the failed condition is reported where a
+ *    repair was conceivable: the parameter declares a container, or its text is itself a JSON list or map.
  * 2. HTML character-reference decoding of every string leaf (including leaves of a just-decoded value),
  *    repeated until the value stops changing, with a bound on passes. Keys are never touched.
  *
@@ -74,7 +75,7 @@ export function normalizeArguments(
       if (decision.ok) {
         value = decision.value;
         repairs.push({ pointer: childPointer('', key), kind: 'json_decoded' });
-      } else {
+      } else if (decision.reason !== undefined) {
         passThroughs.push({ pointer: childPointer('', key), reason: decision.reason });
       }
     }
@@ -88,7 +89,11 @@ export function normalizeArguments(
   return { arguments: out ?? args, repairs, passThroughs };
 }
 
-type JsonDecision = { ok: true; value: JsonValue } | { ok: false; reason: PassThroughReason };
+/**
+ * Decoded, or not: `reason` names the pass-through, and is undefined where no repair was conceivable (a string
+ * that is no JSON list or map, in a parameter that declares no container), which is not one.
+ */
+type JsonDecision = { ok: true; value: JsonValue } | { ok: false; reason: PassThroughReason | undefined };
 
 /** Shared, frozen failure decisions: the common outcome allocates nothing. */
 const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
@@ -99,14 +104,19 @@ const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
   too_deep: { ok: false, reason: 'too_deep' },
 });
 
-/** The three conditions of RT-TOOL-8 §2, checked in order; the first that fails names the pass-through. */
+const NOT_A_CANDIDATE: JsonDecision = Object.freeze({ ok: false, reason: undefined });
+
+/**
+ * The three conditions of RT-TOOL-8 §2, checked in order; the first that fails names the pass-through. Where the
+ * schema rules decoding out (condition 1), the string is a pass-through only when its text is a JSON list or map.
+ */
 function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDecision {
   switch (rule.kind) {
     case 'not_declared':
     case 'no_container':
-      return PASS.not_declared;
+      return isContainerText(text) ? PASS.not_declared : NOT_A_CANDIDATE;
     case 'string_declared':
-      return PASS.string_declared;
+      return isContainerText(text) ? PASS.string_declared : NOT_A_CANDIDATE;
     case 'decode':
       break;
   }
@@ -241,6 +251,31 @@ function firstNonSpace(text: string): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     // JSON whitespace: space, tab, line feed, carriage return.
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text[i];
+  }
+  return undefined;
+}
+
+/**
+ * True when the text is a JSON array or object. Prose, the common case, is told apart by its first and last
+ * characters without parsing.
+ */
+function isContainerText(text: string): boolean {
+  const first = firstNonSpace(text);
+  if (first !== '[' && first !== '{') return false;
+  const last = lastNonSpace(text);
+  if (last !== (first === '[' ? ']' : '}')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lastNonSpace(text: string): string | undefined {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text[i];
   }
   return undefined;
