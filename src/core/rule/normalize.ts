@@ -197,39 +197,57 @@ function decodeChild(
 
 /**
  * Entity-decodes every string leaf under `value` (found at `token` under `parent`), sharing unchanged
- * subtrees. Keys are left as they are. The leaf's pointer is built only when a repair is reported.
+ * subtrees. Keys are left as they are. `path` holds the tokens between `parent` and `value`'s container; a
+ * leaf's pointer is built only when a repair is reported, so walking a value that needs none allocates nothing.
  */
-function decodeEntitiesDeep(value: JsonValue, parent: string, token: string | number, options: NormalizeOptions, repairs: Repair[]): JsonValue {
+function decodeEntitiesDeep(
+  value: JsonValue,
+  parent: string,
+  token: string | number,
+  options: NormalizeOptions,
+  repairs: Repair[],
+  path: (string | number)[] = [],
+): JsonValue {
   if (typeof value === 'string') {
     if (!value.includes('&')) return value;
     const decoded = decodeReferences(value, options.maxEntityPasses);
-    if (decoded !== value) repairs.push({ pointer: childPointer(parent, token), kind: 'entities_decoded' });
+    if (decoded !== value) repairs.push({ pointer: pointerOf(parent, path, token), kind: 'entities_decoded' });
     return decoded;
   }
   if (typeof value !== 'object' || value === null) return value;
-  const pointer = childPointer(parent, token);
+  path.push(token);
+  let result: JsonValue = value;
   if (Array.isArray(value)) {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as JsonValue;
-      const next = decodeEntitiesDeep(item, pointer, i, options, repairs);
+      const next = decodeEntitiesDeep(item, parent, i, options, repairs, path);
       if (next !== item) {
         out ??= value.slice();
         out[i] = next;
       }
     }
-    return out ?? value;
-  }
-  let out: JsonObject | undefined;
-  for (const key of Object.keys(value)) {
-    const child = value[key] as JsonValue;
-    const next = decodeEntitiesDeep(child, pointer, key, options, repairs);
-    if (next !== child) {
-      out ??= copyObject(value);
-      setOwn(out, key, next);
+    if (out !== undefined) result = out;
+  } else {
+    let out: JsonObject | undefined;
+    for (const key of Object.keys(value)) {
+      const child = value[key] as JsonValue;
+      const next = decodeEntitiesDeep(child, parent, key, options, repairs, path);
+      if (next !== child) {
+        out ??= copyObject(value);
+        setOwn(out, key, next);
+      }
     }
+    if (out !== undefined) result = out;
   }
-  return out ?? value;
+  path.pop();
+  return result;
+}
+
+function pointerOf(parent: string, path: readonly (string | number)[], token: string | number): string {
+  let pointer = parent;
+  for (const step of path) pointer = childPointer(pointer, step);
+  return childPointer(pointer, token);
 }
 
 /**
@@ -293,11 +311,12 @@ function isJsonScalarText(text: string): boolean {
   }
 }
 
-/** A shallow copy that keeps `__proto__` and friends as own data properties. */
+/**
+ * A shallow copy that keeps `__proto__` and friends as own data properties: spread defines properties, it never
+ * calls the `__proto__` setter (and a later assignment to an own `__proto__` data property sets that property).
+ */
 function copyObject(source: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const key of Object.keys(source)) setOwn(copy, key, source[key] as JsonValue);
-  return copy;
+  return { ...source };
 }
 
 /** Assignment would call the `__proto__` setter (changing the prototype and losing the key); define instead. */
