@@ -1,20 +1,17 @@
-/** Where the core path spends its time, stage by stage, over the bench corpus (for profiling work). */
+/** Where the core path spends its time, stage by stage, over the bench corpus (for profiling work), µs of CPU per call. */
 import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
-import { parseArguments, type EnvelopeResult } from '../src/core/records/envelope.js';
+import { parseArguments } from '../src/core/records/envelope.js';
 import { normalizeArguments } from '../src/core/rule/normalize.js';
-import { serializeOutputRecord } from '../src/core/records/output.js';
-import { processCall, readCalls, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
+import { buildOutputMessage, serializeOutputRecord } from '../src/core/records/output.js';
+import { processCall, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/records/bytes.js';
 import { createSchemaCompiler } from '../src/core/validation/validate.js';
-import type { JsonObject, JsonValue } from '../src/core/shared/json.js';
-import { makeCorpus } from './corpus.js';
+import type { JsonObject } from '../src/core/shared/json.js';
+import type { InputMessage } from '../src/core/records/output.js';
+import type { OutputRecord } from '../src/core/shared/types.js';
+import { makeCorpus, readCall } from './corpus.js';
 
-/** The corpus holds one call per record: that call (`readCalls`' first slot), or why the record is unreadable. */
-function readCall(value: JsonValue): EnvelopeResult {
-  const read = readCalls(value);
-  return !read.ok ? read : (read.calls[0]?.read ?? { ok: false, error: { code: 'record_no_tool_calls', message: '' } });
-}
 
 const { tools } = await loadSchemaDir(fileURLToPath(new URL('../examples/tools', import.meta.url)), createSchemaCompiler());
 const corpus = makeCorpus(20_000);
@@ -25,6 +22,9 @@ const plans = calls.map((c) => { const t = tools.get(c.tool); if (!t?.usable) th
 const pairs = args.map((a, i) => { const t = plans[i]; if (t === undefined) throw new Error('bad'); return { args: a, tool: t }; });
 const normalized = pairs.map(({ args: a, tool }) => ({ args: normalizeArguments(a, tool.plan).arguments, tool }));
 const outs = calls.map((c) => processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS));
+const inputs: InputMessage[] = corpus.map((l, i) => ({ key: null, value: Buffer.from(l), headers: {}, source: { topic: 't', partition: i % 3, offset: String(1_000_000 + i) } }));
+const identity = { subject: 's', version: 1, id: 1001 };
+const TOPICS = { output: 'o', rejected: 'r', dlq: 'd' };
 let sink = 0;
 const stages: [string, () => void][] = [
   ['JSON.parse(record)', () => { for (const l of corpus) sink += JSON.parse(l) === null ? 0 : 1; }],
@@ -37,11 +37,24 @@ const stages: [string, () => void][] = [
   ['JSON.stringify(input)', () => { for (const p of parsed) sink += JSON.stringify(p).length; }],
   ['JSON.stringify(output)', () => { for (const o of outs) sink += JSON.stringify(o).length; }],
   ['serializeOutputRecord', () => { for (const o of outs) sink += serializeOutputRecord(o).length; }],
+  ['buildOutputMessage', () => { for (let i = 0; i < outs.length; i++) sink += (buildOutputMessage(inputs[i] as InputMessage, outs[i] as OutputRecord, identity, undefined, TOPICS).value as string).length; }],
+  // What any core path must do: parse the record, parse arguments sent as text, write the worker's value.
+  ['floor: parse, args, value', () => {
+    for (let i = 0; i < corpus.length; i++) {
+      const read = readCall(JSON.parse(corpus[i] as string) as JsonObject);
+      if (!read.ok) continue;
+      const a = parseArguments(read.call.rawArguments);
+      const o = outs[i] as OutputRecord;
+      sink += JSON.stringify({ id: o.id, tool: o.tool, format: o.format, arguments: a.ok ? a.value : null, schemaId: 1, source: { partition: 0, offset: '1000000' } }).length;
+    }
+  }],
+  ['baseline: parse+stringify', () => { for (const l of corpus) sink += JSON.stringify(JSON.parse(l)).length; }],
 ];
 for (const [, fn] of stages) fn();
 for (const [name, fn] of stages) {
   const times: number[] = [];
-  for (let r = 0; r < 7; r++) { const s = process.hrtime.bigint(); fn(); times.push(Number(process.hrtime.bigint() - s) / 1e3 / corpus.length); }
+  // CPU time of the process, not wall clock: steadier on a shared machine.
+  for (let r = 0; r < 7; r++) { const s = process.cpuUsage(); fn(); const u = process.cpuUsage(s); times.push((u.user + u.system) / corpus.length); }
   times.sort((a, b) => a - b);
   console.log(`${name.padEnd(24)} ${(times[3] ?? 0).toFixed(3)} µs/call`);
 }

@@ -169,13 +169,14 @@ function describe(topic: string, message: KafkaMessage, topics: { output: string
     id: string | null;
     tool: string | null;
     format: string | null;
-    repairs: { pointer: string; kind: string }[];
+    /** Left out when empty. */
+    repairs?: { pointer: string; kind: string }[];
     errors: { code: string; path: string }[];
     source: { offset: string; partition: number };
   };
   const detail =
     kind === 'normalized'
-      ? value.repairs.length === 0
+      ? value.repairs === undefined
         ? 'clean'
         : value.repairs.map((r) => `${r.kind} ${r.pointer}`).join(', ')
       : value.errors.map((e) => `${e.code} ${e.path}`).join(', ');

@@ -158,7 +158,10 @@ export function checkOutcome(evaluation: Evaluation, message: OutputMessage): vo
   const inputBytes = input.value?.length ?? 0;
   if (text.length > 6 * inputBytes + 256 * 1024) fail(`output of ${text.length} chars for ${inputBytes} input bytes`);
   const parsed = JSON.parse(text) as unknown;
-  if (!isJsonObject(parsed) || parsed.disposition !== record.disposition) fail('the output value does not round-trip');
+  if (!isJsonObject(parsed) || parsed.id !== record.id || parsed.tool !== record.tool) fail('the output value does not round-trip');
+  // The topic is the disposition: only a rejected value carries errors and the raw call.
+  if (Object.hasOwn(parsed as object, 'errors') !== (record.disposition === 'rejected')) fail('errors belong on rejected values only');
+  if (Object.hasOwn(parsed as object, 'raw') !== (record.disposition === 'rejected')) fail('the raw call belongs on rejected values only');
 }
 
 /** Own property names and values of the built-in prototypes, to detect pollution. */

@@ -231,6 +231,8 @@ function dashboardQueries(): { queries: DashboardQuery[]; variableQueries: strin
 const calls = readFileSync(join(ROOT, 'examples', 'calls.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '');
 // An array argument sent as text that is not JSON: a `not_json` pass-through (then rejected with wrong_type).
 calls.push(JSON.stringify({ id: 'call_not_json', tool: 'search_issues', arguments: { query: 'q', labels: '[bug, "ci"' } }));
+// A JSON list sent in a string parameter: a `string_declared` pass-through (the schema does not let us decode it).
+calls.push(JSON.stringify({ id: 'call_string_declared', tool: 'search_issues', arguments: { query: '["flaky","ci"]' } }));
 
 const topics = { input: `${RUN}.raw`, output: `${RUN}.normalized`, rejected: `${RUN}.rejected`, dlq: `${RUN}.dlq` };
 let kafka: Kafka | undefined;

@@ -11,6 +11,14 @@ const CR = 0x0d;
 
 /** Yields each `\n`-terminated line (a trailing `\r` removed) and a last line without `\n` if not empty. */
 export async function* readLines(input: Readable, maxLineBytes: number): AsyncGenerator<Line> {
+  for await (const batch of readLineBatches(input, maxLineBytes)) yield* batch;
+}
+
+/**
+ * {@link readLines}, a chunk's lines at a time: one `await` per chunk of input instead of one per line, which
+ * costs more than processing a short line does.
+ */
+export async function* readLineBatches(input: Readable, maxLineBytes: number): AsyncGenerator<Line[]> {
   let parts: Buffer[] = [];
   let pending = 0;
   let oversize = false;
@@ -25,14 +33,16 @@ export async function* readLines(input: Readable, maxLineBytes: number): AsyncGe
   };
   for await (const chunk of input) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    const batch: Line[] = [];
     let start = 0;
     for (let nl = buffer.indexOf(LF, start); nl !== -1; nl = buffer.indexOf(LF, start)) {
-      yield finish(buffer.subarray(start, nl));
+      batch.push(finish(buffer.subarray(start, nl)));
       parts = [];
       pending = 0;
       oversize = false;
       start = nl + 1;
     }
+    if (batch.length > 0) yield batch;
     const rest = buffer.subarray(start);
     if (rest.length === 0) continue;
     pending += rest.length;
@@ -44,5 +54,5 @@ export async function* readLines(input: Readable, maxLineBytes: number): AsyncGe
       parts.push(rest);
     }
   }
-  if (pending > 0) yield finish(Buffer.alloc(0));
+  if (pending > 0) yield [finish(Buffer.alloc(0))];
 }

@@ -40,7 +40,9 @@ export class WorkerMetrics {
   });
   readonly passThroughs = new Counter({
     name: 'toolcall_pass_throughs_total',
-    help: 'String arguments left unmodified by the JSON repair, by reason (string_declared, not_declared, not_json, shape_mismatch, too_deep) and tool.',
+    help:
+      'String arguments the JSON repair could have changed and left alone, by reason and tool: a container parameter not decoded ' +
+      '(not_json, shape_mismatch, too_deep), or JSON list or map text the schema does not let us decode (string_declared, not_declared).',
     labelNames: ['reason', 'tool'] as const,
     registers: [this.registry],
   });

@@ -5,8 +5,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
-import { readLines } from '../../adapters/files/lines.js';
+import { readLineBatches } from '../../adapters/files/lines.js';
 import { processRecord, unreadableRecord, type PipelineOptions } from '../../core/pipeline.js';
+import { serializeOutputRecord } from '../../core/records/output.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { OutputRecord } from '../../core/shared/types.js';
 
@@ -24,6 +25,9 @@ export interface NormalizeSummary {
 /** Flush output in chunks of about this many characters: one write per line would dominate the run time. */
 const FLUSH_CHARS = 1 << 16;
 
+/** Output handed to the stream and not yet written, past which the command waits for it to drain. */
+const MAX_PENDING_CHARS = 1 << 22;
+
 export async function normalizeStream(
   input: Readable,
   output: Writable,
@@ -31,25 +35,34 @@ export async function normalizeStream(
   options: PipelineOptions,
 ): Promise<NormalizeSummary> {
   const summary: NormalizeSummary = { lines: 0, calls: 0, normalized: 0, rejected: 0, deadLettered: 0, repairs: 0, passThroughs: 0 };
-  let buffered = '';
+  // Lines are gathered and joined once per flush: `+=` line after line builds a rope that is flattened on write.
+  let buffered: string[] = [];
+  let bufferedChars = 0;
   const flush = async (): Promise<void> => {
-    if (buffered === '') return;
-    const chunk = buffered;
-    buffered = '';
-    if (!output.write(chunk)) await once(output, 'drain');
+    if (buffered.length === 0) return;
+    const chunk = buffered.join('');
+    buffered = [];
+    bufferedChars = 0;
+    // Wait only once a few chunks are pending: waiting for each (a file stream's buffer is 16 KiB) would leave
+    // the thread idle while every write completes, instead of normalizing the next lines meanwhile.
+    if (!output.write(chunk) && output.writableLength >= MAX_PENDING_CHARS) await once(output, 'drain');
   };
-  for await (const line of readLines(input, options.limits.maxRecordBytes)) {
-    summary.lines++;
-    for (const record of normalizeLine(line.oversize ? undefined : line.bytes, line.oversize ? line.size : 0, tools, options)) {
-      summary.calls++;
+  for await (const batch of readLineBatches(input, options.limits.maxRecordBytes)) {
+    for (const line of batch) {
+      summary.lines++;
+      for (const record of normalizeLine(line.oversize ? undefined : line.bytes, line.oversize ? line.size : 0, tools, options)) {
+        summary.calls++;
       summary[record.disposition === 'normalized' ? 'normalized' : record.disposition === 'rejected' ? 'rejected' : 'deadLettered']++;
       summary.repairs += record.repairs.length;
       summary.passThroughs += record.passThroughs.length;
       // Prefix the line number onto the record's own JSON: an object spread here would cost more than the
       // normalization itself.
-      buffered += `{"line":${summary.lines},${JSON.stringify(record).slice(1)}\n`;
+        const text = `{"line":${summary.lines},${serializeOutputRecord(record).slice(1)}\n`;
+        buffered.push(text);
+        bufferedChars += text.length;
+      }
     }
-    if (buffered.length >= FLUSH_CHARS) await flush();
+    if (bufferedChars >= FLUSH_CHARS) await flush();
   }
   await flush();
   return summary;

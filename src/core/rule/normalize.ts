@@ -5,7 +5,8 @@
  * 1. JSON-string decoding, on top-level parameters only, looking at the argument as sent, once: a string is
  *    replaced by its parsed value only when the parameter's declared types include `array` or `object` but
  *    not `string`, the text parses, and the parsed value has a declared shape (a list for `array`, a map for
- *    `object`). Otherwise the argument passes through unmodified, and the failed condition is reported.
+ *    `object`). Otherwise the argument passes through unmodified, and the failed condition is reported where a
+ *    repair was conceivable: the parameter declares a container, or its text is itself a JSON list or map.
  * 2. HTML character-reference decoding of every string leaf (including leaves of a just-decoded value),
  *    repeated until the value stops changing, with a bound on passes. Keys are never touched.
  *
@@ -77,7 +78,7 @@ export function normalizeArguments(
       if (decision.ok) {
         value = decision.value;
         repairs.push({ pointer: childPointer('', key), kind: 'json_decoded' });
-      } else {
+      } else if (decision.reason !== undefined) {
         passThroughs.push({ pointer: childPointer('', key), reason: decision.reason });
       }
     }
@@ -91,7 +92,11 @@ export function normalizeArguments(
   return { arguments: out ?? args, repairs, passThroughs };
 }
 
-type JsonDecision = { ok: true; value: JsonValue } | { ok: false; reason: PassThroughReason };
+/**
+ * Decoded, or not: `reason` names the pass-through, and is undefined where no repair was conceivable (a string
+ * that is no JSON list or map, in a parameter that declares no container), which is not one.
+ */
+type JsonDecision = { ok: true; value: JsonValue } | { ok: false; reason: PassThroughReason | undefined };
 
 /** Shared, frozen failure decisions: the common outcome allocates nothing. */
 const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
@@ -102,14 +107,19 @@ const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
   too_deep: { ok: false, reason: 'too_deep' },
 });
 
-/** The three conditions of RT-TOOL-8 §2, checked in order; the first that fails names the pass-through. */
+const NOT_A_CANDIDATE: JsonDecision = Object.freeze({ ok: false, reason: undefined });
+
+/**
+ * The three conditions of RT-TOOL-8 §2, checked in order; the first that fails names the pass-through. Where the
+ * schema rules decoding out (condition 1), the string is a pass-through only when its text is a JSON list or map.
+ */
 function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDecision {
   switch (rule.kind) {
     case 'not_declared':
     case 'no_container':
-      return PASS.not_declared;
+      return isContainerText(text) ? PASS.not_declared : NOT_A_CANDIDATE;
     case 'string_declared':
-      return PASS.string_declared;
+      return isContainerText(text) ? PASS.string_declared : NOT_A_CANDIDATE;
     case 'decode':
       break;
   }
@@ -190,39 +200,57 @@ function decodeChild(
 
 /**
  * Entity-decodes every string leaf under `value` (found at `token` under `parent`), sharing unchanged
- * subtrees. Keys are left as they are. The leaf's pointer is built only when a repair is reported.
+ * subtrees. Keys are left as they are. `path` holds the tokens between `parent` and `value`'s container; a
+ * leaf's pointer is built only when a repair is reported, so walking a value that needs none allocates nothing.
  */
-function decodeEntitiesDeep(value: JsonValue, parent: string, token: string | number, options: NormalizeOptions, repairs: Repair[]): JsonValue {
+function decodeEntitiesDeep(
+  value: JsonValue,
+  parent: string,
+  token: string | number,
+  options: NormalizeOptions,
+  repairs: Repair[],
+  path: (string | number)[] = [],
+): JsonValue {
   if (typeof value === 'string') {
     if (!value.includes('&')) return value;
     const decoded = decodeReferences(value, options.maxEntityPasses);
-    if (decoded !== value) repairs.push({ pointer: childPointer(parent, token), kind: 'entities_decoded' });
+    if (decoded !== value) repairs.push({ pointer: pointerOf(parent, path, token), kind: 'entities_decoded' });
     return decoded;
   }
   if (typeof value !== 'object' || value === null) return value;
-  const pointer = childPointer(parent, token);
+  path.push(token);
+  let result: JsonValue = value;
   if (Array.isArray(value)) {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as JsonValue;
-      const next = decodeEntitiesDeep(item, pointer, i, options, repairs);
+      const next = decodeEntitiesDeep(item, parent, i, options, repairs, path);
       if (next !== item) {
         out ??= value.slice();
         out[i] = next;
       }
     }
-    return out ?? value;
-  }
-  let out: JsonObject | undefined;
-  for (const key of Object.keys(value)) {
-    const child = value[key] as JsonValue;
-    const next = decodeEntitiesDeep(child, pointer, key, options, repairs);
-    if (next !== child) {
-      out ??= copyObject(value);
-      setOwn(out, key, next);
+    if (out !== undefined) result = out;
+  } else {
+    let out: JsonObject | undefined;
+    for (const key of Object.keys(value)) {
+      const child = value[key] as JsonValue;
+      const next = decodeEntitiesDeep(child, parent, key, options, repairs, path);
+      if (next !== child) {
+        out ??= copyObject(value);
+        setOwn(out, key, next);
+      }
     }
+    if (out !== undefined) result = out;
   }
-  return out ?? value;
+  path.pop();
+  return result;
+}
+
+function pointerOf(parent: string, path: readonly (string | number)[], token: string | number): string {
+  let pointer = parent;
+  for (const step of path) pointer = childPointer(pointer, step);
+  return childPointer(pointer, token);
 }
 
 /**
@@ -249,6 +277,31 @@ function firstNonSpace(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * True when the text is a JSON array or object. Prose, the common case, is told apart by its first and last
+ * characters without parsing.
+ */
+function isContainerText(text: string): boolean {
+  const first = firstNonSpace(text);
+  if (first !== '[' && first !== '{') return false;
+  const last = lastNonSpace(text);
+  if (last !== (first === '[' ? ']' : '}')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lastNonSpace(text: string): string | undefined {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text[i];
+  }
+  return undefined;
+}
+
 /** True when the text is a JSON scalar (string, number, true/false/null): it parses, but to the wrong shape. */
 function isJsonScalarText(text: string): boolean {
   const first = firstNonSpace(text);
@@ -261,11 +314,12 @@ function isJsonScalarText(text: string): boolean {
   }
 }
 
-/** A shallow copy that keeps `__proto__` and friends as own data properties. */
+/**
+ * A shallow copy that keeps `__proto__` and friends as own data properties: spread defines properties, it never
+ * calls the `__proto__` setter (and a later assignment to an own `__proto__` data property sets that property).
+ */
 function copyObject(source: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const key of Object.keys(source)) setOwn(copy, key, source[key] as JsonValue);
-  return copy;
+  return { ...source };
 }
 
 /** Assignment would call the `__proto__` setter (changing the prototype and losing the key); define instead. */

@@ -18,6 +18,33 @@ function record(disposition: OutputRecord['disposition'], id: string | null = 'c
   return { id, tool: 'write_file', format: 'canonical', arguments: { path: 'a' }, valid: disposition === 'normalized', disposition, errors, repairs: [], passThroughs: [] };
 }
 
+describe('buildOutputMessage values: what an executor and an auditor need, nothing the topic says', () => {
+  it('writes a clean normalized call as its id, tool, format, arguments, schema id and source, nothing empty', () => {
+    const message = buildOutputMessage(input(), record('normalized'), schema, { id: 'call-1' }, topics);
+    expect(message.value).toBe('{"id":"call-1","tool":"write_file","format":"canonical","arguments":{"path":"a"},"schemaId":7,"source":{"partition":2,"offset":"41"}}');
+  });
+
+  it('writes repairs and pass-throughs where there are some, and no raw call on the normalized topic', () => {
+    const repaired: OutputRecord = {
+      ...record('normalized'),
+      repairs: [{ pointer: '/path', kind: 'entities_decoded' }],
+      passThroughs: [{ pointer: '/mode', reason: 'string_declared' }],
+    };
+    const value = JSON.parse(buildOutputMessage(input(), repaired, schema, { id: 'call-1' }, topics).value as string) as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['id', 'tool', 'format', 'arguments', 'repairs', 'passThroughs', 'schemaId', 'source']);
+    expect(value.repairs).toEqual(repaired.repairs);
+    expect(value.passThroughs).toEqual(repaired.passThroughs);
+  });
+
+  it('leaves the schema id out where no schema exists (an unknown tool), and keeps a null id and a null raw', () => {
+    const unknown: OutputRecord = { ...record('rejected', null), errors: [{ code: 'tool_unknown', path: '', message: 'no such tool', hint: 'call a known one' }] };
+    const value = JSON.parse(buildOutputMessage(input(), unknown, undefined, undefined, topics).value as string) as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['id', 'tool', 'format', 'arguments', 'errors', 'source', 'raw']);
+    expect(value.id).toBeNull();
+    expect(value.raw).toBeNull();
+  });
+});
+
 describe('buildOutputMessage headers', () => {
   it('writes the idempotency key and no disposition header: the topic is the disposition', () => {
     const message = buildOutputMessage(input(), record('normalized'), schema, undefined, topics);
@@ -36,7 +63,16 @@ describe('buildOutputMessage headers', () => {
     const message = buildOutputMessage(input(), record('rejected'), schema, { id: 'call-1' }, topics);
     expect(message.topic).toBe(topics.rejected);
     expect(message.headers).toEqual({ [HEADER.idempotencyKey]: 'call-1', [HEADER.errorCode]: 'not_in_enum' });
-    expect(JSON.parse(message.value as string)).toMatchObject({ disposition: 'rejected', raw: { id: 'call-1' }, schema });
+    expect(JSON.parse(message.value as string)).toEqual({
+      id: 'call-1',
+      tool: 'write_file',
+      format: 'canonical',
+      arguments: { path: 'a' },
+      errors: [{ code: 'not_in_enum', path: '', message: 'bad', hint: 'fix it' }],
+      schemaId: 7,
+      source: { partition: 2, offset: '41' },
+      raw: { id: 'call-1' },
+    });
   });
 
   it('dead-letters the input bytes with the Kafka Connect headers and a hash for a key when there is no id', () => {

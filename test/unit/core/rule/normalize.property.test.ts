@@ -151,6 +151,40 @@ describe('normalizer invariants (property-based)', () => {
     );
   });
 
+  it('reports a pass-through exactly where a repair was conceivable and the rule said no', () => {
+    fc.assert(
+      fc.property(anySchema, argsObject, (schema, args) => {
+        const plan = compileSchemaPlan(schema);
+        const result = normalizeArguments(args, plan, { ...DEFAULT_NORMALIZE_OPTIONS, skipEntities: true });
+        const reasons = new Map(result.passThroughs.map((p) => [p.pointer, p.reason]));
+        const decoded = new Set(result.repairs.map((r) => r.pointer));
+        for (const key of Object.keys(args)) {
+          const sent = args[key];
+          const pointer = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+          if (typeof sent !== 'string') {
+            expect(reasons.has(pointer)).toBe(false);
+            continue;
+          }
+          const rule = plan.ruleForProperty(key);
+          if (rule.kind === 'decode') {
+            // A container is declared: every string is either decoded or a pass-through.
+            expect(decoded.has(pointer) !== reasons.has(pointer)).toBe(true);
+            continue;
+          }
+          let container = false;
+          try {
+            const parsed = JSON.parse(sent) as unknown;
+            container = typeof parsed === 'object' && parsed !== null;
+          } catch {
+            container = false;
+          }
+          expect(reasons.get(pointer)).toBe(container ? (rule.kind === 'string_declared' ? 'string_declared' : 'not_declared') : undefined);
+        }
+      }),
+      runs,
+    );
+  });
+
   it('never mutates the input', () => {
     fc.assert(
       fc.property(anySchema, argsObject, fc.boolean(), (schema, args, deep) => {

@@ -47,6 +47,30 @@ describe('RT-TOOL-8 §2: a string argument is decoded as JSON only where all thr
     expect(result.passThroughs).toEqual([{ pointer: `/${Object.keys(args)[0] ?? ''}`, reason }]);
   });
 
+  it.each([
+    ['a sentence in a string parameter', { title: 'Weekly sync [draft]' }],
+    ['bracketed text that is not JSON, in a string parameter', { title: '[draft] {agenda}' }],
+    ['text opening a list but not closing it', { title: '[1, 2' }],
+    ['a JSON scalar in a scalar parameter', { count: '42' }],
+    ['prose in a parameter the schema does not know', { extra: 'see above' }],
+    ['an empty string', { title: '' }],
+  ])('reports no pass-through where no repair was conceivable: %s', (_name, args) => {
+    const result = run(listAndText, args);
+    expect(result.arguments).toBe(args);
+    expect(result.repairs).toEqual([]);
+    expect(result.passThroughs).toEqual([]);
+  });
+
+  it.each([
+    ['a map in a string parameter', { title: '{"k":1}' }, 'string_declared'],
+    ['a list with JSON whitespace around it', { title: ' \n[1] ' }, 'string_declared'],
+    ['a map in a parameter the schema does not know', { extra: '{"a":[1]}' }, 'not_declared'],
+  ])('reports a pass-through where the text is a JSON list or map the schema does not let us decode: %s', (_name, args, reason) => {
+    const result = run(listAndText, args);
+    expect(result.arguments).toBe(args);
+    expect(result.passThroughs).toEqual([{ pointer: `/${Object.keys(args)[0] ?? ''}`, reason }]);
+  });
+
   it("the rule's example: an object literal where the schema declares an array is left untouched", () => {
     const schema: JsonObject = { type: 'object', properties: { ops: { type: 'array', items: { type: 'object' } } } };
     const sent = { ops: '{"op":"add"}' };
