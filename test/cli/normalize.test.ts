@@ -104,7 +104,7 @@ describe('toolcall-normalizer normalize', () => {
     const input = [lines[0], message, JSON.stringify({ role: 'assistant', content: 'only text' }), bedrock].join('\n');
     const { status, stdout, stderr } = run(['normalize', '--schemas', tools, '--summary'], `${input}\n`);
     expect(status).toBe(0);
-    expect(stderr).toBe('lines=4 calls=6 normalized=3 rejected=1 dead_lettered=2 repairs=1 pass_throughs=6\n');
+    expect(stderr).toBe('lines=4 calls=6 normalized=3 rejected=1 dead_lettered=2 repairs=1 pass_throughs=0\n');
     expect(records(stdout).map((r) => [r.line, r.id, r.format, r.disposition, r.errors[0]?.code ?? null])).toEqual([
       [1, 'c1', 'openai_chat', 'normalized', null],
       [2, 'm1', 'openai_chat', 'normalized', null],

@@ -171,7 +171,7 @@ describe('normalize: any input, never an exception', () => {
           { pointer: '/query', kind: 'entities_decoded' },
           { pointer: '/labels', kind: 'json_decoded' },
         ],
-        passThroughs: [{ pointer: '/query', reason: 'string_declared' }],
+        passThroughs: [],
       },
     ]);
   });
@@ -271,7 +271,7 @@ describe('arguments a caller already holds', () => {
         { pointer: '/title', kind: 'entities_decoded' },
         { pointer: '/tags', kind: 'json_decoded' },
       ],
-      passThroughs: [{ pointer: '/title', reason: 'string_declared' }],
+      passThroughs: [],
     });
     expect(normalizer.normalizeArguments('t', JSON.stringify(NEARLY_RIGHT)).arguments).toEqual(REPAIRED);
     expect(normalizer.normalizeArguments('nope', {}).errors[0]?.code).toBe('tool_unknown');
