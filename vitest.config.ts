@@ -19,7 +19,11 @@ export default defineConfig({
       { extends: true, test: { name: 'library', include: ['test/library/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/image/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/image/**/*.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+        },
       },
       { extends: true, test: { name: 'compose', include: ['test/compose/**/*.test.ts'] } },
     ],

@@ -17,7 +17,6 @@ import type { JsonValue } from '../src/core/shared/json.js';
 import { createSchemaCompiler } from '../src/core/validation/validate.js';
 import { makeCorpus, readCall } from './corpus.js';
 
-
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 /** BENCH_CHECK=0 skips the text checks: to run this file against an older build, whose value had other fields. */
@@ -81,7 +80,8 @@ let cleanCount = 0;
 let cleanMax = 0;
 for (const [i, line] of corpus.entries()) {
   const { out, tool, raw } = process1(line);
-  if (CHECK && serializeOutputRecord(out) !== JSON.stringify(out)) throw new Error(`serializeOutputRecord differs from JSON.stringify on corpus line ${i}`);
+  if (CHECK && serializeOutputRecord(out) !== JSON.stringify(out))
+    throw new Error(`serializeOutputRecord differs from JSON.stringify on corpus line ${i}`);
   if (out.disposition === 'dead_letter') continue;
   const input = inputs[i] as InputMessage;
   const identity = identityOf(tool);
@@ -93,7 +93,8 @@ for (const [i, line] of corpus.entries()) {
   if (identity !== undefined) expected.schemaId = identity.id;
   expected.source = { partition: input.source.partition, offset: input.source.offset };
   if (out.disposition === 'rejected') expected.raw = raw ?? null;
-  if (CHECK && value !== JSON.stringify(expected)) throw new Error(`buildOutputMessage value differs from its documented fields on corpus line ${i}`);
+  if (CHECK && value !== JSON.stringify(expected))
+    throw new Error(`buildOutputMessage value differs from its documented fields on corpus line ${i}`);
   if (out.disposition === 'normalized' && out.repairs.length === 0) {
     const inBytes = Buffer.byteLength(line);
     const outBytes = Buffer.byteLength(value);
@@ -132,12 +133,19 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const rate = (samples: Sample[], by: keyof Sample): number => CALLS / median(samples.map((s) => s[by]));
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const base = { wall: rate(runs.baseline, 'wall'), cpu: rate(runs.baseline, 'cpu') };
-console.log(`corpus: ${CALLS} calls (6 envelopes, ~half repairable, ~2.5% invalid), ${ROUNDS} rounds, median; calls/s by wall clock / by CPU time`);
+console.log(
+  `corpus: ${CALLS} calls (6 envelopes, ~half repairable, ~2.5% invalid), ${ROUNDS} rounds, median; calls/s by wall clock / by CPU time`,
+);
 console.log(`parse+stringify                      ${fmt(base.wall)} / ${fmt(base.cpu)} calls/s`);
-for (const [name, samples] of [['core path, to the output record', runs.record], ['core path, to the worker\'s value', runs.value]] as const) {
+for (const [name, samples] of [
+  ['core path, to the output record', runs.record],
+  ["core path, to the worker's value", runs.value],
+] as const) {
   const wall = rate(samples, 'wall');
   const cpu = rate(samples, 'cpu');
-  console.log(`${name.padEnd(36)} ${fmt(wall)} / ${fmt(cpu)} calls/s; ratio ${(wall / base.wall).toFixed(2)} / ${(cpu / base.cpu).toFixed(2)}  (goal >= 0.80)`);
+  console.log(
+    `${name.padEnd(36)} ${fmt(wall)} / ${fmt(cpu)} calls/s; ratio ${(wall / base.wall).toFixed(2)} / ${(cpu / base.cpu).toFixed(2)}  (goal >= 0.80)`,
+  );
 }
 console.log(
   `normalized value of a clean call / its input: ${(cleanOut / cleanIn).toFixed(2)} (${cleanCount} calls, ${(cleanOut / cleanCount).toFixed(0)} / ${(cleanIn / cleanCount).toFixed(0)} bytes on average, at most ${cleanMax.toFixed(2)} for one call; goal <= 1.30)`,

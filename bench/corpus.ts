@@ -14,7 +14,21 @@ function lcg(seed: number): () => number {
   };
 }
 
-const words = ['flaky', 'test', 'kafka', 'consumer', 'lag', 'timeout', 'deploy', 'helm', 'schema', 'registry', 'retry', 'Tom & Jerry', 'R&D'];
+const words = [
+  'flaky',
+  'test',
+  'kafka',
+  'consumer',
+  'lag',
+  'timeout',
+  'deploy',
+  'helm',
+  'schema',
+  'registry',
+  'retry',
+  'Tom & Jerry',
+  'R&D',
+];
 
 function argumentsFor(i: number, random: () => number): { tool: string; args: JsonObject } {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;

@@ -32,8 +32,16 @@ const producedAt: Headers = { 'bench-produced-at': '1764460800000' };
 const SHAPES: readonly Shape[] = [
   { name: 'input record, 1 header (the pipe)', value: (v) => v, headers: () => producedAt },
   { name: 'output-sized record, 1 header', value: outputSized, headers: () => producedAt },
-  { name: 'output-sized, + idempotency-key (the worker now)', value: outputSized, headers: (i) => ({ ...producedAt, 'idempotency-key': `call_${i}` }) },
-  { name: 'output-sized, + idempotency-key + disposition (before)', value: outputSized, headers: (i) => ({ ...producedAt, 'idempotency-key': `call_${i}`, 'toolcall-disposition': 'normalized' }) },
+  {
+    name: 'output-sized, + idempotency-key (the worker now)',
+    value: outputSized,
+    headers: (i) => ({ ...producedAt, 'idempotency-key': `call_${i}` }),
+  },
+  {
+    name: 'output-sized, + idempotency-key + disposition (before)',
+    value: outputSized,
+    headers: (i) => ({ ...producedAt, 'idempotency-key': `call_${i}`, 'toolcall-disposition': 'normalized' }),
+  },
 ];
 
 interface Encoder {
@@ -49,7 +57,11 @@ function kafkajsEncoder(): Encoder {
   const { RecordBatch } = require(join(kafkajsDir, 'protocol/recordBatch/v0')) as { RecordBatch: (b: object) => Promise<unknown> };
   return {
     client: 'kafkajs 2.2.4',
-    encode: (messages) => RecordBatch({ transactional: true, records: messages.map((m, i) => Record({ offsetDelta: i, key: m.key, value: m.value, headers: m.headers })) }),
+    encode: (messages) =>
+      RecordBatch({
+        transactional: true,
+        records: messages.map((m, i) => Record({ offsetDelta: i, key: m.key, value: m.value, headers: m.headers })),
+      }),
   };
 }
 
@@ -64,7 +76,13 @@ async function platformaticEncoder(): Promise<Encoder | undefined> {
     // Without serializers the client takes bytes: the worker would hand it Buffers.
     encode: (messages) =>
       createRecordsBatch(
-        messages.map((m) => ({ topic: 't', partition: 0, key: m.key, value: Buffer.from(m.value), headers: new Map(Object.entries(m.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) })),
+        messages.map((m) => ({
+          topic: 't',
+          partition: 0,
+          key: m.key,
+          value: Buffer.from(m.value),
+          headers: new Map(Object.entries(m.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+        })),
         { transactionalId: 'bench' },
       ),
   };
@@ -95,16 +113,24 @@ if (mode === '--child') {
   // move the next shape's figure by more than the differences measured here.
   const encoder = clientArg === 'platformatic' ? await platformaticEncoder() : kafkajsEncoder();
   const shape = SHAPES[Number(shapeArg)];
-  if (encoder === undefined || shape === undefined) throw new Error(`bench:encode: no client ${String(clientArg)} or shape ${String(shapeArg)}`);
+  if (encoder === undefined || shape === undefined)
+    throw new Error(`bench:encode: no client ${String(clientArg)} or shape ${String(shapeArg)}`);
   process.stdout.write(`${String(await timeShape(encoder, shape))}\n`);
 } else {
-  const clients = [{ id: 'kafkajs', name: 'kafkajs 2.2.4' }, ...(process.env.PLATFORMATIC_KAFKA_DIR === undefined ? [] : [{ id: 'platformatic', name: '@platformatic/kafka' }])];
-  process.stdout.write(`bench:encode: ${String(RECORDS)} corpus records per batch, ${String(ROUNDS)} rounds, median µs per record, a process per figure (node ${process.version})\n`);
+  const clients = [
+    { id: 'kafkajs', name: 'kafkajs 2.2.4' },
+    ...(process.env.PLATFORMATIC_KAFKA_DIR === undefined ? [] : [{ id: 'platformatic', name: '@platformatic/kafka' }]),
+  ];
+  process.stdout.write(
+    `bench:encode: ${String(RECORDS)} corpus records per batch, ${String(ROUNDS)} rounds, median µs per record, a process per figure (node ${process.version})\n`,
+  );
   for (const client of clients) {
     process.stdout.write(`\n${client.name}\n`);
     let base = NaN;
     for (const [i, shape] of SHAPES.entries()) {
-      const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', client.id, String(i)], { encoding: 'utf8' });
+      const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', client.id, String(i)], {
+        encoding: 'utf8',
+      });
       const m = Number(out.trim());
       if (i === 0) base = m;
       process.stdout.write(`  ${shape.name.padEnd(58)} ${m.toFixed(2).padStart(6)} µs  (${(m / base).toFixed(2)}x the pipe's record)\n`);

@@ -77,14 +77,18 @@ try {
     const wall = median(ts.map((t) => t.wall));
     const cpu = median(ts.map((t) => t.cpu));
     const rates = ts.map((t) => Math.round(CALLS / t.wall / 1000)).join(' / ');
-    console.log(`${name.padEnd(24)} ${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU, ${Math.round(CALLS / wall).toLocaleString('en-US')} calls/s (rounds, k/s: ${rates}), peak RSS ${Math.round(median(ts.map((t) => t.rssMb)))} MB`);
+    console.log(
+      `${name.padEnd(24)} ${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU, ${Math.round(CALLS / wall).toLocaleString('en-US')} calls/s (rounds, k/s: ${rates}), peak RSS ${Math.round(median(ts.map((t) => t.rssMb)))} MB`,
+    );
     return { wall, cpu };
   };
   const inMb = statSync(input).size / 1e6;
   console.log(`${CALLS.toLocaleString('en-US')} calls, ${inMb.toFixed(1)} MB in; ${ROUNDS} rounds alternating, median; ${CLI}`);
   const p = row('parse+stringify (node)', runs.plain);
   const o = row('normalize', runs.ours);
-  console.log(`output: ${(statSync(oursOut).size / 1e6).toFixed(1)} MB (normalize), ${(statSync(plainOut).size / 1e6).toFixed(1)} MB (plain)`);
+  console.log(
+    `output: ${(statSync(oursOut).size / 1e6).toFixed(1)} MB (normalize), ${(statSync(plainOut).size / 1e6).toFixed(1)} MB (plain)`,
+  );
   console.log(`ratio (calls/s, normalize / plain)   ${(p.wall / o.wall).toFixed(2)}  (goal >= 0.65)`);
   console.log(`ratio (CPU, plain / normalize)       ${(p.cpu / o.cpu).toFixed(2)}`);
 } finally {

@@ -29,7 +29,10 @@ export interface PipeConfig {
 export const OUTPUT_SIZE_FACTOR = 2.34;
 
 /** A record shaped like the worker's output for `message` (see {@link PipeConfig.shape}). */
-export function outputShaped(topic: string, message: { key: Buffer | null; value: Buffer | null; offset: string; headers?: OutputMessage['headers'] }): OutputMessage {
+export function outputShaped(
+  topic: string,
+  message: { key: Buffer | null; value: Buffer | null; offset: string; headers?: OutputMessage['headers'] },
+): OutputMessage {
   const text = message.value?.toString('utf8') ?? '';
   const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
   return { topic, key: message.key, value, headers: { ...(message.headers ?? {}), 'idempotency-key': `pipe-${message.offset}` } };
@@ -49,10 +52,13 @@ export function pipeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PipeCon
     return value;
   };
   const delivery = env.DELIVERY?.trim() ?? 'exactly-once';
-  if (delivery !== 'exactly-once' && delivery !== 'at-least-once') throw new Error(`DELIVERY must be exactly-once or at-least-once, got ${delivery}`);
+  if (delivery !== 'exactly-once' && delivery !== 'at-least-once')
+    throw new Error(`DELIVERY must be exactly-once or at-least-once, got ${delivery}`);
   const groupId = need('GROUP_ID');
   return {
-    brokers: need('KAFKA_BROKERS').split(',').map((b) => b.trim()),
+    brokers: need('KAFKA_BROKERS')
+      .split(',')
+      .map((b) => b.trim()),
     input: need('INPUT_TOPIC'),
     output: need('OUTPUT_TOPIC'),
     groupId,

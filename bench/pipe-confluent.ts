@@ -99,7 +99,9 @@ export function confluentPipe(config: PipeConfig): Pipe {
   async function producerFor(key: string): Promise<Producer> {
     let producer = producers.get(key);
     if (producer === undefined) {
-      producer = kafka.producer({ kafkaJS: { transactionalId: `${config.transactionalIdPrefix}-${key.replace(':', '-')}`, idempotent: true, maxInFlightRequests: 1 } });
+      producer = kafka.producer({
+        kafkaJS: { transactionalId: `${config.transactionalIdPrefix}-${key.replace(':', '-')}`, idempotent: true, maxInFlightRequests: 1 },
+      });
       await producer.connect(); // initialises the transactional id, fencing an older holder
       producers.set(key, producer);
     }
@@ -111,7 +113,9 @@ export function confluentPipe(config: PipeConfig): Pipe {
     const last = messages[messages.length - 1];
     if (last === undefined) return;
     const out: OutputMessage[] = messages.map((m) =>
-      config.shape === 'same' ? { topic: config.output, key: m.key, value: m.value, headers: m.headers ?? {} } : outputShaped(config.output, m),
+      config.shape === 'same'
+        ? { topic: config.output, key: m.key, value: m.value, headers: m.headers ?? {} }
+        : outputShaped(config.output, m),
     );
     const next = (BigInt(last.offset) + 1n).toString();
     // The worker's own split into produce requests (each under the broker's default message.max.bytes).

@@ -15,7 +15,12 @@ interface PartitionState {
 
 /** The kafkajs pipe: src/app/worker/worker.ts's consumer, producers and delivery, with a copy for the processing. */
 export function kafkajsPipe(config: PipeConfig): Pipe {
-  const kafka = new Kafka({ clientId: 'toolcall-normalizer', brokers: [...config.brokers], connectionTimeout: 10_000, logLevel: logLevel.WARN });
+  const kafka = new Kafka({
+    clientId: 'toolcall-normalizer',
+    brokers: [...config.brokers],
+    connectionTimeout: 10_000,
+    logLevel: logLevel.WARN,
+  });
   const admin = kafka.admin();
   const consumer = kafka.consumer({
     groupId: config.groupId,
@@ -69,7 +74,11 @@ export function kafkajsPipe(config: PipeConfig): Pipe {
     let last: KafkaMessage | undefined;
     for (const message of messages) {
       if (!payload.isRunning() || payload.isStale()) break;
-      out.push(config.shape === 'same' ? { topic: config.output, key: message.key, value: message.value, headers: message.headers ?? {} } : outputShaped(config.output, message));
+      out.push(
+        config.shape === 'same'
+          ? { topic: config.output, key: message.key, value: message.value, headers: message.headers ?? {} }
+          : outputShaped(config.output, message),
+      );
       last = message;
     }
     if (last === undefined) return;

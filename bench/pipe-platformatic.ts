@@ -38,7 +38,13 @@ function splitRequests(messages: readonly OutMessage[]): OutMessage[][] {
 }
 
 export function platformaticPipe(config: PipeConfig): Pipe {
-  const base = platformaticBaseOptions({ brokers: config.brokers, clientId: 'toolcall-normalizer', ssl: false, sasl: undefined, connectionTimeoutMs: 10_000 });
+  const base = platformaticBaseOptions({
+    brokers: config.brokers,
+    clientId: 'toolcall-normalizer',
+    ssl: false,
+    sasl: undefined,
+    connectionTimeoutMs: 10_000,
+  });
   const exactlyOnce = config.delivery === 'exactly-once';
   const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
     ...base,
@@ -62,7 +68,8 @@ export function platformaticPipe(config: PipeConfig): Pipe {
     // The client's types promise a key and a value; a record without one has undefined there.
     const { key, value: bytes } = message as { key: Buffer | undefined; value: Buffer | undefined };
     const headers = new Map<Buffer, Buffer>(message.headers);
-    if (config.shape === 'same') return { topic: config.output, ...(key === undefined ? {} : { key }), ...(bytes === undefined ? {} : { value: bytes }), headers };
+    if (config.shape === 'same')
+      return { topic: config.output, ...(key === undefined ? {} : { key }), ...(bytes === undefined ? {} : { value: bytes }), headers };
     const text = bytes?.toString('utf8') ?? '';
     headers.set(IDEMPOTENCY_KEY, Buffer.from(`pipe-${message.offset.toString()}`));
     const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
@@ -97,7 +104,12 @@ export function platformaticPipe(config: PipeConfig): Pipe {
     try {
       for (;;) {
         const batch: InMessage[] = [];
-        for (let m = stream.read() as InMessage | null; m !== null; m = batch.length < HIGH_WATER_MARK ? (stream.read() as InMessage | null) : null) batch.push(m);
+        for (
+          let m = stream.read() as InMessage | null;
+          m !== null;
+          m = batch.length < HIGH_WATER_MARK ? (stream.read() as InMessage | null) : null
+        )
+          batch.push(m);
         if (batch.length === 0) break;
         await deliver(batch);
       }

@@ -73,7 +73,10 @@ const NODE_FLAGS = flags(process.env.BENCH_NODE_FLAGS);
 /** Node flags for the baseline worker instead of BENCH_NODE_FLAGS: the same build with other flags, side by side. */
 const BASELINE_NODE_FLAGS = process.env.BENCH_BASELINE_NODE_FLAGS === undefined ? NODE_FLAGS : flags(process.env.BENCH_BASELINE_NODE_FLAGS);
 const EXTRA_WORKER_ENV = Object.fromEntries(
-  (process.env.BENCH_WORKER_ENV ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  (process.env.BENCH_WORKER_ENV ?? '')
+    .split(',')
+    .filter((kv) => kv.includes('='))
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
 
 const { values: args } = parseArgs({ options: { suite: { type: 'string', default: 'main,kafka' } } });
@@ -100,7 +103,8 @@ const say = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-');
+const fmt = (n: number, digits = 0): string =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-';
 const RUN = `bench-${Date.now().toString(36)}`;
 const LOG_DIR = join(tmpdir(), RUN);
 mkdirSync(LOG_DIR, { recursive: true });
@@ -128,7 +132,9 @@ function startStack(): Stack {
     KAFKA_JVM_OPTS: '',
     KAFKA_HEAP_OPTS: '-Xms1g -Xmx1g',
   };
-  say(`== own stack instance (Kafka with the full JIT, KAFKA_JVM_OPTS=""): STACK_STATE_DIR=${stateDir} KAFKA_PORT=${env.KAFKA_PORT} REGISTRY_PORT=${env.REGISTRY_PORT}`);
+  say(
+    `== own stack instance (Kafka with the full JIT, KAFKA_JVM_OPTS=""): STACK_STATE_DIR=${stateDir} KAFKA_PORT=${env.KAFKA_PORT} REGISTRY_PORT=${env.REGISTRY_PORT}`,
+  );
   const out = execFileSync('bash', [STACK, 'up'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const found: Record<string, string> = {};
   for (const line of out.split('\n')) {
@@ -165,7 +171,6 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-
 interface Topics {
   input: string;
   output: string;
@@ -201,7 +206,16 @@ async function startChild(kind: Kind, delivery: Delivery, topics: Topics, ctx: C
   };
   let argv: string[];
   if (kind === 'worker' || kind === 'worker-baseline') {
-    Object.assign(env, { SCHEMA_REGISTRY_URL: ctx.stack.registry, SUBJECT_TEMPLATE: ctx.subjectTemplate, METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn' }, EXTRA_WORKER_ENV);
+    Object.assign(
+      env,
+      {
+        SCHEMA_REGISTRY_URL: ctx.stack.registry,
+        SUBJECT_TEMPLATE: ctx.subjectTemplate,
+        METRICS_PORT: String(await freePort()),
+        LOG_LEVEL: 'warn',
+      },
+      EXTRA_WORKER_ENV,
+    );
     argv = kind === 'worker' ? [...NODE_FLAGS, CLI, 'run'] : [...BASELINE_NODE_FLAGS, BASELINE_CLI ?? CLI, 'run'];
   } else {
     const alt = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).find((client) => kind.startsWith(`pipe-${client}`));
@@ -274,7 +288,11 @@ interface Context {
 
 async function createTopics(ctx: Context, topics: Topics, partitions: number): Promise<void> {
   await ctx.admin.createTopics({
-    topics: [topics.input, topics.output, topics.rejected, topics.dlq].map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })),
+    topics: [topics.input, topics.output, topics.rejected, topics.dlq].map((topic) => ({
+      topic,
+      numPartitions: partitions,
+      replicationFactor: 1,
+    })),
     waitForLeaders: true,
   });
 }
@@ -290,7 +308,12 @@ async function produceBacklog(ctx: Context, topic: string, count: number, partit
       const messages: Message[] = [];
       const producedAt = String(Date.now());
       for (let i = c; i < Math.min(count, c + CHUNK); i++) {
-        messages.push({ key: `agent-${i % 64}`, value: ctx.corpus[i % ctx.corpus.length] ?? '', partition: i % partitions, headers: { [HEADER_PRODUCED_AT]: producedAt } });
+        messages.push({
+          key: `agent-${i % 64}`,
+          value: ctx.corpus[i % ctx.corpus.length] ?? '',
+          partition: i % partitions,
+          headers: { [HEADER_PRODUCED_AT]: producedAt },
+        });
       }
       sends.push(ctx.producer.send({ topic, messages, acks: -1 }));
     }
@@ -320,7 +343,16 @@ interface Drain {
  * Waits until `group` committed `total` offsets on `topic`; the rate is the slope between 10% and 90%. While
  * waiting, samples the children's RSS (`onSample` sees every sample).
  */
-async function drain(ctx: Context, group: string, topic: string, total: number, pids: readonly number[], timeoutMs: number, onSample?: (t: number, done: number) => void, cancelled: () => boolean = () => false): Promise<Drain> {
+async function drain(
+  ctx: Context,
+  group: string,
+  topic: string,
+  total: number,
+  pids: readonly number[],
+  timeoutMs: number,
+  onSample?: (t: number, done: number) => void,
+  cancelled: () => boolean = () => false,
+): Promise<Drain> {
   const started = Date.now();
   const lo = Math.floor(total * 0.1);
   const hi = Math.ceil(total * 0.9);
@@ -344,7 +376,13 @@ async function drain(ctx: Context, group: string, topic: string, total: number, 
   if (a === undefined || b === undefined || b.n === a.n) throw new Error('drain too short to measure');
   const seconds = (b.t - a.t) / 1000;
   const calls = b.n - a.n;
-  return { rate: calls / seconds, cpuPerCall: ((b.cpu - a.cpu) / calls) * 1e6, brokerCpuPct: ((b.broker - a.broker) / seconds) * 100, peakRssMb: peak, seconds: (Date.now() - started) / 1000 };
+  return {
+    rate: calls / seconds,
+    cpuPerCall: ((b.cpu - a.cpu) / calls) * 1e6,
+    brokerCpuPct: ((b.broker - a.broker) / seconds) * 100,
+    peakRssMb: peak,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 interface Latency {
@@ -360,8 +398,19 @@ interface Latency {
  * produce time in a header, which the worker and the pipe carry to the output. A read_committed reader of the
  * output topics takes now - produce time when a record arrives. The first second is left out (warm-up).
  */
-async function latency(ctx: Context, topics: Topics, partitions: number, rate: number, seconds: number, perInterval?: { everyMs: number; report: (t: number, sample: Latency) => void }): Promise<Latency> {
-  const reader = ctx.kafka.consumer({ groupId: `${topics.group}-reader-${randomUUID().slice(0, 6)}`, readUncommitted: false, maxWaitTimeInMs: 100 });
+async function latency(
+  ctx: Context,
+  topics: Topics,
+  partitions: number,
+  rate: number,
+  seconds: number,
+  perInterval?: { everyMs: number; report: (t: number, sample: Latency) => void },
+): Promise<Latency> {
+  const reader = ctx.kafka.consumer({
+    groupId: `${topics.group}-reader-${randomUUID().slice(0, 6)}`,
+    readUncommitted: false,
+    maxWaitTimeInMs: 100,
+  });
   const group = { joined: false };
   reader.on(reader.events.GROUP_JOIN, () => {
     group.joined = true;
@@ -397,7 +446,13 @@ async function latency(ctx: Context, topics: Topics, partitions: number, rate: n
     if (due > sent) {
       const messages: Message[] = [];
       const at = String(Date.now());
-      for (; sent < due; sent++, i++) messages.push({ key: `agent-${i % 64}`, value: ctx.corpus[i % ctx.corpus.length] ?? '', partition: i % partitions, headers: { [HEADER_PRODUCED_AT]: at } });
+      for (; sent < due; sent++, i++)
+        messages.push({
+          key: `agent-${i % 64}`,
+          value: ctx.corpus[i % ctx.corpus.length] ?? '',
+          partition: i % partitions,
+          headers: { [HEADER_PRODUCED_AT]: at },
+        });
       await ctx.producer.send({ topic: topics.input, messages, acks: -1 });
     }
     if (perInterval !== undefined && Date.now() >= nextReport) {
@@ -431,7 +486,12 @@ interface Row {
 }
 
 /** One subject end to end: fresh topics, backlog, child(ren), drain, optional paced load. */
-async function measure(ctx: Context, kind: Kind, mode: Delivery, options: { calls: number; partitions: number; processes?: number; latency?: boolean }): Promise<Row> {
+async function measure(
+  ctx: Context,
+  kind: Kind,
+  mode: Delivery,
+  options: { calls: number; partitions: number; processes?: number; latency?: boolean },
+): Promise<Row> {
   const processes = options.processes ?? 1;
   const topics = topicsFor(`${kind}-${mode === 'exactly-once' ? 'eos' : 'alo'}-p${options.partitions}x${processes}`);
   await createTopics(ctx, topics, options.partitions);
@@ -440,7 +500,16 @@ async function measure(ctx: Context, kind: Kind, mode: Delivery, options: { call
   let over = false;
   try {
     const result = await Promise.race([
-      drain(ctx, topics.group, topics.input, options.calls, started.map((c) => c.pid), 600_000, undefined, () => over),
+      drain(
+        ctx,
+        topics.group,
+        topics.input,
+        options.calls,
+        started.map((c) => c.pid),
+        600_000,
+        undefined,
+        () => over,
+      ),
       ...started.map(async (c) => {
         const code = await c.exited;
         throw new Error(`${kind} exited (${String(code)}) during the drain; log: ${c.log}`);
@@ -473,7 +542,17 @@ const LABEL: Record<Kind, string> = {
 };
 
 function printRows(rows: readonly Row[], withLatency: boolean): void {
-  const header = ['subject', 'mode', 'parts', 'procs', 'calls/s', 'CPU µs/call', 'broker CPU', 'peak RSS MB', ...(withLatency ? ['p50 ms', 'p99 ms', 'max ms'] : [])];
+  const header = [
+    'subject',
+    'mode',
+    'parts',
+    'procs',
+    'calls/s',
+    'CPU µs/call',
+    'broker CPU',
+    'peak RSS MB',
+    ...(withLatency ? ['p50 ms', 'p99 ms', 'max ms'] : []),
+  ];
   const table = rows.map((r) => [
     LABEL[r.kind],
     r.mode,
@@ -490,7 +569,8 @@ function printRows(rows: readonly Row[], withLatency: boolean): void {
 
 function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   say(line(header));
   say(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) say(line(r));
@@ -508,9 +588,16 @@ async function warmBroker(ctx: Context): Promise<void> {
 }
 
 async function suiteMain(ctx: Context): Promise<void> {
-  say(`\n== main: worker vs pipe, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s); then ${fmt(LATENCY_RATE)} calls/s for ${LATENCY_SECONDS} s (latency)`);
+  say(
+    `\n== main: worker vs pipe, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s); then ${fmt(LATENCY_RATE)} calls/s for ${LATENCY_SECONDS} s (latency)`,
+  );
   const rows: Row[] = [];
-  const all: Kind[] = ['worker', 'pipe', ...(SHAPED ? (['pipe-shaped'] as const) : []), ...(BASELINE_CLI === undefined ? [] : (['worker-baseline'] as const))];
+  const all: Kind[] = [
+    'worker',
+    'pipe',
+    ...(SHAPED ? (['pipe-shaped'] as const) : []),
+    ...(BASELINE_CLI === undefined ? [] : (['worker-baseline'] as const)),
+  ];
   // BENCH_KINDS=worker,worker-baseline: a subset, for quick A/B runs while working on the code.
   const only = process.env.BENCH_KINDS?.split(',');
   const kinds = only === undefined ? all : all.filter((k) => only.includes(k));
@@ -521,7 +608,9 @@ async function suiteMain(ctx: Context): Promise<void> {
       const order = kinds.map((_, i) => kinds[(i + round) % kinds.length] as Kind);
       for (const kind of order) {
         const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
-        process.stderr.write(`   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call, p50 ${fmt(row.latency?.p50 ?? NaN)} ms\n`);
+        process.stderr.write(
+          `   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call, p50 ${fmt(row.latency?.p50 ?? NaN)} ms\n`,
+        );
         byKind.get(kind)?.push(row);
       }
     }
@@ -538,11 +627,16 @@ async function suiteMain(ctx: Context): Promise<void> {
     say(`ratio worker / pipe, ${mode}: ${(w.drain.rate / p.drain.rate).toFixed(2)} (goal >= 0.80)`);
     const s = get('pipe-shaped');
     if (s !== undefined) {
-      say(`   CPU per call: pipe ${fmt(p.drain.cpuPerCall, 1)} µs; + ${fmt(s.drain.cpuPerCall - p.drain.cpuPerCall, 1)} µs the client spends on output-shaped records; + ${fmt(w.drain.cpuPerCall - s.drain.cpuPerCall, 1)} µs our code = worker ${fmt(w.drain.cpuPerCall, 1)} µs`);
+      say(
+        `   CPU per call: pipe ${fmt(p.drain.cpuPerCall, 1)} µs; + ${fmt(s.drain.cpuPerCall - p.drain.cpuPerCall, 1)} µs the client spends on output-shaped records; + ${fmt(w.drain.cpuPerCall - s.drain.cpuPerCall, 1)} µs our code = worker ${fmt(w.drain.cpuPerCall, 1)} µs`,
+      );
       say(`   ratio worker / output-shaped pipe: ${(w.drain.rate / s.drain.rate).toFixed(2)}`);
     }
     const b = get('worker-baseline');
-    if (b !== undefined) say(`   worker / baseline build: ${(w.drain.rate / b.drain.rate).toFixed(2)} in calls/s, CPU per call ${fmt(b.drain.cpuPerCall, 1)} -> ${fmt(w.drain.cpuPerCall, 1)} µs`);
+    if (b !== undefined)
+      say(
+        `   worker / baseline build: ${(w.drain.rate / b.drain.rate).toFixed(2)} in calls/s, CPU per call ${fmt(b.drain.cpuPerCall, 1)} -> ${fmt(w.drain.cpuPerCall, 1)} µs`,
+      );
   }
 }
 
@@ -554,17 +648,70 @@ async function suiteKafkaTools(ctx: Context): Promise<void> {
   const topic = `${RUN}-perf`;
   await ctx.admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
   const runTool = (cls: string, toolArgs: string[]): string =>
-    execFileSync(java, ['-Xmx512m', `-Dlog4j2.configurationFile=${join(ROOT, 'scripts', 'stack', 'tools-log4j2.xml')}`, '-cp', `${libs}/*`, cls, ...toolArgs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 });
-  const producerRate = (out: string): number => Number(/records sent, ([\d.]+) records\/sec/.exec(out.trim().split('\n').pop() ?? '')?.[1] ?? NaN);
-  say(`\n== Kafka's own tools on the same broker (${libs}), ${fmt(PERF_RECORDS)} records of the corpus (payload file), ${PARTITIONS} partitions`);
+    execFileSync(
+      java,
+      [
+        '-Xmx512m',
+        `-Dlog4j2.configurationFile=${join(ROOT, 'scripts', 'stack', 'tools-log4j2.xml')}`,
+        '-cp',
+        `${libs}/*`,
+        cls,
+        ...toolArgs,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 },
+    );
+  const producerRate = (out: string): number =>
+    Number(/records sent, ([\d.]+) records\/sec/.exec(out.trim().split('\n').pop() ?? '')?.[1] ?? NaN);
+  say(
+    `\n== Kafka's own tools on the same broker (${libs}), ${fmt(PERF_RECORDS)} records of the corpus (payload file), ${PARTITIONS} partitions`,
+  );
   const results: string[][] = [];
-  const plain = runTool('org.apache.kafka.tools.ProducerPerformance', ['--topic', topic, '--num-records', String(PERF_RECORDS), '--throughput', '-1', '--payload-file', payload, '--producer-props', `bootstrap.servers=${ctx.stack.brokers}`, 'acks=all']);
+  const plain = runTool('org.apache.kafka.tools.ProducerPerformance', [
+    '--topic',
+    topic,
+    '--num-records',
+    String(PERF_RECORDS),
+    '--throughput',
+    '-1',
+    '--payload-file',
+    payload,
+    '--producer-props',
+    `bootstrap.servers=${ctx.stack.brokers}`,
+    'acks=all',
+  ]);
   results.push(['ProducerPerformance acks=all', fmt(producerRate(plain))]);
-  const txn = runTool('org.apache.kafka.tools.ProducerPerformance', ['--topic', topic, '--num-records', String(PERF_RECORDS), '--throughput', '-1', '--payload-file', payload, '--transaction-duration-ms', '100', '--producer-props', `bootstrap.servers=${ctx.stack.brokers}`, 'acks=all']);
+  const txn = runTool('org.apache.kafka.tools.ProducerPerformance', [
+    '--topic',
+    topic,
+    '--num-records',
+    String(PERF_RECORDS),
+    '--throughput',
+    '-1',
+    '--payload-file',
+    payload,
+    '--transaction-duration-ms',
+    '100',
+    '--producer-props',
+    `bootstrap.servers=${ctx.stack.brokers}`,
+    'acks=all',
+  ]);
   results.push(['ProducerPerformance transactional (commit every 100 ms)', fmt(producerRate(txn))]);
   const config = join(LOG_DIR, 'consumer.properties');
   writeFileSync(config, 'isolation.level=read_committed\n');
-  const consumed = runTool('org.apache.kafka.tools.ConsumerPerformance', ['--bootstrap-server', ctx.stack.brokers, '--topic', topic, '--messages', String(PERF_RECORDS * 2), '--group', `${RUN}-perf-group`, '--consumer.config', config, '--timeout', '60000']);
+  const consumed = runTool('org.apache.kafka.tools.ConsumerPerformance', [
+    '--bootstrap-server',
+    ctx.stack.brokers,
+    '--topic',
+    topic,
+    '--messages',
+    String(PERF_RECORDS * 2),
+    '--group',
+    `${RUN}-perf-group`,
+    '--consumer.config',
+    config,
+    '--timeout',
+    '60000',
+  ]);
   const lines = consumed.trim().split('\n');
   const head = (lines[0] ?? '').split(',').map((s) => s.trim());
   const data = (lines[1] ?? '').split(',').map((s) => s.trim());
@@ -583,7 +730,9 @@ function kafkaLibs(): string {
 }
 
 async function suiteScaling(ctx: Context): Promise<void> {
-  say(`\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; two workers in one group; ${ROUNDS} round(s), median`);
+  say(
+    `\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; two workers in one group; ${ROUNDS} round(s), median`,
+  );
   const rows: Row[] = [];
   const setups = [
     { partitions: 1, processes: 1 },
@@ -627,7 +776,9 @@ async function suiteMemory(ctx: Context): Promise<void> {
 
 async function suiteSoak(ctx: Context): Promise<void> {
   const intervalMs = Math.max(10_000, Math.min(60_000, (SOAK_SECONDS * 1000) / 10));
-  say(`\n== soak: the worker (exactly-once) at ${fmt(SOAK_RATE)} calls/s for ${fmt(SOAK_SECONDS)} s, ${PARTITIONS} partitions; RSS and latency every ${intervalMs / 1000} s`);
+  say(
+    `\n== soak: the worker (exactly-once) at ${fmt(SOAK_RATE)} calls/s for ${fmt(SOAK_SECONDS)} s, ${PARTITIONS} partitions; RSS and latency every ${intervalMs / 1000} s`,
+  );
   const topics = topicsFor('soak');
   await createTopics(ctx, topics, PARTITIONS);
   const worker = await startChild('worker', 'exactly-once', topics, ctx);
@@ -645,8 +796,12 @@ async function suiteSoak(ctx: Context): Promise<void> {
     });
     printTable(['t (s)', 'sent', 'received', 'p50 ms', 'p99 ms', 'RSS MB', 'peak MB'], rows);
     const half = rss.slice(Math.floor(rss.length / 2));
-    say(`overall: sent ${fmt(total.sent)}, received ${fmt(total.received)}, p50 ${fmt(total.p50)} ms, p99 ${fmt(total.p99)} ms, max ${fmt(total.max)} ms`);
-    say(`RSS second half: min ${fmt(Math.min(...half))} MB, max ${fmt(Math.max(...half))} MB; first sample ${fmt(rss[0] ?? NaN)} MB, last ${fmt(rss[rss.length - 1] ?? NaN)} MB`);
+    say(
+      `overall: sent ${fmt(total.sent)}, received ${fmt(total.received)}, p50 ${fmt(total.p50)} ms, p99 ${fmt(total.p99)} ms, max ${fmt(total.max)} ms`,
+    );
+    say(
+      `RSS second half: min ${fmt(Math.min(...half))} MB, max ${fmt(Math.max(...half))} MB; first sample ${fmt(rss[0] ?? NaN)} MB, last ${fmt(rss[rss.length - 1] ?? NaN)} MB`,
+    );
   } finally {
     await worker.stop();
   }
@@ -654,9 +809,17 @@ async function suiteSoak(ctx: Context): Promise<void> {
 
 async function suiteClients(ctx: Context): Promise<void> {
   const alts = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).filter((client) => process.env[ALT_CLIENT_DIRS[client]] !== undefined);
-  if (alts.length === 0) throw new Error(`--suite clients needs at least one of ${Object.values(ALT_CLIENT_DIRS).join(', ')} (see bench/pipe-platformatic.ts, bench/pipe-confluent.ts)`);
-  say(`\n== clients: the pipe on kafkajs and on ${alts.map((c) => ALT_CLIENT_NAMES[c]).join(' and ')}, same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`);
-  const pairs: (readonly [Kind, Kind, string])[] = [['pipe', 'pipe-shaped', 'kafkajs'], ...alts.map((c) => [`pipe-${c}`, `pipe-${c}-shaped`, ALT_CLIENT_NAMES[c]] as const)];
+  if (alts.length === 0)
+    throw new Error(
+      `--suite clients needs at least one of ${Object.values(ALT_CLIENT_DIRS).join(', ')} (see bench/pipe-platformatic.ts, bench/pipe-confluent.ts)`,
+    );
+  say(
+    `\n== clients: the pipe on kafkajs and on ${alts.map((c) => ALT_CLIENT_NAMES[c]).join(' and ')}, same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`,
+  );
+  const pairs: (readonly [Kind, Kind, string])[] = [
+    ['pipe', 'pipe-shaped', 'kafkajs'],
+    ...alts.map((c) => [`pipe-${c}`, `pipe-${c}-shaped`, ALT_CLIENT_NAMES[c]] as const),
+  ];
   const kinds: Kind[] = ['worker', ...pairs.map(([same]) => same), ...(SHAPED ? pairs.map(([, shaped]) => shaped) : [])];
   const rows: Row[] = [];
   for (const mode of MODES) {
@@ -666,7 +829,9 @@ async function suiteClients(ctx: Context): Promise<void> {
       const order = kinds.map((_, i) => kinds[(i + round) % kinds.length] as Kind);
       for (const kind of order) {
         const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
-        process.stderr.write(`   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call\n`);
+        process.stderr.write(
+          `   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call\n`,
+        );
         byKind.get(kind)?.push(row);
       }
     }
@@ -682,7 +847,9 @@ async function suiteClients(ctx: Context): Promise<void> {
       const a = of(same);
       const b = of(shaped);
       if (a === undefined || b === undefined) continue;
-      say(`  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} (+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`);
+      say(
+        `  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} (+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`,
+      );
     }
     // Our own code's CPU per call is the worker minus the kafkajs pipe that writes the same-shaped output; on
     // another client the worker would cost that client's output-shaped pipe plus our code. A projection from
@@ -696,7 +863,9 @@ async function suiteClients(ctx: Context): Promise<void> {
       const pipeAlt = of(same);
       const shapedAlt = of(shaped);
       if (pipeAlt === undefined || shapedAlt === undefined) continue;
-      say(`  ${mode}: projected worker on ${name} ${fmt(shapedAlt.drain.cpuPerCall + ours, 1)} µs/call, worker / pipe there ~${fmt(pipeAlt.drain.cpuPerCall / (shapedAlt.drain.cpuPerCall + ours), 2)} (by CPU per call)`);
+      say(
+        `  ${mode}: projected worker on ${name} ${fmt(shapedAlt.drain.cpuPerCall + ours, 1)} µs/call, worker / pipe there ~${fmt(pipeAlt.drain.cpuPerCall / (shapedAlt.drain.cpuPerCall + ours), 2)} (by CPU per call)`,
+      );
     }
   }
 }
@@ -705,7 +874,11 @@ async function suiteClients(ctx: Context): Promise<void> {
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  say(`bench:worker ${[...SUITES].join(',')} at ${new Date().toISOString()}; node ${process.version}; ${cpus().length} cores; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `bench:worker ${[...SUITES].join(',')} at ${new Date().toISOString()}; node ${process.version}; ${cpus().length} cores; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const stack = startStack();
   const onSignal = (): void => {
     for (const child of children) child.kill('SIGKILL');
@@ -722,7 +895,10 @@ async function main(): Promise<void> {
     await producer.connect();
     const subjectTemplate = `${RUN}-{tool}`;
     const errors: string[] = [];
-    const report = await pushToolSchemas({ registry: stack.registry, dir: join(ROOT, 'examples', 'tools'), subjectTemplate }, { out: () => undefined, err: (l) => errors.push(l) });
+    const report = await pushToolSchemas(
+      { registry: stack.registry, dir: join(ROOT, 'examples', 'tools'), subjectTemplate },
+      { out: () => undefined, err: (l) => errors.push(l) },
+    );
     if (report.failed.length > 0) throw new Error(`schemas push failed:\n${errors.join('\n')}`);
     const corpus = makeCorpus(20_000);
     const avg = corpus.reduce((s, l) => s + Buffer.byteLength(l), 0) / corpus.length;
@@ -735,7 +911,11 @@ async function main(): Promise<void> {
     if (SUITES.has('scaling')) await suiteScaling(ctx);
     if (SUITES.has('memory')) await suiteMemory(ctx);
     if (SUITES.has('soak')) await suiteSoak(ctx);
-    say(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    say(
+      `\nload average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     for (const child of children) child.kill('SIGKILL');
     await producer.disconnect().catch(() => undefined);

@@ -34,9 +34,12 @@ function stackIsUp(): boolean {
   }
 }
 
-
 const startedStack = !stackIsUp();
-say(startedStack ? '== starting the local stack (Kafka + Apicurio Registry); first run downloads them' : '== using the local stack already running');
+say(
+  startedStack
+    ? '== starting the local stack (Kafka + Apicurio Registry); first run downloads them'
+    : '== using the local stack already running',
+);
 const env: Record<string, string> = {};
 for (const line of execFileSync('bash', [stack, 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).split('\n')) {
   const [name, value] = line.split('=', 2);
@@ -44,16 +47,23 @@ for (const line of execFileSync('bash', [stack, 'up'], { encoding: 'utf8', stdio
 }
 const brokers = env.KAFKA_BROKERS;
 const registry = env.SCHEMA_REGISTRY_URL;
-if (brokers === undefined || registry === undefined) throw new Error('scripts/stack.sh up did not print KAFKA_BROKERS and SCHEMA_REGISTRY_URL');
+if (brokers === undefined || registry === undefined)
+  throw new Error('scripts/stack.sh up did not print KAFKA_BROKERS and SCHEMA_REGISTRY_URL');
 say(`   KAFKA_BROKERS=${brokers}\n   SCHEMA_REGISTRY_URL=${registry}`);
 
 try {
   say('\n== pushing the example tool definitions (examples/tools) to the registry');
-  say(execFileSync(process.execPath, [cli, 'schemas', 'push', '--registry', registry, `${root}examples/tools`], { encoding: 'utf8' }).trimEnd().replace(/^/gm, '   '));
+  say(
+    execFileSync(process.execPath, [cli, 'schemas', 'push', '--registry', registry, `${root}examples/tools`], { encoding: 'utf8' })
+      .trimEnd()
+      .replace(/^/gm, '   '),
+  );
 
   const run = `demo-${Date.now()}`;
   const topics = { input: `${run}.raw`, output: `${run}.normalized`, rejected: `${run}.rejected`, dlq: `${run}.dlq` };
-  const calls = readFileSync(`${root}examples/calls.jsonl`, 'utf8').split('\n').filter((l) => l !== '');
+  const calls = readFileSync(`${root}examples/calls.jsonl`, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const kafka = new Kafka({ clientId: 'demo', brokers: [brokers], logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
@@ -70,7 +80,9 @@ try {
   });
   const expected = reads.reduce((sum, read) => sum + (read?.ok === true ? read.calls.length : 1), 0);
   const messages = reads.filter((read) => read?.ok === true && read.message).length;
-  say(`\n== produced ${calls.length} raw records to ${topics.input} (examples/calls.jsonl: every envelope; clean, repairable, invalid, unprocessable; ${messages} whole messages): ${expected} calls to come out`);
+  say(
+    `\n== produced ${calls.length} raw records to ${topics.input} (examples/calls.jsonl: every envelope; clean, repairable, invalid, unprocessable; ${messages} whole messages): ${expected} calls to come out`,
+  );
 
   const port = await freePort();
   say(`== running the worker: toolcall-normalizer run (exactly-once, metrics on :${port})`);
@@ -89,7 +101,11 @@ try {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => { resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    worker.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
 
   const received: { topic: string; message: KafkaMessage }[] = [];
   const consumer = kafka.consumer({ groupId: `${run}-reader`, readUncommitted: false });
@@ -104,7 +120,11 @@ try {
       },
     });
   });
-  const timeout = new Promise<void>((_, reject) => setTimeout(() => { reject(new Error(`only ${received.length} of ${expected} outputs came out within 90 s`)); }, 90_000).unref());
+  const timeout = new Promise<void>((_, reject) =>
+    setTimeout(() => {
+      reject(new Error(`only ${received.length} of ${expected} outputs came out within 90 s`));
+    }, 90_000).unref(),
+  );
   await Promise.race([drained, timeout]);
   const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   await consumer.disconnect();
@@ -112,9 +132,7 @@ try {
   const code = await exited;
 
   say(`\n== what came out (${received.length} outputs for ${calls.length} input records; worker exited ${String(code)} after SIGTERM)\n`);
-  const rows = received
-    .map(({ topic, message }) => describe(topic, message, topics))
-    .sort((a, b) => a.order - b.order);
+  const rows = received.map(({ topic, message }) => describe(topic, message, topics)).sort((a, b) => a.order - b.order);
   const header = ['topic', 'id', 'tool', 'format', 'repairs / errors'];
   const table = [header, ...rows.map((r) => [r.topic, r.id, r.tool, r.format, r.detail])];
   const widths = header.map((_, i) => Math.min(48, Math.max(...table.map((row) => (row[i] ?? '').length))));
@@ -122,8 +140,14 @@ try {
     say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.slice(0, widths[i]).padEnd(widths[i] ?? 0))).join('  '));
     if (n === 0) say(widths.map((w) => '-'.repeat(w)).join('  '));
   }
-  say('\n== counts from the worker\'s /metrics');
-  for (const name of ['toolcall_records_total', 'toolcall_calls_total', 'toolcall_repairs_total', 'toolcall_pass_throughs_total', 'toolcall_dead_letters_total']) {
+  say("\n== counts from the worker's /metrics");
+  for (const name of [
+    'toolcall_records_total',
+    'toolcall_calls_total',
+    'toolcall_repairs_total',
+    'toolcall_pass_throughs_total',
+    'toolcall_dead_letters_total',
+  ]) {
     const sums = new Map<string, number>();
     for (const line of metrics.split('\n')) {
       const match = new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`).exec(line);
@@ -180,5 +204,12 @@ function describe(topic: string, message: KafkaMessage, topics: { output: string
         ? 'clean'
         : value.repairs.map((r) => `${r.kind} ${r.pointer}`).join(', ')
       : value.errors.map((e) => `${e.code} ${e.path}`).join(', ');
-  return { order: Number(value.id?.replace(/\D/g, '') ?? 0), topic: kind, id: value.id ?? '-', tool: value.tool ?? '-', format: value.format ?? '-', detail };
+  return {
+    order: Number(value.id?.replace(/\D/g, '') ?? 0),
+    topic: kind,
+    id: value.id ?? '-',
+    tool: value.tool ?? '-',
+    format: value.format ?? '-',
+    detail,
+  };
 }

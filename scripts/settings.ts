@@ -21,7 +21,13 @@ export function withSettingsTable(readme: string): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const mode = process.argv[2];
   if (mode === '--json') {
-    process.stdout.write(`${JSON.stringify(Object.entries(SETTINGS).map(([name, spec]) => ({ name, ...spec })), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        Object.entries(SETTINGS).map(([name, spec]) => ({ name, ...spec })),
+        null,
+        2,
+      )}\n`,
+    );
   } else if (mode === '--write-readme') {
     const path = fileURLToPath(new URL('../README.md', import.meta.url));
     writeFileSync(path, withSettingsTable(readFileSync(path, 'utf8')));

@@ -22,7 +22,8 @@ const say = (line: string): void => {
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   const mode = process.env.TEST_STACK ?? '';
-  if (mode !== '' && mode !== 'local' && mode !== 'testcontainers') throw new Error(`TEST_STACK must be "local" or "testcontainers" (or unset), not "${mode}"`);
+  if (mode !== '' && mode !== 'local' && mode !== 'testcontainers')
+    throw new Error(`TEST_STACK must be "local" or "testcontainers" (or unset), not "${mode}"`);
   const configured = (process.env.KAFKA_BROKERS ?? '') !== '' && (process.env.SCHEMA_REGISTRY_URL ?? '') !== '';
   if (configured && mode !== 'testcontainers') return undefined;
   if (process.env.STACK_AUTO === '0') return undefined;
@@ -31,13 +32,23 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   if (mode === '') {
     const why = containersUnavailable();
     useContainers = why === undefined;
-    say(useContainers ? 'no broker configured and a Docker engine answers: starting Kafka and the registry with testcontainers (TEST_STACK=local for the local stack)' : `no broker configured; ${why}: using the local stack`);
+    say(
+      useContainers
+        ? 'no broker configured and a Docker engine answers: starting Kafka and the registry with testcontainers (TEST_STACK=local for the local stack)'
+        : `no broker configured; ${why}: using the local stack`,
+    );
   }
   if (useContainers) {
     const stack = await startContainerStack(say);
     process.env.KAFKA_BROKERS = stack.kafkaBrokers;
     process.env.SCHEMA_REGISTRY_URL = stack.registryUrl;
-    const info: ContainerStackInfo = { kafka: stack.kafka, registry: stack.registry, kafkaBrokers: stack.kafkaBrokers, registryUrl: stack.registryUrl, registryManagementPort: stack.registryManagementPort };
+    const info: ContainerStackInfo = {
+      kafka: stack.kafka,
+      registry: stack.registry,
+      kafkaBrokers: stack.kafkaBrokers,
+      registryUrl: stack.registryUrl,
+      registryManagementPort: stack.registryManagementPort,
+    };
     process.env[CONTAINERS_VARIABLE] = JSON.stringify(info);
     say(`testcontainers stack up: KAFKA_BROKERS=${stack.kafkaBrokers} SCHEMA_REGISTRY_URL=${stack.registryUrl}`);
     return async () => {
@@ -53,8 +64,11 @@ function containersUnavailable(): string | undefined {
   const info = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 15_000 });
   if (info.status !== 0) return 'no Docker engine answers';
   const images = stackImages();
-  const missing = [images.kafka, images.registry].filter((image) => spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore', timeout: 15_000 }).status !== 0);
-  if (missing.length > 0) return `a Docker engine answers but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not present locally (\`npm run images\` builds KAFKA_IMAGE and REGISTRY_IMAGE offline; set them to its lines)`;
+  const missing = [images.kafka, images.registry].filter(
+    (image) => spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore', timeout: 15_000 }).status !== 0,
+  );
+  if (missing.length > 0)
+    return `a Docker engine answers but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not present locally (\`npm run images\` builds KAFKA_IMAGE and REGISTRY_IMAGE offline; set them to its lines)`;
   return undefined;
 }
 
@@ -65,7 +79,9 @@ function startLocalStack(): void {
   try {
     out = execFileSync('bash', [script, 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 });
   } catch (error) {
-    say(`could not start the local stack (${error instanceof Error ? error.message : String(error)}); integration tests will fail. Run "npm run stack:up" to see why.`);
+    say(
+      `could not start the local stack (${error instanceof Error ? error.message : String(error)}); integration tests will fail. Run "npm run stack:up" to see why.`,
+    );
     return;
   }
   for (const line of out.split('\n')) {

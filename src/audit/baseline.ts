@@ -50,7 +50,10 @@ export function parseBaseline(text: string): { ok: true; ids: Set<string> } | { 
 }
 
 /** Splits findings into those the baseline knows and new ones, and lists baseline ids no longer found. */
-export function compareWithBaseline(findings: readonly Finding[], baseline: ReadonlySet<string>): { known: Finding[]; added: Finding[]; resolved: string[] } {
+export function compareWithBaseline(
+  findings: readonly Finding[],
+  baseline: ReadonlySet<string>,
+): { known: Finding[]; added: Finding[]; resolved: string[] } {
   const known: Finding[] = [];
   const added: Finding[] = [];
   const current = new Set<string>();

@@ -13,7 +13,15 @@
  */
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { type Claim, FindingList } from './findings.js';
-import { attribute, findMentions, groupRule, mentionMatchers, namesParameters, ownClaimBelongsElsewhere, toolClaimFits } from './mentions.js';
+import {
+  attribute,
+  findMentions,
+  groupRule,
+  mentionMatchers,
+  namesParameters,
+  ownClaimBelongsElsewhere,
+  toolClaimFits,
+} from './mentions.js';
 import { proseOnly } from './prose-only.js';
 import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
@@ -64,7 +72,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         if (group && candidate.kind === 'required') continue;
         for (const parameter of attribute(candidate, sentence.text, mentions, topLevel)) {
           const node = topLevel.find((n) => n.parameter === parameter);
-          if (node !== undefined && toolClaimFits(node, candidate)) claims.push({ node, candidate, sentence: sentence.text, fromTool: true });
+          if (node !== undefined && toolClaimFits(node, candidate))
+            claims.push({ node, candidate, sentence: sentence.text, fromTool: true });
         }
       }
     }
@@ -75,7 +84,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   return findings.list();
 }
 
-const RESPONSE_SENTENCE = /^\s*(?:\*\*)?(?:returns?|responds?\s+with|the\s+(?:response|result|output)s?\s+(?:is|are|contains?|includes?))\b/i;
+const RESPONSE_SENTENCE =
+  /^\s*(?:\*\*)?(?:returns?|responds?\s+with|the\s+(?:response|result|output)s?\s+(?:is|are|contains?|includes?))\b/i;
 
 /** The tool's description, and the root schema's when it says something else. */
 function toolDescriptions(definition: ToolDefinition): string[] {

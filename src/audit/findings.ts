@@ -17,7 +17,6 @@ export interface Claim {
   readonly fromTool: boolean;
 }
 
-
 /** What a finding says beyond its place: how sure it is and the fix as a schema change. */
 export interface FindingMeta {
   /** Default: `high` for a prose-only finding from the parameter's own description, `medium` from the tool description, `low` for schema-only. */
@@ -31,7 +30,16 @@ export class FindingList {
   readonly #byId = new Map<string, Finding>();
   constructor(readonly tool: string) {}
 
-  add(layer: AuditLayer, parameter: string | null, keyword: string, location: string, path: string, evidence: string, suggestion: string, meta: FindingMeta = {}): void {
+  add(
+    layer: AuditLayer,
+    parameter: string | null,
+    keyword: string,
+    location: string,
+    path: string,
+    evidence: string,
+    suggestion: string,
+    meta: FindingMeta = {},
+  ): void {
     const id = findingId(layer, this.tool, parameter, keyword, location);
     if (this.#byId.has(id)) return;
     const confidence = meta.confidence ?? (layer === 'schema-only' ? 'low' : meta.claim?.fromTool === true ? 'medium' : 'high');

@@ -9,7 +9,13 @@ import type { SchemaFix } from './types.js';
 
 /** `schema` with `fix` applied to the subschema at `fix.pointer`; throws when the pointer names no object. */
 export function applyFix(schema: JsonObject, fix: SchemaFix): JsonObject {
-  const tokens = fix.pointer === '' ? [] : fix.pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens =
+    fix.pointer === ''
+      ? []
+      : fix.pointer
+          .slice(1)
+          .split('/')
+          .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   const merge = (node: JsonValue, depth: number): JsonValue => {
     if (depth === tokens.length) {
       if (!isJsonObject(node)) throw new Error(`fix pointer ${fix.pointer} names no schema object`);

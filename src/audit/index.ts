@@ -17,7 +17,17 @@ import { diffProseAndSchema } from './diff.js';
 import { compareFindings, type Finding } from './types.js';
 import { validityFindings } from './validity.js';
 
-export { atOrAbove, AUDIT_LAYERS, compareFindings, CONFIDENCE_LEVELS, findingId, type AuditLayer, type Confidence, type Finding, type SchemaFix } from './types.js';
+export {
+  atOrAbove,
+  AUDIT_LAYERS,
+  compareFindings,
+  CONFIDENCE_LEVELS,
+  findingId,
+  type AuditLayer,
+  type Confidence,
+  type Finding,
+  type SchemaFix,
+} from './types.js';
 export { applyFix } from './fix.js';
 export { validityFindings } from './validity.js';
 export { diffProseAndSchema } from './diff.js';

@@ -20,16 +20,93 @@ export interface Mention {
 
 /** Words too generic to stand for a parameter on their own (`row_id` is not mentioned by "id"). */
 export const GENERIC_HEADS = new Set([
-  'id', 'ids', 'name', 'names', 'type', 'types', 'value', 'values', 'data', 'text', 'key', 'keys', 'mode', 'kind',
-  'list', 'item', 'items', 'info', 'flag', 'flags', 'option', 'options', 'field', 'fields', 'max', 'min', 'num',
-  'number', 'count', 'size', 'limit', 'code', 'codes', 'url', 'path', 'time', 'date', 'at', 'by', 'on', 'to', 'from',
-  'in', 'of', 'is', 'for', 'new', 'old', 'all', 'any', 'one',
+  'id',
+  'ids',
+  'name',
+  'names',
+  'type',
+  'types',
+  'value',
+  'values',
+  'data',
+  'text',
+  'key',
+  'keys',
+  'mode',
+  'kind',
+  'list',
+  'item',
+  'items',
+  'info',
+  'flag',
+  'flags',
+  'option',
+  'options',
+  'field',
+  'fields',
+  'max',
+  'min',
+  'num',
+  'number',
+  'count',
+  'size',
+  'limit',
+  'code',
+  'codes',
+  'url',
+  'path',
+  'time',
+  'date',
+  'at',
+  'by',
+  'on',
+  'to',
+  'from',
+  'in',
+  'of',
+  'is',
+  'for',
+  'new',
+  'old',
+  'all',
+  'any',
+  'one',
 ]);
 
 /** Parameter names that are everyday function words: only a quoted or backticked mention counts. */
 export const FUNCTION_WORDS = new Set([
-  'to', 'from', 'in', 'on', 'at', 'by', 'for', 'of', 'as', 'is', 'or', 'and', 'if', 'with', 'before', 'after',
-  'since', 'until', 'a', 'an', 'the', 'it', 'all', 'any', 'not', 'no', 'be', 'do', 'up', 'out', 'over', 'under',
+  'to',
+  'from',
+  'in',
+  'on',
+  'at',
+  'by',
+  'for',
+  'of',
+  'as',
+  'is',
+  'or',
+  'and',
+  'if',
+  'with',
+  'before',
+  'after',
+  'since',
+  'until',
+  'a',
+  'an',
+  'the',
+  'it',
+  'all',
+  'any',
+  'not',
+  'no',
+  'be',
+  'do',
+  'up',
+  'out',
+  'over',
+  'under',
 ]);
 
 /** The words of an identifier: `from_account` → from, account; `clientId` → client, id. */
@@ -66,12 +143,18 @@ export function mentionMatchers(topLevel: readonly AuditNode[]): Map<string, Reg
       continue;
     }
     aliases.push(escapeRegExp(name));
-    if (tokens.length === 1 && /^[a-z]+$/i.test(name)) aliases.push(escapeRegExp(plural(name.toLowerCase())), escapeRegExp(singular(name.toLowerCase())));
+    if (tokens.length === 1 && /^[a-z]+$/i.test(name))
+      aliases.push(escapeRegExp(plural(name.toLowerCase())), escapeRegExp(singular(name.toLowerCase())));
     if (tokens.length > 1) {
       const spaced = tokens.map(escapeRegExp).join(String.raw`[\s_-]+`);
       const last = tokens.at(-1) ?? '';
       aliases.push(spaced, [...tokens.slice(0, -1).map(escapeRegExp), escapeRegExp(plural(last))].join(String.raw`[\s_-]+`));
-      if (last.length >= 4 && !GENERIC_HEADS.has(last) && heads.get(last) === 1 && !topLevel.some((n) => n.parameter.toLowerCase() === last)) {
+      if (
+        last.length >= 4 &&
+        !GENERIC_HEADS.has(last) &&
+        heads.get(last) === 1 &&
+        !topLevel.some((n) => n.parameter.toLowerCase() === last)
+      ) {
         aliases.push(escapeRegExp(last), escapeRegExp(plural(last)));
       }
     }
@@ -124,7 +207,8 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
     return [...new Set(names)];
   };
   if (candidate.kind === 'required') {
-    if (candidate.subject === 'after') return after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 ? [after.parameter] : [];
+    if (candidate.subject === 'after')
+      return after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 ? [after.parameter] : [];
     return before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 4 ? withCoordinated(before) : [];
   }
   if (candidate.kind === 'optional') {
@@ -133,7 +217,12 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
   if (inside !== undefined) return [inside.parameter];
   if (conditionalClause(sentence, candidate.start)) return [];
   if (before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 8) return withCoordinated(before);
-  if (after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 && !/[;:.,]/.test(sentence.slice(candidate.end, after.start))) return [after.parameter];
+  if (
+    after !== undefined &&
+    wordsBetween(sentence, candidate.end, after.start) <= 2 &&
+    !/[;:.,]/.test(sentence.slice(candidate.end, after.start))
+  )
+    return [after.parameter];
   // By its words: "use at most 1000 rows" speaks of the one parameter whose name or description says "rows".
   if (candidate.kind === 'bound' && candidate.unit !== undefined && !MEASURE_UNITS.test(candidate.unit)) {
     const unit = singular(candidate.unit);
@@ -180,7 +269,9 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
   if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) return true;
   const others = topLevel.filter((n) => n.parameter !== node.parameter && n.parameter !== node.name);
   const prefix = sentence.slice(0, candidate.start);
-  const quotedBefore = others.some((other) => new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"'],?\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix));
+  const quotedBefore = others.some((other) =>
+    new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"'],?\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix),
+  );
   if (candidate.kind === 'required' || candidate.kind === 'optional') {
     // "Must be after `start`, which is required": the requirement is about `start`.
     if (candidate.kind === 'required' && candidate.subject === 'after') {
@@ -208,7 +299,14 @@ export function namesParameters(values: readonly string[], topLevel: readonly Au
  * - "`cursor` and `page` are mutually exclusive", "X cannot be used with Y": `not` of a `required` list.
  * Returns true when the sentence states one, so its "required" is not read as a requirement of each name.
  */
-export function groupRule(sentence: string, topLevel: readonly AuditNode[], root: JsonObject, rootView: SchemaView, findings: FindingList, fromTool: boolean): boolean {
+export function groupRule(
+  sentence: string,
+  topLevel: readonly AuditNode[],
+  root: JsonObject,
+  rootView: SchemaView,
+  findings: FindingList,
+  fromTool: boolean,
+): boolean {
   let found = false;
   const namesIn = (values: readonly string[]): string[] => {
     const out: string[] = [];
@@ -223,13 +321,21 @@ export function groupRule(sentence: string, topLevel: readonly AuditNode[], root
   const draft07 = typeof root.$schema === 'string' && /draft-0[467]/.test(root.$schema);
   const report = (keyword: string, names: readonly string[], set: JsonObject, what: string): void => {
     found = true;
-    findings.add('prose-only', null, keyword, '', '', quote(sentence),
+    findings.add(
+      'prose-only',
+      null,
+      keyword,
+      '',
+      '',
+      quote(sentence),
       `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the input schema, so a call that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
-      { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: '', set } });
+      { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: '', set } },
+    );
   };
   const ALL_HOMES = ['anyOf', 'oneOf', 'dependentRequired', 'dependencies', 'if', 'not', 'minProperties'];
 
-  const trigger = /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either|(?:provide|pass|specify|use|set|give|send|supply)\s+(?:either\s+|only\s+)?)\s*/gi;
+  const trigger =
+    /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either|(?:provide|pass|specify|use|set|give|send|supply)\s+(?:either\s+|only\s+)?)\s*/gi;
   for (let m = trigger.exec(sentence); m !== null; m = trigger.exec(sentence)) {
     const list = parseValueList(sentence, m.index + m[0].length);
     if (list === undefined || !namesParameters(list.values, topLevel)) continue;
@@ -246,7 +352,10 @@ export function groupRule(sentence: string, topLevel: readonly AuditNode[], root
   }
 
   // "`start` and `end` must be provided together", "are required together"
-  const together = /((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+(?:required|needed)\s+together\b/i.exec(sentence);
+  const together =
+    /((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+(?:required|needed)\s+together\b/i.exec(
+      sentence,
+    );
   if (together !== null) {
     const names = namesIn((together[1] ?? together[2] ?? '').split(/\s*(?:,|\band\b)\s*/).map((n) => n.replace(/[`"']/g, '').trim()));
     if (names.length >= 2) {
@@ -260,7 +369,10 @@ export function groupRule(sentence: string, topLevel: readonly AuditNode[], root
   }
 
   // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
-  const exclusive = /([`"']?[A-Za-z_][\w.-]*[`"']?)\s+and\s+([`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+mutually\s+exclusive\b|([`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+([`"']?[A-Za-z_][\w.-]*[`"']?)/i.exec(sentence);
+  const exclusive =
+    /([`"']?[A-Za-z_][\w.-]*[`"']?)\s+and\s+([`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+mutually\s+exclusive\b|([`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+([`"']?[A-Za-z_][\w.-]*[`"']?)/i.exec(
+      sentence,
+    );
   if (exclusive !== null) {
     const names = namesIn([exclusive[1] ?? exclusive[3] ?? '', exclusive[2] ?? exclusive[4] ?? ''].map((n) => n.replace(/[`"']/g, '')));
     if (names.length === 2) {

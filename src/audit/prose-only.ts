@@ -57,7 +57,12 @@ export function comparable(node: AuditNode, candidate: BoundCandidate): boolean 
   // "between 5 and 1440 minutes" on `duration_minutes` or a value "in minutes": the schema counts in that unit.
   const unit = singular(candidate.unit.toLowerCase());
   const names = [...nameTokens(node.parameter), ...nameTokens(node.name)].map(singular);
-  const unitWords = unit === 'ms' || unit === 'millisecond' ? ['ms', 'millisecond'] : unit === 's' || unit === 'sec' || unit === 'second' ? ['s', 'sec', 'second'] : [unit];
+  const unitWords =
+    unit === 'ms' || unit === 'millisecond'
+      ? ['ms', 'millisecond']
+      : unit === 's' || unit === 'sec' || unit === 'second'
+        ? ['s', 'sec', 'second']
+        : [unit];
   if (unitWords.some((u) => names.includes(u))) return true;
   const description = node.view.description ?? '';
   return unitWords.some((u) => new RegExp(`\\bin\\s+${escapeRegExp(u)}s?\\b`, 'i').test(description));
@@ -70,7 +75,18 @@ export function isInteger(view: SchemaView): boolean {
 export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: FindingList): void {
   // Bounds are judged per (node, family, side) over every claim, so "at most 100 per page" and "between 1 and
   // 100" agree with `maximum: 100` even when the prose also states another number elsewhere.
-  const bounds = new Map<string, { node: AuditNode; view: SchemaView; location: string; pointer: string; family: Family; side: 'lower' | 'upper'; claims: { claim: Claim; c: BoundCandidate }[] }>();
+  const bounds = new Map<
+    string,
+    {
+      node: AuditNode;
+      view: SchemaView;
+      location: string;
+      pointer: string;
+      family: Family;
+      side: 'lower' | 'upper';
+      claims: { claim: Claim; c: BoundCandidate }[];
+    }
+  >();
   const formatsByNode = new Set<AuditNode>();
   for (const claim of claims) if (claim.candidate.kind === 'format') formatsByNode.add(claim.node);
 
@@ -86,9 +102,23 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         if (composition || characterClass(c)) {
           // "at least one digit", "1 to 5 uppercase letters": what the characters are is a `pattern`'s job.
           const view = node.view;
-          if (view.types !== undefined && view.types.has('string') && !hasKeyword(view, 'pattern') && !hasKeyword(view, 'format') && listedValues(view) === undefined) {
-            findings.add('prose-only', node.parameter, 'pattern', node.location, node.pointer, quote(claim.sentence),
-              `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`, { claim, confidence: 'medium' });
+          if (
+            view.types !== undefined &&
+            view.types.has('string') &&
+            !hasKeyword(view, 'pattern') &&
+            !hasKeyword(view, 'format') &&
+            listedValues(view) === undefined
+          ) {
+            findings.add(
+              'prose-only',
+              node.parameter,
+              'pattern',
+              node.location,
+              node.pointer,
+              quote(claim.sentence),
+              `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`,
+              { claim, confidence: 'medium' },
+            );
           }
           if (composition) break;
         }
@@ -120,17 +150,32 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         if (!allows(view, 'string')) break;
         const min = numberKeyword(view, 'minLength');
         const max = numberKeyword(view, 'maxLength');
-        const home = (min === c.value && max === c.value) || hasKeyword(view, 'pattern') || listedValues(view) !== undefined || hasKeyword(view, 'format');
+        const home =
+          (min === c.value && max === c.value) ||
+          hasKeyword(view, 'pattern') ||
+          listedValues(view) !== undefined ||
+          hasKeyword(view, 'format');
         if (home) break;
         // "2 character country codes", "3-letter": a code, whose home is a pattern of that many letters.
         const code = /^\s+(?:[\w-]+\s+)?codes?\b/i.test(claim.sentence.slice(c.end));
         const keyword = /letter|digit/i.test(c.phrase) || code ? 'pattern' : 'maxLength';
         const pattern = /digit/i.test(c.phrase) ? `^[0-9]{${c.value}}$` : `^[A-Za-z]{${c.value}}$`;
-        findings.add('prose-only', node.parameter, keyword, node.location, node.pointer, quote(claim.sentence),
+        findings.add(
+          'prose-only',
+          node.parameter,
+          keyword,
+          node.location,
+          node.pointer,
+          quote(claim.sentence),
           keyword === 'pattern'
             ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says "${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
             : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`,
-          { claim, confidence: code || claim.fromTool ? 'medium' : 'high', fix: { pointer: node.pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } } });
+          {
+            claim,
+            confidence: code || claim.fromTool ? 'medium' : 'high',
+            fix: { pointer: node.pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } },
+          },
+        );
         break;
       }
       case 'nonEmpty':
@@ -148,10 +193,22 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         if (firstSite(view, 'readOnly')?.value === true || hasKeyword(view, 'const')) break;
         // "viewer (read only), editor or admin": a gloss on one of the allowed values, not on the parameter.
         const glossed = /([\w-]+)\W*$/.exec(claim.sentence.slice(0, c.start))?.[1]?.toLowerCase();
-        if (c.phrase.startsWith('(') && glossed !== undefined && (listedValues(view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === glossed)) break;
-        findings.add('prose-only', node.parameter, 'readOnly', node.location, node.pointer, quote(claim.sentence),
+        if (
+          c.phrase.startsWith('(') &&
+          glossed !== undefined &&
+          (listedValues(view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === glossed)
+        )
+          break;
+        findings.add(
+          'prose-only',
+          node.parameter,
+          'readOnly',
+          node.location,
+          node.pointer,
+          quote(claim.sentence),
           `Add "readOnly": true to "${node.label}" (or "const" with the one value callers may send), or remove the parameter from the tool's input if callers cannot set it.`,
-          { claim, fix: { pointer: node.pointer, set: { readOnly: true } } });
+          { claim, fix: { pointer: node.pointer, set: { readOnly: true } } },
+        );
         break;
       }
       case 'default':
@@ -162,9 +219,19 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         if (parent === undefined || parent.anyRequired.has(node.name)) break;
         const where = node.location === '' ? 'the input schema' : `the object holding "${node.label}"`;
         const holder = holderOf(root, node);
-        findings.add('prose-only', node.parameter, 'required', node.location, node.pointer, quote(claim.sentence),
+        findings.add(
+          'prose-only',
+          node.parameter,
+          'required',
+          node.location,
+          node.pointer,
+          quote(claim.sentence),
           `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`,
-          { claim, fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } } });
+          {
+            claim,
+            fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } },
+          },
+        );
         break;
       }
       case 'optional':
@@ -198,7 +265,8 @@ export function characterClass(c: BoundCandidate): boolean {
   return c.unit !== undefined && /^(?:letters?|characters?|chars?|digits?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
 }
 
-export const CHARACTER_CLASS = /\b(?:upper-?case|lower-?case|capital|alphanumeric|ascii|hex(?:adecimal)?|numeric|latin|printable|non-whitespace)\b/i;
+export const CHARACTER_CLASS =
+  /\b(?:upper-?case|lower-?case|capital|alphanumeric|ascii|hex(?:adecimal)?|numeric|latin|printable|non-whitespace)\b/i;
 
 /** "At most 2 decimal places" on a number: `multipleOf: 0.01`. */
 export function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
@@ -206,8 +274,16 @@ export function precisionClaim(claim: Claim, c: BoundCandidate, findings: Findin
   if (c.side !== 'upper' || !allows(node.view, 'number') || node.view.types === undefined) return;
   if (hasKeyword(node.view, 'multipleOf')) return;
   const step = Number((10 ** -c.value).toFixed(Math.max(0, Math.min(20, Math.round(c.value)))));
-  findings.add('prose-only', node.parameter, 'multipleOf', node.location, node.pointer, quote(claim.sentence),
-    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`, { claim, fix: { pointer: node.pointer, set: { multipleOf: step } } });
+  findings.add(
+    'prose-only',
+    node.parameter,
+    'multipleOf',
+    node.location,
+    node.pointer,
+    quote(claim.sentence),
+    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`,
+    { claim, fix: { pointer: node.pointer, set: { multipleOf: step } } },
+  );
 }
 
 export function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
@@ -232,7 +308,7 @@ export function boundFix(family: Family, c: BoundCandidate, integer: boolean): {
   if (family === 'number') {
     if (c.exclusive) {
       if (integer) return { [c.side === 'lower' ? 'minimum' : 'maximum']: c.side === 'lower' ? c.value + 1 : c.value - 1 };
-      return { [c.side === 'lower' ? keywords.exclusiveLower ?? '' : keywords.exclusiveUpper ?? '']: c.value };
+      return { [c.side === 'lower' ? (keywords.exclusiveLower ?? '') : (keywords.exclusiveUpper ?? '')]: c.value };
     }
     return { [c.side === 'lower' ? keywords.lower : keywords.upper]: c.value };
   }
@@ -241,16 +317,38 @@ export function boundFix(family: Family, c: BoundCandidate, integer: boolean): {
 }
 
 export function suggestedBound(family: Family, c: BoundCandidate, integer: boolean): string {
-  return json(boundFix(family, c, integer)).replace(/^\{|\}$/g, '').replace(':', ': ');
+  return json(boundFix(family, c, integer))
+    .replace(/^\{|\}$/g, '')
+    .replace(':', ': ');
 }
 
-export function addMissingBound(findings: FindingList, node: AuditNode, location: string, pointer: string, family: Family, c: BoundCandidate, claim: Claim, exists: boolean): void {
+export function addMissingBound(
+  findings: FindingList,
+  node: AuditNode,
+  location: string,
+  pointer: string,
+  family: Family,
+  c: BoundCandidate,
+  claim: Claim,
+  exists: boolean,
+): void {
   const keyword = c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper;
   const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
   const medium = c.fromWord || claim.fromTool || !c.plain;
-  findings.add('prose-only', node.parameter, keyword, location, pointer, quote(claim.sentence),
+  findings.add(
+    'prose-only',
+    node.parameter,
+    keyword,
+    location,
+    pointer,
+    quote(claim.sentence),
     `Add ${suggestedBound(family, c, isInteger(node.view))} to ${label} (the description says ${boundPhrase(c)}), or drop the bound from the description if it is not enforced.`,
-    { claim, confidence: medium ? 'medium' : 'high', fix: exists ? { pointer, set: boundFix(family, c, isInteger(node.view)) } : undefined });
+    {
+      claim,
+      confidence: medium ? 'medium' : 'high',
+      fix: exists ? { pointer, set: boundFix(family, c, isInteger(node.view)) } : undefined,
+    },
+  );
 }
 
 /** Does the schema bound agree with the prose bound? */
@@ -282,10 +380,13 @@ export function boundMatches(view: SchemaView, family: Family, c: BoundCandidate
   if (family === 'length') {
     // A pattern whose quantifier carries the bound ("^[A-Za-z0-9-]{1,39}$" for "1-39 letters or digits").
     const pattern = firstSite(view, 'pattern')?.value;
-    if (typeof pattern === 'string' && quantifierBounds(pattern).some((q) => (c.side === 'lower' ? q.min === wanted : q.max === wanted))) return true;
+    if (typeof pattern === 'string' && quantifierBounds(pattern).some((q) => (c.side === 'lower' ? q.min === wanted : q.max === wanted)))
+      return true;
     const values = listedValues(view);
     if (values !== undefined && values.length > 0) {
-      return values.every((v) => typeof v !== 'string' || (c.side === 'lower' ? Array.from(v).length >= wanted : Array.from(v).length <= wanted));
+      return values.every(
+        (v) => typeof v !== 'string' || (c.side === 'lower' ? Array.from(v).length >= wanted : Array.from(v).length <= wanted),
+      );
     }
     if (c.side === 'lower' && wanted <= 1) return hasKeyword(view, 'format') || patternRejectsEmpty(view);
   }
@@ -304,12 +405,21 @@ export function quantifierBounds(pattern: string): { min: number; max: number | 
 
 export function familyHasKeyword(view: SchemaView, family: Family, side: 'lower' | 'upper'): boolean {
   const keywords = FAMILY_KEYWORDS[family];
-  if (side === 'lower') return hasKeyword(view, keywords.lower) || (keywords.exclusiveLower !== undefined && hasKeyword(view, keywords.exclusiveLower));
+  if (side === 'lower')
+    return hasKeyword(view, keywords.lower) || (keywords.exclusiveLower !== undefined && hasKeyword(view, keywords.exclusiveLower));
   return hasKeyword(view, keywords.upper) || (keywords.exclusiveUpper !== undefined && hasKeyword(view, keywords.exclusiveUpper));
 }
 
 export function judgeBounds(
-  entry: { node: AuditNode; view: SchemaView; location: string; pointer: string; family: Family; side: 'lower' | 'upper'; claims: { claim: Claim; c: BoundCandidate }[] },
+  entry: {
+    node: AuditNode;
+    view: SchemaView;
+    location: string;
+    pointer: string;
+    family: Family;
+    side: 'lower' | 'upper';
+    claims: { claim: Claim; c: BoundCandidate }[];
+  },
   findings: FindingList,
 ): void {
   const { node, view, family, side } = entry;
@@ -329,20 +439,45 @@ export function judgeBounds(
   const disagreeing = entry.claims.filter(({ c }) => comparable(node, c));
   if (disagreeing.length === 0) return;
   // "at most 30 days (2592000)": the schema's own number is in the prose too.
-  const schemaValues = sideKeywords.map((k) => (k === undefined ? undefined : numberKeyword(view, k))).filter((v): v is number => v !== undefined);
+  const schemaValues = sideKeywords
+    .map((k) => (k === undefined ? undefined : numberKeyword(view, k)))
+    .filter((v): v is number => v !== undefined);
   // "larger than 0" against `minimum: 0`: the same number, but the schema admits the bound itself.
-  const exclusiveOnly = disagreeing.find(({ c }) => c.exclusive && family === 'number' && !isInteger(view) && schemaValues.includes(c.value) && !hasKeyword(view, side === 'lower' ? 'exclusiveMinimum' : 'exclusiveMaximum'));
+  const exclusiveOnly = disagreeing.find(
+    ({ c }) =>
+      c.exclusive &&
+      family === 'number' &&
+      !isInteger(view) &&
+      schemaValues.includes(c.value) &&
+      !hasKeyword(view, side === 'lower' ? 'exclusiveMinimum' : 'exclusiveMaximum'),
+  );
   if (exclusiveOnly === undefined && entry.claims.some(({ claim }) => schemaValues.some((v) => mentionsNumber(claim.sentence, v)))) return;
   const shown = exclusiveOnly ?? disagreeing[0];
   if (shown === undefined) return;
-  const schemaKeyword = side === 'lower'
-    ? (hasKeyword(view, keywords.lower) ? keywords.lower : keywords.exclusiveLower ?? keywords.lower)
-    : (hasKeyword(view, keywords.upper) ? keywords.upper : keywords.exclusiveUpper ?? keywords.upper);
+  const schemaKeyword =
+    side === 'lower'
+      ? hasKeyword(view, keywords.lower)
+        ? keywords.lower
+        : (keywords.exclusiveLower ?? keywords.lower)
+      : hasKeyword(view, keywords.upper)
+        ? keywords.upper
+        : (keywords.exclusiveUpper ?? keywords.upper);
   const actual = numberKeyword(view, schemaKeyword);
   const label = entry.location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
-  findings.add('prose-only', node.parameter, side === 'lower' ? keywords.lower : keywords.upper, entry.location, entry.pointer, quote(shown.claim.sentence),
+  findings.add(
+    'prose-only',
+    node.parameter,
+    side === 'lower' ? keywords.lower : keywords.upper,
+    entry.location,
+    entry.pointer,
+    quote(shown.claim.sentence),
     `The description says ${boundPhrase(shown.c)} but ${label} has "${schemaKeyword}": ${String(actual)}: make them agree (set ${suggestedBound(family, shown.c, isInteger(view))}, or correct the description).`,
-    { claim: shown.claim, confidence: shown.c.fromWord || shown.claim.fromTool ? 'medium' : 'high', fix: { pointer: entry.pointer, set: boundFix(family, shown.c, isInteger(view)) } });
+    {
+      claim: shown.claim,
+      confidence: shown.c.fromWord || shown.claim.fromTool ? 'medium' : 'high',
+      fix: { pointer: entry.pointer, set: boundFix(family, shown.c, isInteger(view)) },
+    },
+  );
 }
 
 export function patternRejectsEmpty(view: SchemaView): boolean {
@@ -365,18 +500,31 @@ export function nonEmpty(claim: Claim, findings: FindingList): void {
       home: () => {
         const min = numberKeyword(view, 'minLength');
         const values = listedValues(view);
-        return (min !== undefined && min >= 1) || patternRejectsEmpty(view) || hasKeyword(view, 'format') || (values !== undefined && !values.includes(''));
+        return (
+          (min !== undefined && min >= 1) ||
+          patternRejectsEmpty(view) ||
+          hasKeyword(view, 'format') ||
+          (values !== undefined && !values.includes(''))
+        );
       },
     },
     { type: 'array', keyword: 'minItems', home: () => (numberKeyword(view, 'minItems') ?? 0) >= 1 || hasKeyword(view, 'contains') },
     { type: 'object', keyword: 'minProperties', home: () => (numberKeyword(view, 'minProperties') ?? 0) >= 1 || view.required.size > 0 },
   ];
-  const applicable = checks.filter((check) => view.types === undefined ? check.type === 'string' : view.types.has(check.type));
+  const applicable = checks.filter((check) => (view.types === undefined ? check.type === 'string' : view.types.has(check.type)));
   if (applicable.length === 0) return;
   if (applicable.some((check) => check.home())) return;
   const keyword = applicable[0]?.keyword ?? 'minLength';
-  findings.add('prose-only', node.parameter, keyword, node.location, node.pointer, quote(claim.sentence),
-    `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`, { claim, confidence: 'medium', fix: { pointer: node.pointer, set: { [keyword]: 1 } } });
+  findings.add(
+    'prose-only',
+    node.parameter,
+    keyword,
+    node.location,
+    node.pointer,
+    quote(claim.sentence),
+    `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`,
+    { claim, confidence: 'medium', fix: { pointer: node.pointer, set: { [keyword]: 1 } } },
+  );
 }
 
 export function valueMentionKey(value: JsonValue): string {
@@ -406,9 +554,23 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
     const overlap = c.values.length - missing.length;
     if (!c.quoted && overlap === 0) return;
     const enumSite = firstSite(view, 'enum');
-    findings.add('prose-only', node.parameter, 'enum', location, pointer, quote(claim.sentence),
+    findings.add(
+      'prose-only',
+      node.parameter,
+      'enum',
+      location,
+      pointer,
+      quote(claim.sentence),
       `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in "enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`,
-      { claim, confidence: c.quoted && !claim.fromTool ? 'high' : 'medium', fix: enumSite === undefined || enumSite.conditional ? undefined : { pointer: enumSite.pointer, set: { enum: [...listed, ...missing.map(enumValue(view))] } } });
+      {
+        claim,
+        confidence: c.quoted && !claim.fromTool ? 'high' : 'medium',
+        fix:
+          enumSite === undefined || enumSite.conditional
+            ? undefined
+            : { pointer: enumSite.pointer, set: { enum: [...listed, ...missing.map(enumValue(view))] } },
+      },
+    );
     return;
   }
   const pattern = firstSite(view, 'pattern');
@@ -421,14 +583,26 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
     }
   }
   const values = c.values.map(enumValue(view));
-  findings.add('prose-only', node.parameter, 'enum', location, pointer, quote(claim.sentence),
+  findings.add(
+    'prose-only',
+    node.parameter,
+    'enum',
+    location,
+    pointer,
+    quote(claim.sentence),
     `Add "enum": ${json(values)} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} (the description lists the allowed values).`,
-    { claim, confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } });
+    { claim, confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } },
+  );
 }
 
 export function enumValue(view: SchemaView): (text: string) => JsonValue {
   return (text) => {
-    if ((view.types?.has('integer') === true || view.types?.has('number') === true) && !(view.types.has('string')) && Number.isFinite(Number(text))) return Number(text);
+    if (
+      (view.types?.has('integer') === true || view.types?.has('number') === true) &&
+      !view.types.has('string') &&
+      Number.isFinite(Number(text))
+    )
+      return Number(text);
     return text;
   };
 }
@@ -468,10 +642,19 @@ export function negated(sentence: string, at: number): boolean {
  * a `format` would reject calls the prose allows.
  */
 export function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
-  if (/\b(?:or|and\/or)\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:ranges?|relative|durations?|keywords?|expressions?|natural[- ]language|timestamps?\s+like)\b/i.test(sentence)) return true;
+  if (
+    /\b(?:or|and\/or)\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:ranges?|relative|durations?|keywords?|expressions?|natural[- ]language|timestamps?\s+like)\b/i.test(
+      sentence,
+    )
+  )
+    return true;
   if (/\brelative\s+(?:dates?|times?)\b|\b(?:\d+\s+\w+\s+ago|yesterday|tomorrow)\b/i.test(sentence)) return true;
   const before = sentence.slice(0, c.start);
-  if (/(?:^|[.;]\s*)for\s+[\w\s-]{1,30},\s*(?:use\s+)?$/i.test(before) || /\bfor\s+[\w-]+\s+(?:fields?|values?|parameters?)\s*,?\s*$/i.test(before)) return true;
+  if (
+    /(?:^|[.;]\s*)for\s+[\w\s-]{1,30},\s*(?:use\s+)?$/i.test(before) ||
+    /\bfor\s+[\w-]+\s+(?:fields?|values?|parameters?)\s*,?\s*$/i.test(before)
+  )
+    return true;
   return /\bdefaults?\s+to\s+(?:an?\s+)?(?:random|new|generated|fresh)?\s*$/i.test(before);
 }
 
@@ -503,7 +686,9 @@ export function codePattern(sentence: string, c: FormatCandidate): string | unde
   if (c.templates !== undefined) return templatePattern(c.templates);
   const letters = /\b(two|three|2|3)[- ]letter\b/i.exec(sentence)?.[1]?.toLowerCase();
   if (letters !== undefined) return `^[A-Za-z]{${letters === 'two' || letters === '2' ? 2 : 3}}$`;
-  const examples = [...sentence.matchAll(/'([A-Za-z]{2,3})'|"([A-Za-z]{2,3})"|\x60([A-Za-z]{2,3})\x60/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  const examples = [...sentence.matchAll(/'([A-Za-z]{2,3})'|"([A-Za-z]{2,3})"|\x60([A-Za-z]{2,3})\x60/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? '',
+  );
   const first = examples[0];
   if (first !== undefined && examples.every((e) => e.length === first.length)) return `^[A-Za-z]{${first.length}}$`;
   return undefined;
@@ -527,13 +712,16 @@ export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, 
   }
   if (hasKeyword(view, 'format') || listedValues(view) !== undefined) return;
   const pattern = firstSite(view, 'pattern');
-  if (pattern !== undefined && typeof pattern.value === 'string' && (c.keyword !== 'format' || patternIsHomeFor(pattern.value, c.format))) return;
+  if (pattern !== undefined && typeof pattern.value === 'string' && (c.keyword !== 'format' || patternIsHomeFor(pattern.value, c.format)))
+    return;
   const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
-  const loose = pattern !== undefined ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})` : '';
+  const loose =
+    pattern !== undefined ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})` : '';
   let suggestion: string;
   let fix: SchemaFix | undefined;
   const derived = c.keyword === 'format' ? undefined : codePattern(claim.sentence, c);
-  if (c.keyword === 'enum') suggestion = `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), or at least "pattern": "^[A-Z]{3}$".`;
+  if (c.keyword === 'enum')
+    suggestion = `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), or at least "pattern": "^[A-Z]{3}$".`;
   else if (c.keyword === 'format') {
     suggestion = `Add "format": "${c.format ?? ''}" to ${label}${loose} (the description says "${c.phrase}").`;
     fix = { pointer, set: { format: c.format ?? '' } };
@@ -543,8 +731,11 @@ export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, 
   } else suggestion = `Add a "pattern" to ${label} that encodes the format the description states ("${c.phrase}").`;
   // A format shown ("YYYY-MM-DD", "UUID", a template) is sure; one named ("ISO 8601", "ISO country code") is read.
   const shown = c.rule === 'yyyy-mm-dd' || c.rule === 'uuid' || c.rule === 'format-template' || c.rule === 'hh-mm' || c.rule === 'e164';
-  findings.add('prose-only', node.parameter, c.keyword, location, pointer, quote(claim.sentence), suggestion,
-    { claim, confidence: shown && !claim.fromTool ? 'high' : 'medium', fix });
+  findings.add('prose-only', node.parameter, c.keyword, location, pointer, quote(claim.sentence), suggestion, {
+    claim,
+    confidence: shown && !claim.fromTool ? 'high' : 'medium',
+    fix,
+  });
 }
 
 export function sameDefault(a: JsonValue, b: JsonValue): boolean {
@@ -562,8 +753,16 @@ export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: Findin
     if (sameDefault(site.value, c.literal)) return;
     // "defaults to false" against `default: null` where null means false is still a disagreement worth a look,
     // but a string default spelled differently in prose ("open" vs "OPEN") is not.
-    findings.add('prose-only', node.parameter, 'default', node.location, node.pointer, quote(claim.sentence),
-      `The description says the default is ${json(c.literal)} but "${node.label}" has "default": ${json(site.value)}: make them agree.`, { claim });
+    findings.add(
+      'prose-only',
+      node.parameter,
+      'default',
+      node.location,
+      node.pointer,
+      quote(claim.sentence),
+      `The description says the default is ${json(c.literal)} but "${node.label}" has "default": ${json(site.value)}: make them agree.`,
+      { claim },
+    );
     return;
   }
   if (c.literal === undefined) return;
@@ -573,7 +772,14 @@ export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: Findin
   // The schema's own spelling of the value ("Defaults to low." for `"enum": ["low", ...]`); none when it lists no such value.
   const listed = listedValues(view);
   const literal = listed === undefined ? c.literal : listed.find((v) => sameDefault(v, c.literal ?? null));
-  findings.add('prose-only', node.parameter, 'default', node.location, node.pointer, quote(claim.sentence),
+  findings.add(
+    'prose-only',
+    node.parameter,
+    'default',
+    node.location,
+    node.pointer,
+    quote(claim.sentence),
     `Add "default": ${json(literal ?? c.literal)} to "${node.label}" (the description says it defaults to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
-    { claim, confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } });
+    { claim, confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } },
+  );
 }

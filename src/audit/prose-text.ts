@@ -4,7 +4,6 @@
  * Pure: no I/O; deterministic.
  */
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // Sentences
 
@@ -160,10 +159,59 @@ export function parseNumber(raw: string): { value: number; plain: boolean } | un
 
 /** Words after a number that are not its unit. */
 export const NOT_UNITS = new Set([
-  'and', 'or', 'per', 'in', 'for', 'the', 'of', 'to', 'is', 'are', 'a', 'an', 'inclusive', 'exclusive', 'if', 'when',
-  'with', 'by', 'at', 'on', 'but', 'than', 'each', 'total', 'max', 'maximum', 'min', 'minimum', 'as', 'from',
-  'otherwise', 'unless', 'only', 'will', 'be', 'so', 'which', 'that', 'this', 'it', 'inclusively', 'included',
-  'allowed', 'or-more', 'more', 'less', 'fewer', 'greater', 'higher', 'lower', 'above', 'below', 'including',
+  'and',
+  'or',
+  'per',
+  'in',
+  'for',
+  'the',
+  'of',
+  'to',
+  'is',
+  'are',
+  'a',
+  'an',
+  'inclusive',
+  'exclusive',
+  'if',
+  'when',
+  'with',
+  'by',
+  'at',
+  'on',
+  'but',
+  'than',
+  'each',
+  'total',
+  'max',
+  'maximum',
+  'min',
+  'minimum',
+  'as',
+  'from',
+  'otherwise',
+  'unless',
+  'only',
+  'will',
+  'be',
+  'so',
+  'which',
+  'that',
+  'this',
+  'it',
+  'inclusively',
+  'included',
+  'allowed',
+  'or-more',
+  'more',
+  'less',
+  'fewer',
+  'greater',
+  'higher',
+  'lower',
+  'above',
+  'below',
+  'including',
 ]);
 
 export function unitOf(percent: string | undefined, word: string | undefined): string | undefined {
@@ -233,6 +281,24 @@ export function mentionsNumber(text: string, value: number): boolean {
 }
 
 export const NUMBER_NAMES: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, fifteen: 15, twenty: 20, thirty: 30, fifty: 50, hundred: 100, thousand: 1000, million: 1_000_000,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  fifty: 50,
+  hundred: 100,
+  thousand: 1000,
+  million: 1_000_000,
 };

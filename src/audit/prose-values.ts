@@ -12,13 +12,59 @@ import { isDigit, NUM, parseNumber, UNIT, unitOf } from './prose-text.js';
 // Defaults
 
 export const DYNAMIC_DEFAULT_WORDS = new Set([
-  'the', 'a', 'an', 'now', 'today', 'tomorrow', 'current', 'currently', 'empty', 'none', 'nothing', 'unset', 'all',
-  'any', 'no', 'same', 'caller', 'user', 'your', 'their', 'its', 'this', 'that', 'whatever', 'whichever', 'system',
-  'server', 'unlimited', 'infinity', 'infinite', 'auto', 'automatic', 'automatically', 'omitted', 'blank', 'whole',
-  'every', 'each', 'one', 'first', 'last', 'previous', 'next', 'most', 'least', 'our', 'my', 'his', 'her',
+  'the',
+  'a',
+  'an',
+  'now',
+  'today',
+  'tomorrow',
+  'current',
+  'currently',
+  'empty',
+  'none',
+  'nothing',
+  'unset',
+  'all',
+  'any',
+  'no',
+  'same',
+  'caller',
+  'user',
+  'your',
+  'their',
+  'its',
+  'this',
+  'that',
+  'whatever',
+  'whichever',
+  'system',
+  'server',
+  'unlimited',
+  'infinity',
+  'infinite',
+  'auto',
+  'automatic',
+  'automatically',
+  'omitted',
+  'blank',
+  'whole',
+  'every',
+  'each',
+  'one',
+  'first',
+  'last',
+  'previous',
+  'next',
+  'most',
+  'least',
+  'our',
+  'my',
+  'his',
+  'her',
 ]);
 
-export const MEASURE_UNITS = /^(?:%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|bytes?|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?|cents?|dollars?|euros?|pounds?|usd|eur|gbp|meters?|metres?|km|miles?|pixels?|px|pt|degrees?)$/i;
+export const MEASURE_UNITS =
+  /^(?:%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|bytes?|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?|cents?|dollars?|euros?|pounds?|usd|eur|gbp|meters?|metres?|km|miles?|pixels?|px|pt|degrees?)$/i;
 
 export const WORD_END_PUNCTUATION = new Set(['.', ',', ';', ':', ')', '!', '?']);
 
@@ -46,7 +92,8 @@ export function leadingWord(text: string): { token: string; punctuation: string 
       runEnd = end;
       while (runEnd < text.length && WORD_END_PUNCTUATION.has(text.charAt(runEnd))) runEnd++;
     }
-    if (runEnd === text.length || /\s/.test(text.charAt(runEnd))) return { token: text.slice(0, end), punctuation: text.slice(end, runEnd) };
+    if (runEnd === text.length || /\s/.test(text.charAt(runEnd)))
+      return { token: text.slice(0, end), punctuation: text.slice(end, runEnd) };
     // The lazy `[\w.+/-]*?` takes one more character.
     if (end >= text.length || !isTokenChar(text.charAt(end))) return undefined;
   }
@@ -101,7 +148,8 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
   // the current user", "defaults to open issues only") or a word that names no value: the prose describes a
   // default the schema cannot state.
   const single = /^(?:[.,;:)!?]|\s*\(|\s*$|\s+(?:and|or|but|if|when|unless|which|so)\b)/.test(after) || word.punctuation !== '';
-  if (!single || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower)) return [{ ...base, end, phrase, literal: undefined, comparable: false }];
+  if (!single || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower))
+    return [{ ...base, end, phrase, literal: undefined, comparable: false }];
   return [{ ...base, end, phrase, literal: token, comparable: true }];
 }
 
@@ -110,12 +158,82 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
 
 /** Words that start a phrase rather than a list of values ("one of the user's accounts"). */
 export const LIST_STOP_WORDS = new Set([
-  'the', 'a', 'an', 'these', 'those', 'following', 'its', 'their', 'your', 'our', 'this', 'that', 'any', 'all',
-  'each', 'every', 'several', 'many', 'some', 'two', 'three', 'four', 'five', 'them', 'us', 'you', 'it', 'his',
-  'her', 'my', 'way', 'case', 'not', 'no', 'be', 'set', 'provided', 'given', 'specified', 'used', 'at', 'in', 'on',
-  'greater', 'less', 'more', 'fewer', 'between', 'positive', 'negative', 'non-negative', 'non-empty', 'empty',
-  'unique', 'valid', 'present', 'called', 'sent', 'included', 'omitted', 'supplied', 'passed', 'exactly', 'either',
-  'both', 'neither', 'true', 'false', 'null', 'none', 'earlier', 'later', 'before', 'after', 'within', 'from',
+  'the',
+  'a',
+  'an',
+  'these',
+  'those',
+  'following',
+  'its',
+  'their',
+  'your',
+  'our',
+  'this',
+  'that',
+  'any',
+  'all',
+  'each',
+  'every',
+  'several',
+  'many',
+  'some',
+  'two',
+  'three',
+  'four',
+  'five',
+  'them',
+  'us',
+  'you',
+  'it',
+  'his',
+  'her',
+  'my',
+  'way',
+  'case',
+  'not',
+  'no',
+  'be',
+  'set',
+  'provided',
+  'given',
+  'specified',
+  'used',
+  'at',
+  'in',
+  'on',
+  'greater',
+  'less',
+  'more',
+  'fewer',
+  'between',
+  'positive',
+  'negative',
+  'non-negative',
+  'non-empty',
+  'empty',
+  'unique',
+  'valid',
+  'present',
+  'called',
+  'sent',
+  'included',
+  'omitted',
+  'supplied',
+  'passed',
+  'exactly',
+  'either',
+  'both',
+  'neither',
+  'true',
+  'false',
+  'null',
+  'none',
+  'earlier',
+  'later',
+  'before',
+  'after',
+  'within',
+  'from',
 ]);
 
 export interface ParsedList {
@@ -148,7 +266,13 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
       const bare = /^[A-Za-z0-9_][\w+-]*(?:\.\d+)?/.exec(rest);
       if (bare === null) break;
       if (values.length === 0 && LIST_STOP_WORDS.has(bare[0].toLowerCase())) return undefined;
-      if (LIST_STOP_WORDS.has(bare[0].toLowerCase()) && bare[0].toLowerCase() !== 'true' && bare[0].toLowerCase() !== 'false' && bare[0].toLowerCase() !== 'null') break;
+      if (
+        LIST_STOP_WORDS.has(bare[0].toLowerCase()) &&
+        bare[0].toLowerCase() !== 'true' &&
+        bare[0].toLowerCase() !== 'false' &&
+        bare[0].toLowerCase() !== 'null'
+      )
+        break;
       values.push(bare[0]);
       quoted = false;
       at += bare[0].length;

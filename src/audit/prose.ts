@@ -28,7 +28,8 @@ export interface Rule {
 }
 
 /** Words after which a comparative ("greater than 0", "below 100") states a constraint. */
-export const COPULA_BEFORE = /(?:\b(?:must|should|shall|always|is|are|be|strictly|only)(?:\s+(?!(?:when|if|unless|because|and|or|but|while|once)\b)[\w-]+){0,3}\s+|[,;:(—–]\s*|\s-\s*)$/i;
+export const COPULA_BEFORE =
+  /(?:\b(?:must|should|shall|always|is|are|be|strictly|only)(?:\s+(?!(?:when|if|unless|because|and|or|but|while|once)\b)[\w-]+){0,3}\s+|[,;:(—–]\s*|\s-\s*)$/i;
 
 /**
  * "is greater than 0", "must be a whole number greater than zero", "Amount, greater than 0"; not "no more than 3"
@@ -44,7 +45,10 @@ export function copulaGuard(sentence: string, at: number): boolean {
  * parameters or values, not a bound. "at least 2 of them" is still a bound.
  */
 export function followedByOf(sentence: string, end: number): boolean {
-  return /^\s+of\s+(?:[`"'“]|the\s+following\b|these\s+(?:fields|parameters|properties|arguments)\b)/i.test(sentence.slice(end)) || /^\s+of\s+[A-Za-z_][\w-]*\s+(?:or|and)\s/i.test(sentence.slice(end));
+  return (
+    /^\s+of\s+(?:[`"'“]|the\s+following\b|these\s+(?:fields|parameters|properties|arguments)\b)/i.test(sentence.slice(end)) ||
+    /^\s+of\s+[A-Za-z_][\w-]*\s+(?:or|and)\s/i.test(sentence.slice(end))
+  );
 }
 
 export function bound(
@@ -76,7 +80,13 @@ export function bound(
   ];
 }
 
-export function wordBound(match: RegExpExecArray, side: 'lower' | 'upper', value: number, exclusive: boolean, rule: string): BoundCandidate {
+export function wordBound(
+  match: RegExpExecArray,
+  side: 'lower' | 'upper',
+  value: number,
+  exclusive: boolean,
+  rule: string,
+): BoundCandidate {
   return {
     kind: 'bound',
     side,
@@ -164,7 +174,8 @@ export const RULES: readonly Rule[] = [
     name: 'or-more',
     pattern: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:more|greater|higher|above|larger|longer)\b`),
     // "The 2 or more character language code": what a code looks like is a pattern's business.
-    build: (m, s) => (/^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)) ? [] : bound(m, 'lower', false, 1, 'or-more')),
+    build: (m, s) =>
+      /^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)) ? [] : bound(m, 'lower', false, 1, 'or-more'),
   },
   {
     name: 'lower-exclusive',
@@ -181,7 +192,9 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'non-negative',
-    pattern: re(String.raw`\b(?:non-?negative|not\s+negative|never\s+negative|zero\s+or\s+(?:more|greater|positive|above)|positive\s+or\s+(?:zero|0))\b`),
+    pattern: re(
+      String.raw`\b(?:non-?negative|not\s+negative|never\s+negative|zero\s+or\s+(?:more|greater|positive|above)|positive\s+or\s+(?:zero|0))\b`,
+    ),
     build: (m) => [wordBound(m, 'lower', 0, false, 'non-negative')],
   },
   // ---- upper bounds
@@ -212,7 +225,9 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'upper-exclusive',
-    pattern: re(String.raw`\b(?:strictly\s+)?(?:less|fewer|smaller|shorter)\s+than\s+(?!or\b)(${NUM})${UNIT}|\b(?:below|under)\s+(${NUM})${UNIT}`),
+    pattern: re(
+      String.raw`\b(?:strictly\s+)?(?:less|fewer|smaller|shorter)\s+than\s+(?!or\b)(${NUM})${UNIT}|\b(?:below|under)\s+(${NUM})${UNIT}`,
+    ),
     build: (m, s) => {
       if (!copulaGuard(s, m.index) || /\bor\s+equal/i.test(s.slice(m.index + m[0].length, m.index + m[0].length + 12))) return [];
       return m[1] !== undefined ? bound(m, 'upper', true, 1, 'upper-exclusive') : bound(m, 'upper', true, 4, 'upper-exclusive');
@@ -227,47 +242,90 @@ export const RULES: readonly Rule[] = [
   // ---- exact lengths: "exactly 3 characters", "3-letter", "two-letter"
   {
     name: 'exact-length',
-    pattern: re(String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`),
+    pattern: re(
+      String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`,
+    ),
     build: (m) => {
       const parsed = parseNumber(m[1] ?? m[2] ?? m[3] ?? '');
       if (parsed === undefined) return [];
-      return [{ kind: 'exactLength', value: parsed.value, start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'exact-length' }];
+      return [
+        { kind: 'exactLength', value: parsed.value, start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'exact-length' },
+      ];
     },
   },
   // ---- non-empty, negation read as the constraint it states
   {
     name: 'non-empty',
-    pattern: re(String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`),
+    pattern: re(
+      String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`,
+    ),
     build: (m, s) => (/\b(?:if|when|unless|whether)\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('nonEmpty', m, 'non-empty')]),
   },
   // ---- read-only
   {
     name: 'read-only',
-    pattern: re(String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`),
+    pattern: re(
+      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
+    ),
     build: (m) => [simple('readOnly', m, 'read-only')],
   },
   // ---- defaults
   {
     name: 'default',
-    pattern: re(String.raw`\bdefaults?\s+(?:to|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|\(\s*default(?:s)?(?:\s*:|\s+is|\s*=)?\s*|\bdefault:\s*`),
+    pattern: re(
+      String.raw`\bdefaults?\s+(?:to|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|\(\s*default(?:s)?(?:\s*:|\s+is|\s*=)?\s*|\bdefault:\s*`,
+    ),
     build: (m, s) => defaultCandidate(m, s),
   },
   // ---- formats
-  { name: 'yyyy-mm-dd', pattern: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?)?`), build: (m) => [formatCandidate(m, /HH/i.test(m[0]) ? 'date-time' : 'date', 'yyyy-mm-dd')] },
-  { name: 'dd-mm-yyyy', pattern: re(String.raw`\b(?:DD|MM)[/.-](?:MM|DD)[/.-](?:YYYY|YY)\b|\bYYYY/MM/DD\b`), build: (m) => [formatCandidate(m, undefined, 'dd-mm-yyyy')] },
+  {
+    name: 'yyyy-mm-dd',
+    pattern: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?)?`),
+    build: (m) => [formatCandidate(m, /HH/i.test(m[0]) ? 'date-time' : 'date', 'yyyy-mm-dd')],
+  },
+  {
+    name: 'dd-mm-yyyy',
+    pattern: re(String.raw`\b(?:DD|MM)[/.-](?:MM|DD)[/.-](?:YYYY|YY)\b|\bYYYY/MM/DD\b`),
+    build: (m) => [formatCandidate(m, undefined, 'dd-mm-yyyy')],
+  },
   {
     name: 'hh-mm',
     pattern: re(String.raw`(?<![\w-])HH:MM(?::SS)?\b`),
-    build: (m, s) => (/YYYY/i.test(s) ? [] : [{ ...formatCandidate(m, /:SS/i.test(m[0]) ? 'time' : undefined, 'hh-mm'), templates: [m[0].toUpperCase()] }]),
+    build: (m, s) =>
+      /YYYY/i.test(s) ? [] : [{ ...formatCandidate(m, /:SS/i.test(m[0]) ? 'time' : undefined, 'hh-mm'), templates: [m[0].toUpperCase()] }],
   },
   {
     name: 'iso-8601',
     pattern: re(String.raw`\bISO[ -]?8601\b`),
-    build: (m, s) => [formatCandidate(m, /\bduration\b/i.test(s) ? 'duration' : /\b(?:date-?time|timestamp|time|instant)\b/i.test(s) ? 'date-time' : /\bdate\b/i.test(s) ? 'date' : 'date-time', 'iso-8601')],
+    build: (m, s) => [
+      formatCandidate(
+        m,
+        /\bduration\b/i.test(s)
+          ? 'duration'
+          : /\b(?:date-?time|timestamp|time|instant)\b/i.test(s)
+            ? 'date-time'
+            : /\bdate\b/i.test(s)
+              ? 'date'
+              : 'date-time',
+        'iso-8601',
+      ),
+    ],
   },
-  { name: 'rfc-3339', pattern: re(String.raw`\bRFC[ -]?3339\b`), build: (m, s) => [formatCandidate(m, /full-date/i.test(s) ? 'date' : 'date-time', 'rfc-3339')] },
-  { name: 'iso-4217', pattern: re(String.raw`\bISO[ -]?4217\b`), build: (m) => [{ ...formatCandidate(m, undefined, 'iso-4217'), keyword: 'enum' }] },
-  { name: 'iso-code', pattern: re(String.raw`\bISO[ -]?(?!8601\b|4217\b)\d{3,5}(?:-\d)?\b`), build: (m) => [formatCandidate(m, undefined, 'iso-code')] },
+  {
+    name: 'rfc-3339',
+    pattern: re(String.raw`\bRFC[ -]?3339\b`),
+    build: (m, s) => [formatCandidate(m, /full-date/i.test(s) ? 'date' : 'date-time', 'rfc-3339')],
+  },
+  {
+    name: 'iso-4217',
+    pattern: re(String.raw`\bISO[ -]?4217\b`),
+    build: (m) => [{ ...formatCandidate(m, undefined, 'iso-4217'), keyword: 'enum' }],
+  },
+  {
+    name: 'iso-code',
+    pattern: re(String.raw`\bISO[ -]?(?!8601\b|4217\b)\d{3,5}(?:-\d)?\b`),
+    build: (m) => [formatCandidate(m, undefined, 'iso-code')],
+  },
   {
     name: 'iso-word',
     pattern: re(String.raw`\bISO\b(?![ -]?\d)(?:[ -]+(?:formatted|standard|compliant|style))?[ -]+(\w+)(?:[ -]+(\w+))?`),
@@ -297,14 +355,25 @@ export const RULES: readonly Rule[] = [
   },
   { name: 'ip', pattern: re(String.raw`\bIPv([46])\b`), build: (m) => [formatCandidate(m, `ipv${m[1] ?? '4'}`, 'ip')] },
   { name: 'e164', pattern: re(String.raw`\bE\.164\b`), build: (m) => [formatCandidate(m, undefined, 'e164')] },
-  { name: 'semver', pattern: re(String.raw`\bsemver\b|\bsemantic\s+version(?:ing)?\b`), build: (m) => [formatCandidate(m, undefined, 'semver')] },
+  {
+    name: 'semver',
+    pattern: re(String.raw`\bsemver\b|\bsemantic\s+version(?:ing)?\b`),
+    build: (m) => [formatCandidate(m, undefined, 'semver')],
+  },
   {
     name: 'in-format',
-    pattern: re(String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|\bformatted\s+(?:as|like)\b|\bin\s+the\s+(?:form|format)\s+(?:of\s+)?|\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`),
+    pattern: re(
+      String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|\bformatted\s+(?:as|like)\b|\bin\s+the\s+(?:form|format)\s+(?:of\s+)?|\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`,
+    ),
     build: (m, s) => {
       const named = (m[1] ?? '').toLowerCase();
       const following = `${named} ${s.slice(m.index + m[0].length, m.index + m[0].length + 40)}`.toLowerCase();
-      if (/\b(?:json|markdown|md|html|xml|csv|tsv|yaml|yml|text|plain|base64|pdf|png|jpe?g|rich|binary|table|human[- ]readable|natural|free)\b/.test(following)) return [];
+      if (
+        /\b(?:json|markdown|md|html|xml|csv|tsv|yaml|yml|text|plain|base64|pdf|png|jpe?g|rich|binary|table|human[- ]readable|natural|free)\b/.test(
+          following,
+        )
+      )
+        return [];
       if (/\b(?:iso|rfc)\b/.test(named)) return [];
       if (/\bdate-?time|timestamp\b/.test(named)) return [formatCandidate(m, 'date-time', 'in-format')];
       if (/\bdate\b/.test(named)) return [formatCandidate(m, 'date', 'in-format')];
@@ -316,22 +385,30 @@ export const RULES: readonly Rule[] = [
   // ---- required / optional
   {
     name: 'is-required',
-    pattern: re(String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|given|specified|supplied|set|included|present|sent|passed)\b|\(\s*(?:required|mandatory)\s*\)`),
+    pattern: re(
+      String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|given|specified|supplied|set|included|present|sent|passed)\b|\(\s*(?:required|mandatory)\s*\)`,
+    ),
     build: (m, s) => requiredCandidate(m, s, 'before'),
   },
   {
     name: 'always-provide',
-    pattern: re(String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|\brequires?\s+(?=(?:a|an|the)\s|\`)`),
+    pattern: re(
+      String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|\brequires?\s+(?=(?:a|an|the)\s|\`)`,
+    ),
     build: (m, s) => requiredCandidate(m, s, 'after'),
   },
   {
     name: 'required-word',
-    pattern: re(String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`),
+    pattern: re(
+      String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
+    ),
     build: (m, s) => requiredCandidate(m, s, 'self'),
   },
   {
     name: 'optional',
-    pattern: re(String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`),
+    pattern: re(
+      String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
+    ),
     build: (m, s) => (/\bnot\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('optional', m, 'optional')]),
   },
   // ---- templates: "(format: GHSA-xxxx-xxxx-xxxx)", "in format 'user:ID' or 'team:ID'"
@@ -344,7 +421,17 @@ export const RULES: readonly Rule[] = [
   {
     name: 'only-value',
     pattern: re(String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)`),
-    build: (m) => [{ kind: 'enum', values: [m[1] ?? m[2] ?? m[3] ?? ''], quoted: true, start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'only-value' }],
+    build: (m) => [
+      {
+        kind: 'enum',
+        values: [m[1] ?? m[2] ?? m[3] ?? ''],
+        quoted: true,
+        start: m.index,
+        end: m.index + m[0].length,
+        phrase: m[0].trim(),
+        rule: 'only-value',
+      },
+    ],
   },
   // ---- values glossed in parentheses: "local branches ('local'), remote branches ('remote') or all branches ('all')"
   {
@@ -355,7 +442,9 @@ export const RULES: readonly Rule[] = [
   // ---- value lists: "one of `a`, `b`", "either asc or desc", "allowed values: x, y"
   {
     name: 'one-of',
-    pattern: re(String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`),
+    pattern: re(
+      String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`,
+    ),
     build: (m, s) => enumCandidate(m, s),
   },
 ];
@@ -379,7 +468,18 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
     at += or[0].length;
   }
   if (templates.length === 0) return [];
-  return [{ kind: 'format', keyword: 'pattern', format: undefined, templates, start: m.index, end: at, phrase: sentence.slice(m.index, at).trim(), rule: 'format-template' }];
+  return [
+    {
+      kind: 'format',
+      keyword: 'pattern',
+      format: undefined,
+      templates,
+      start: m.index,
+      end: at,
+      phrase: sentence.slice(m.index, at).trim(),
+      rule: 'format-template',
+    },
+  ];
 }
 
 /** Two or more values glossed as `('local')` in one sentence: the allowed values, each next to its meaning. */
@@ -426,7 +526,9 @@ export function isConditional(sentence: string, start: number, end: number): boo
   if (/\balso\b/i.test(sentence.slice(start, end))) return true;
   const clauseStart = Math.max(sentence.lastIndexOf(',', start), sentence.lastIndexOf(';', start), 0);
   if (/\b(?:if|when|unless|whenever|only\s+(?:if|when))\b/i.test(sentence.slice(clauseStart, start))) return true;
-  return /^\s*(?:only\s+)?(?:when|if|unless|for|by|in|to|with|on|after|before|during|as|whenever|except|once|while)\b/i.test(sentence.slice(end));
+  return /^\s*(?:only\s+)?(?:when|if|unless|for|by|in|to|with|on|after|before|during|as|whenever|except|once|while)\b/i.test(
+    sentence.slice(end),
+  );
 }
 
 export function requiredCandidate(m: RegExpExecArray, sentence: string, subject: RequiredCandidate['subject']): RequiredCandidate[] {
@@ -471,7 +573,11 @@ export function dedupe(candidates: Candidate[]): Candidate[] {
     const duplicate = out.some((other) => sameConstraint(other, candidate) && overlaps(other, candidate));
     if (duplicate) continue;
     // A bound inside a range already found (the "n-to-m" rule also sees "1 and 100" style numbers).
-    if (candidate.kind === 'bound' && out.some((o) => o.kind === 'bound' && o.side === candidate.side && o.value === candidate.value && overlaps(o, candidate))) continue;
+    if (
+      candidate.kind === 'bound' &&
+      out.some((o) => o.kind === 'bound' && o.side === candidate.side && o.value === candidate.value && overlaps(o, candidate))
+    )
+      continue;
     out.push(candidate);
   }
   return out;

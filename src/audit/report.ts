@@ -17,7 +17,11 @@ export function renderTable(findings: readonly Finding[], options: { markNew?: R
   ]);
   const header = ['LAYER', 'TOOL', 'PARAMETER', 'KEYWORD', 'CONFIDENCE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out: string[] = [line(header)];
   findings.forEach((finding, index) => {
     out.push(line(rows[index] ?? []));

@@ -132,17 +132,26 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
       const target = resolveLocalRef(root, node.$ref);
       if (target !== undefined) visit(target.schema, target.pointer, conditional, depth + 1);
     }
-    if (Array.isArray(node.allOf)) node.allOf.forEach((sub, i) => { visit(sub, `${at}/allOf/${i}`, conditional, depth + 1); });
+    if (Array.isArray(node.allOf))
+      node.allOf.forEach((sub, i) => {
+        visit(sub, `${at}/allOf/${i}`, conditional, depth + 1);
+      });
     for (const key of ['anyOf', 'oneOf'] as const) {
       const branches = node[key];
-      if (Array.isArray(branches)) branches.forEach((sub, i) => { visit(sub, `${at}/${key}/${i}`, true, depth + 1); });
+      if (Array.isArray(branches))
+        branches.forEach((sub, i) => {
+          visit(sub, `${at}/${key}/${i}`, true, depth + 1);
+        });
     }
   };
   visit(schema, pointer, false, 0);
 
   // No `type` anywhere: infer from `enum`/`const` values when every site agrees on what they are.
   if (types === undefined) {
-    const values = [...(keywords.get('enum') ?? []).flatMap((site) => (Array.isArray(site.value) ? site.value : [])), ...(keywords.get('const') ?? []).map((site) => site.value)];
+    const values = [
+      ...(keywords.get('enum') ?? []).flatMap((site) => (Array.isArray(site.value) ? site.value : [])),
+      ...(keywords.get('const') ?? []).map((site) => site.value),
+    ];
     if (values.length > 0) types = new Set(values.map(valueType));
   }
   return { types, description, keywords, properties, required, anyRequired, items };
@@ -218,7 +227,16 @@ export function auditNodes(root: JsonObject): { rootView: SchemaView; nodes: Aud
   const nodes: AuditNode[] = [];
   for (const [name, entry] of rootView.properties) {
     const view = viewOf(root, entry.schema, entry.pointer);
-    const node: AuditNode = { parameter: name, name, label: name, pointer: entry.pointer, location: '', view, parent: rootView, ancestorDescriptions: [] };
+    const node: AuditNode = {
+      parameter: name,
+      name,
+      label: name,
+      pointer: entry.pointer,
+      location: '',
+      view,
+      parent: rootView,
+      ancestorDescriptions: [],
+    };
     nodes.push(node);
     collectChildren(root, node, nodes, new Set([entry.schema]), 1);
   }
@@ -296,9 +314,13 @@ export function walkSchemas(root: JsonObject, visit: (schema: JsonObject, pointe
       if (MAP_KEYWORDS.has(key) && isJsonObject(value)) {
         for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
       } else if (LIST_KEYWORDS.has(key) && Array.isArray(value)) {
-        value.forEach((sub, i) => { walk(sub, `${at}/${i}`, depth + 1); });
+        value.forEach((sub, i) => {
+          walk(sub, `${at}/${i}`, depth + 1);
+        });
       } else if (key === 'items' && Array.isArray(value)) {
-        value.forEach((sub, i) => { walk(sub, `${at}/${i}`, depth + 1); });
+        value.forEach((sub, i) => {
+          walk(sub, `${at}/${i}`, depth + 1);
+        });
       } else if (key === 'dependencies' && isJsonObject(value)) {
         for (const [name, sub] of Object.entries(value)) if (isJsonObject(sub)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
       } else if (SINGLE_KEYWORDS.has(key)) {

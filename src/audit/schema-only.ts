@@ -11,7 +11,8 @@ import { escapeRegExp, mentionsNumber } from './prose-text.js';
 import { type AuditNode, firstSite } from './schema-nav.js';
 
 /** Words that explain a `pattern`: the description says what the value looks like. */
-export const PATTERN_VOCABULARY = /\b(?:format|formatted|pattern|regex|regular\s+expression|letters?|digits?|characters?|alphanumeric|numeric|lower-?case|upper-?case|capitals?|capitalized|hex(?:adecimal)?|prefix(?:ed)?|suffix(?:ed)?|starts?\s+with|begins?\s+with|ends?\s+with|e\.g\.|for\s+example|such\s+as|iso|rfc|uuid|guid|slug|semver|e\.164|of\s+the\s+form|looks\s+like|hyphens?|dashes|underscores?|yyyy|mm|dd|hh)\b|\be\.g\b/i;
+export const PATTERN_VOCABULARY =
+  /\b(?:format|formatted|pattern|regex|regular\s+expression|letters?|digits?|characters?|alphanumeric|numeric|lower-?case|upper-?case|capitals?|capitalized|hex(?:adecimal)?|prefix(?:ed)?|suffix(?:ed)?|starts?\s+with|begins?\s+with|ends?\s+with|e\.g\.|for\s+example|such\s+as|iso|rfc|uuid|guid|slug|semver|e\.164|of\s+the\s+form|looks\s+like|hyphens?|dashes|underscores?|yyyy|mm|dd|hh)\b|\be\.g\b/i;
 
 /** Words that explain a `format`, by format. */
 export const FORMAT_VOCABULARY: Readonly<Record<string, RegExp>> = {
@@ -109,8 +110,11 @@ export function schemaOnly(
     const texts = [node.view.description ?? '', ...node.ancestorDescriptions];
     if (node.location === '') texts.push(...(mentioned.get(node.parameter) ?? []));
     const text = texts.join('\n');
-    const nodeClaims = claims.filter((claim) => claim.node === node || (node.name === 'items' && claim.node.pointer === parentPointer(node)));
-    const label = node.location.endsWith('/items') && node.name === 'items' ? `the items of "${node.label.slice(0, -2)}"` : `"${node.label}"`;
+    const nodeClaims = claims.filter(
+      (claim) => claim.node === node || (node.name === 'items' && claim.node.pointer === parentPointer(node)),
+    );
+    const label =
+      node.location.endsWith('/items') && node.name === 'items' ? `the items of "${node.label.slice(0, -2)}"` : `"${node.label}"`;
 
     for (const spec of BOUND_KEYWORDS) {
       const site = firstSite(view, spec.keyword);
@@ -131,17 +135,33 @@ export function schemaOnly(
       if (neighbours.some((n) => mentionsNumber(text, n))) continue;
       const unit = spec.family === 'length' ? ' characters' : spec.family === 'items' ? ' items' : '';
       const phrase = spec.side === 'lower' ? (spec.exclusive ? 'greater than' : 'at least') : spec.exclusive ? 'less than' : 'at most';
-      findings.add('schema-only', node.parameter, spec.keyword, node.location, site.pointer, json({ [spec.keyword]: value }),
+      findings.add(
+        'schema-only',
+        node.parameter,
+        spec.keyword,
+        node.location,
+        site.pointer,
+        json({ [spec.keyword]: value }),
         `Say it in the description of ${label}, next to the keyword (e.g. "${phrase} ${value}${unit}"${spec.family === 'number' ? ', with the unit' : ''}), or drop "${spec.keyword}" if it is not a real limit.`,
-        { confidence: spec.side === 'upper' ? 'medium' : 'low' });
+        { confidence: spec.side === 'upper' ? 'medium' : 'low' },
+      );
     }
 
     const multipleOf = firstSite(view, 'multipleOf');
     if (multipleOf !== undefined && typeof multipleOf.value === 'number') {
-      const explained = mentionsNumber(text, multipleOf.value) || /\b(?:multiples?|increments?|steps?|decimals?|decimal\s+places|cents|whole|granularity|precision|rounded)\b/i.test(text);
+      const explained =
+        mentionsNumber(text, multipleOf.value) ||
+        /\b(?:multiples?|increments?|steps?|decimals?|decimal\s+places|cents|whole|granularity|precision|rounded)\b/i.test(text);
       if (!explained) {
-        findings.add('schema-only', node.parameter, 'multipleOf', node.location, multipleOf.pointer, json({ multipleOf: multipleOf.value }),
-          `Say it in the description of ${label} (e.g. "in steps of ${multipleOf.value}"), or drop "multipleOf".`);
+        findings.add(
+          'schema-only',
+          node.parameter,
+          'multipleOf',
+          node.location,
+          multipleOf.pointer,
+          json({ multipleOf: multipleOf.value }),
+          `Say it in the description of ${label} (e.g. "in steps of ${multipleOf.value}"), or drop "multipleOf".`,
+        );
       }
     }
 
@@ -149,8 +169,15 @@ export function schemaOnly(
     if (pattern !== undefined && typeof pattern.value === 'string') {
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format' || c.kind === 'exactLength' || c.kind === 'enum');
       if (!spoken && !PATTERN_VOCABULARY.test(text) && !hasMatchingExample(text, pattern.value)) {
-        findings.add('schema-only', node.parameter, 'pattern', node.location, pattern.pointer, json({ pattern: pattern.value }),
-          `Describe the format in the description of ${label}: what a valid value looks like, with an example that matches ${pattern.value}.`);
+        findings.add(
+          'schema-only',
+          node.parameter,
+          'pattern',
+          node.location,
+          pattern.pointer,
+          json({ pattern: pattern.value }),
+          `Describe the format in the description of ${label}: what a valid value looks like, with an example that matches ${pattern.value}.`,
+        );
       }
     }
 
@@ -160,8 +187,15 @@ export function schemaOnly(
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format');
       const vocabulary = FORMAT_VOCABULARY[name] ?? new RegExp(`\\b(?:${escapeRegExp(name)}|format)\\b`, 'i');
       if (!spoken && !vocabulary.test(text)) {
-        findings.add('schema-only', node.parameter, 'format', node.location, format.pointer, json({ format: name }),
-          `Name the format in the description of ${label} (e.g. "${FORMAT_EXAMPLES[name] ?? `a ${name}`}").`);
+        findings.add(
+          'schema-only',
+          node.parameter,
+          'format',
+          node.location,
+          format.pointer,
+          json({ format: name }),
+          `Name the format in the description of ${label} (e.g. "${FORMAT_EXAMPLES[name] ?? `a ${name}`}").`,
+        );
       }
     }
 
@@ -173,8 +207,18 @@ export function schemaOnly(
         const standard = /\b(?:ISO|IANA|RFC|BCP\s*47|IETF|ICAO|IATA|UN\/LOCODE)\b/.test(text);
         const anyMentioned = values.some((v) => mentionsValue(text, v) || mentionsValue(toolText, v));
         if (!spoken && !standard && !anyMentioned) {
-          findings.add('schema-only', node.parameter, 'enum', node.location, enumSite.pointer, json({ enum: enumSite.value }),
-            `List the allowed values in the description of ${label} and say what each means (e.g. "one of ${values.slice(0, 4).map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``).join(', ')}${values.length > 4 ? ', ...' : ''}").`);
+          findings.add(
+            'schema-only',
+            node.parameter,
+            'enum',
+            node.location,
+            enumSite.pointer,
+            json({ enum: enumSite.value }),
+            `List the allowed values in the description of ${label} and say what each means (e.g. "one of ${values
+              .slice(0, 4)
+              .map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``)
+              .join(', ')}${values.length > 4 ? ', ...' : ''}").`,
+          );
         }
       }
     }
@@ -185,9 +229,19 @@ export function schemaOnly(
     if (optional !== undefined && node.parent?.required.has(node.name) === true) {
       const holder = holderOf(root, node);
       const own = holder !== undefined && holder.required.includes(node.name);
-      findings.add('schema-only', node.parameter, 'required', node.location, node.pointer, quote(optional.sentence),
+      findings.add(
+        'schema-only',
+        node.parameter,
+        'required',
+        node.location,
+        node.pointer,
+        quote(optional.sentence),
         `The description says ${label} is optional but the schema requires it: remove it from "required" (and give it a "default"), or correct the description.`,
-        { confidence: optional.fromTool ? 'medium' : 'high', fix: own ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } } : undefined });
+        {
+          confidence: optional.fromTool ? 'medium' : 'high',
+          fix: own ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } } : undefined,
+        },
+      );
     }
 
     // "'YYYY-MM-DDtoYYYY-MM-DD' - Timeframe is also supported ... e.g. 2022-04-01to2022-07-30": an enum that lists
@@ -198,9 +252,22 @@ export function schemaOnly(
       if (template !== undefined && mentionsValue(text, template)) {
         const others = enumSite.value.filter((v) => !placeholders.includes(v as string));
         const regex = templatePattern(placeholders);
-        findings.add('prose-only', node.parameter, 'enum', node.location, enumSite.pointer, quote(text.slice(0, 200)),
+        findings.add(
+          'prose-only',
+          node.parameter,
+          'enum',
+          node.location,
+          enumSite.pointer,
+          quote(text.slice(0, 200)),
           `The "enum" of ${label} lists the placeholder ${json(template)} itself, so the values the description allows (${template} filled in) are rejected: replace it with a "pattern" for that shape (an "anyOf" of the other values and ${json(regex ?? '')}).`,
-          { confidence: 'high', fix: regex === undefined ? undefined : { pointer: enumSite.pointer, remove: ['enum'], set: { anyOf: [{ enum: others }, { type: 'string', pattern: regex }] } } });
+          {
+            confidence: 'high',
+            fix:
+              regex === undefined
+                ? undefined
+                : { pointer: enumSite.pointer, remove: ['enum'], set: { anyOf: [{ enum: others }, { type: 'string', pattern: regex }] } },
+          },
+        );
       }
     }
   }

@@ -12,14 +12,32 @@
 import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
 import { createSchemaChecker, schemaDraftOf, type SchemaChecker, type SchemaDraft } from '../core/schema/meta-schema.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
-import { LIST_KEYWORDS, locate, MAP_KEYWORDS, pointerTokens, resolveLocalRef, SINGLE_KEYWORDS, tokensToPointer, valueAt, viewOf, walkSchemas } from './schema-nav.js';
+import {
+  LIST_KEYWORDS,
+  locate,
+  MAP_KEYWORDS,
+  pointerTokens,
+  resolveLocalRef,
+  SINGLE_KEYWORDS,
+  tokensToPointer,
+  valueAt,
+  viewOf,
+  walkSchemas,
+} from './schema-nav.js';
 import { findingId, type Finding, type SchemaFix } from './types.js';
 
 export function validityFindings(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
   const root = definition.inputSchema;
   const tool = definition.name;
   const byId = new Map<string, Finding>();
-  const add = (pointer: string, keyword: string, evidence: string, suggestion: string, parameterOverride?: string | null, fix?: SchemaFix): void => {
+  const add = (
+    pointer: string,
+    keyword: string,
+    evidence: string,
+    suggestion: string,
+    parameterOverride?: string | null,
+    fix?: SchemaFix,
+  ): void => {
     const where = locate(root, pointer);
     const parameter = parameterOverride === undefined ? where.parameter : parameterOverride;
     const location = parameterOverride === undefined ? where.location : parameterOverride === null ? pointer : '';
@@ -33,8 +51,13 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
   const declared = schemaDraftOf(root);
   const draft: SchemaDraft = declared ?? '2020-12';
   if (declared === undefined) {
-    add('', '$schema', json({ $schema: root.$schema ?? null }),
-      'Use a supported "$schema": https://json-schema.org/draft/2020-12/schema (or omit it, as MCP allows), http://json-schema.org/draft-07/schema# or http://json-schema.org/draft-06/schema#.', null);
+    add(
+      '',
+      '$schema',
+      json({ $schema: root.$schema ?? null }),
+      'Use a supported "$schema": https://json-schema.org/draft/2020-12/schema (or omit it, as MCP allows), http://json-schema.org/draft-07/schema# or http://json-schema.org/draft-06/schema#.',
+      null,
+    );
   } else {
     const grouped = new Map<string, { pointer: string; keyword: string; messages: Set<string> }>();
     for (const error of checker.metaSchemaErrors(root, draft)) {
@@ -54,8 +77,14 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       // Duplicate `enum` members: the fix is the list without them.
       const unique = keyword === 'enum' && Array.isArray(value) ? uniqueValues(value) : undefined;
       const fix = unique !== undefined && unique.length < (value as JsonValue[]).length ? { pointer, set: { enum: unique } } : undefined;
-      add(pointer, keyword, json(own ? { [keyword]: value ?? null } : (value ?? null)),
-        `${metaAdvice(keyword)} (meta-schema ${draft}: ${[...messages].slice(0, 3).join('; ')}).`, undefined, fix);
+      add(
+        pointer,
+        keyword,
+        json(own ? { [keyword]: value ?? null } : (value ?? null)),
+        `${metaAdvice(keyword)} (meta-schema ${draft}: ${[...messages].slice(0, 3).join('; ')}).`,
+        undefined,
+        fix,
+      );
     }
   }
 
@@ -66,43 +95,85 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       if (problem !== undefined) {
         const unescaped = unescapeIdentities(schema.pattern);
         const fixed = unescaped !== schema.pattern && regexProblem(unescaped) === undefined ? unescaped : undefined;
-        add(pointer, 'pattern', json({ pattern: schema.pattern }),
+        add(
+          pointer,
+          'pattern',
+          json({ pattern: schema.pattern }),
           `Fix the regular expression: ${problem}. Patterns are compiled in Unicode mode (as the validator does), where escapes such as \\- outside a class are errors${fixed === undefined ? '' : ` (here: ${JSON.stringify(fixed)})`}.`,
-          undefined, fixed === undefined ? undefined : { pointer, set: { pattern: fixed } });
+          undefined,
+          fixed === undefined ? undefined : { pointer, set: { pattern: fixed } },
+        );
       }
     }
     if (isJsonObject(schema.patternProperties)) {
       for (const key of Object.keys(schema.patternProperties)) {
         const problem = regexProblem(key);
-        if (problem !== undefined) add(pointer, 'patternProperties', json({ patternProperties: { [key]: '…' } }), `Fix the regular expression ${JSON.stringify(key)}: ${problem}.`);
+        if (problem !== undefined)
+          add(
+            pointer,
+            'patternProperties',
+            json({ patternProperties: { [key]: '…' } }),
+            `Fix the regular expression ${JSON.stringify(key)}: ${problem}.`,
+          );
       }
     }
     // Local references resolve.
     if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && resolveLocalRef(root, schema.$ref) === undefined) {
-      add(pointer, '$ref', json({ $ref: schema.$ref }), `"$ref": ${JSON.stringify(schema.$ref)} resolves to nothing in this definition: define the target (under "$defs") or fix the reference.`);
+      add(
+        pointer,
+        '$ref',
+        json({ $ref: schema.$ref }),
+        `"$ref": ${JSON.stringify(schema.$ref)} resolves to nothing in this definition: define the target (under "$defs") or fix the reference.`,
+      );
     }
     // Unsatisfiable pairs of bounds.
-    for (const [low, high] of [['minimum', 'maximum'], ['minLength', 'maxLength'], ['minItems', 'maxItems'], ['minProperties', 'maxProperties']] as const) {
+    for (const [low, high] of [
+      ['minimum', 'maximum'],
+      ['minLength', 'maxLength'],
+      ['minItems', 'maxItems'],
+      ['minProperties', 'maxProperties'],
+    ] as const) {
       const a = schema[low];
       const b = schema[high];
       if (typeof a === 'number' && typeof b === 'number' && a > b) {
-        add(pointer, low, json({ [low]: a, [high]: b }), `"${low}" (${a}) is greater than "${high}" (${b}): no value can satisfy both; correct one of them.`);
+        add(
+          pointer,
+          low,
+          json({ [low]: a, [high]: b }),
+          `"${low}" (${a}) is greater than "${high}" (${b}): no value can satisfy both; correct one of them.`,
+        );
       }
     }
     const xmin = schema.exclusiveMinimum;
     const xmax = schema.exclusiveMaximum;
     const min = schema.minimum;
     const max = schema.maximum;
-    if (typeof xmin === 'number' && typeof max === 'number' && xmin >= max) add(pointer, 'exclusiveMinimum', json({ exclusiveMinimum: xmin, maximum: max }), `"exclusiveMinimum" (${xmin}) leaves no value up to "maximum" (${max}): correct one of them.`);
-    if (typeof min === 'number' && typeof xmax === 'number' && min >= xmax) add(pointer, 'minimum', json({ minimum: min, exclusiveMaximum: xmax }), `"minimum" (${min}) leaves no value below "exclusiveMaximum" (${xmax}): correct one of them.`);
+    if (typeof xmin === 'number' && typeof max === 'number' && xmin >= max)
+      add(
+        pointer,
+        'exclusiveMinimum',
+        json({ exclusiveMinimum: xmin, maximum: max }),
+        `"exclusiveMinimum" (${xmin}) leaves no value up to "maximum" (${max}): correct one of them.`,
+      );
+    if (typeof min === 'number' && typeof xmax === 'number' && min >= xmax)
+      add(
+        pointer,
+        'minimum',
+        json({ minimum: min, exclusiveMaximum: xmax }),
+        `"minimum" (${min}) leaves no value below "exclusiveMaximum" (${xmax}): correct one of them.`,
+      );
   });
 
   // `required` names exist in `properties` of the object they apply to.
   for (const problem of missingRequired(root)) {
     const parameter = problem.atRoot ? problem.name : undefined;
-    add(problem.pointer, 'required', json({ required: problem.required }),
+    add(
+      problem.pointer,
+      'required',
+      json({ required: problem.required }),
       `"required" names "${problem.name}", which is not in "properties"${problem.atRoot ? '' : ` of ${problem.pointer === '' ? 'the input schema' : problem.pointer}`}: add a "${problem.name}" property (with its type and description) or remove the name from "required".`,
-      parameter);
+      parameter,
+    );
   }
 
   // `default`, `enum` and `const` values validate against their own subschema.
@@ -110,8 +181,12 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
     if (Object.hasOwn(schema, 'default')) {
       const errors = checker.valueErrors(root, draft, pointer, schema.default ?? null);
       if (errors !== undefined && errors.length > 0) {
-        add(pointer, 'default', json({ default: schema.default ?? null }),
-          `The "default" fails its own schema (${describeErrors(errors)}): change it to a value the schema accepts, or remove it.`);
+        add(
+          pointer,
+          'default',
+          json({ default: schema.default ?? null }),
+          `The "default" fails its own schema (${describeErrors(errors)}): change it to a value the schema accepts, or remove it.`,
+        );
       }
     }
     if (Array.isArray(schema.enum) && schema.enum.length === 0) {
@@ -125,15 +200,24 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
         if (errors !== undefined && errors.length > 0) bad.push({ value, why: describeErrors(errors) });
       }
       if (bad.length > 0) {
-        add(pointer, 'enum', json({ enum: schema.enum }),
-          `${bad.map((b) => `${JSON.stringify(b.value)} (${b.why})`).join(', ')} ${bad.length === 1 ? 'fails' : 'fail'} the rest of the subschema, so ${bad.length === 1 ? 'it' : 'they'} can never be sent: fix the ${bad.length === 1 ? 'value' : 'values'} or the "type"/constraints beside "enum".`);
+        add(
+          pointer,
+          'enum',
+          json({ enum: schema.enum }),
+          `${bad.map((b) => `${JSON.stringify(b.value)} (${b.why})`).join(', ')} ${bad.length === 1 ? 'fails' : 'fail'} the rest of the subschema, so ${bad.length === 1 ? 'it' : 'they'} can never be sent: fix the ${bad.length === 1 ? 'value' : 'values'} or the "type"/constraints beside "enum".`,
+        );
       }
     }
     if (Object.hasOwn(schema, 'const')) {
       const modified = replaceAt(root, pointer, withoutKeys(schema, ['enum', 'const', 'default']));
       const errors = checker.valueErrors(modified, draft, pointer, schema.const ?? null);
       if (errors !== undefined && errors.length > 0) {
-        add(pointer, 'const', json({ const: schema.const ?? null }), `The "const" fails the rest of its subschema (${describeErrors(errors)}), so no call can satisfy it: fix the value or the constraints beside it.`);
+        add(
+          pointer,
+          'const',
+          json({ const: schema.const ?? null }),
+          `The "const" fails the rest of its subschema (${describeErrors(errors)}), so no call can satisfy it: fix the value or the constraints beside it.`,
+        );
       }
     }
   });
@@ -304,7 +388,13 @@ interface MissingRequired {
 function missingRequired(root: JsonObject): MissingRequired[] {
   const out: MissingRequired[] = [];
   const SAME = new Set(['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not', 'dependentSchemas', 'dependencies']);
-  const visit = (schema: JsonValue, pointer: string, owners: { pointer: string; schema: JsonValue }[], atRoot: boolean, depth: number): void => {
+  const visit = (
+    schema: JsonValue,
+    pointer: string,
+    owners: { pointer: string; schema: JsonValue }[],
+    atRoot: boolean,
+    depth: number,
+  ): void => {
     if (!isJsonObject(schema) || depth > 64) return;
     const chain = [...owners, { pointer, schema }];
     if (Array.isArray(schema.required)) {
@@ -326,14 +416,20 @@ function missingRequired(root: JsonObject): MissingRequired[] {
     for (const [key, value] of Object.entries(schema)) {
       const at = `${pointer}/${escapePointerToken(key)}`;
       if (SAME.has(key)) {
-        if (Array.isArray(value)) value.forEach((sub, i) => { visit(sub, `${at}/${i}`, chain, atRoot, depth + 1); });
+        if (Array.isArray(value))
+          value.forEach((sub, i) => {
+            visit(sub, `${at}/${i}`, chain, atRoot, depth + 1);
+          });
         else if (isJsonObject(value) && (key === 'dependentSchemas' || key === 'dependencies')) {
-          for (const [name, sub] of Object.entries(value)) if (isJsonObject(sub)) visit(sub, `${at}/${escapePointerToken(name)}`, chain, atRoot, depth + 1);
+          for (const [name, sub] of Object.entries(value))
+            if (isJsonObject(sub)) visit(sub, `${at}/${escapePointerToken(name)}`, chain, atRoot, depth + 1);
         } else visit(value, at, chain, atRoot, depth + 1);
       } else if (MAP_KEYWORDS.has(key) && isJsonObject(value)) {
         for (const [name, sub] of Object.entries(value)) visit(sub, `${at}/${escapePointerToken(name)}`, [], false, depth + 1);
       } else if ((LIST_KEYWORDS.has(key) || key === 'items') && Array.isArray(value)) {
-        value.forEach((sub, i) => { visit(sub, `${at}/${i}`, [], false, depth + 1); });
+        value.forEach((sub, i) => {
+          visit(sub, `${at}/${i}`, [], false, depth + 1);
+        });
       } else if (SINGLE_KEYWORDS.has(key)) {
         visit(value, at, [], false, depth + 1);
       }

@@ -8,7 +8,16 @@ import { hostname } from 'node:os';
 import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
-import { DELIVERIES, KAFKA_CLIENTS, LOG_LEVELS, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
+import {
+  DELIVERIES,
+  KAFKA_CLIENTS,
+  LOG_LEVELS,
+  SASL_MECHANISMS,
+  SETTINGS,
+  type SettingName,
+  type SettingOfKind,
+  type SettingSpec,
+} from './settings.js';
 
 export type Delivery = (typeof DELIVERIES)[number];
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -116,7 +125,9 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     // Credentials without a mechanism would be ignored: the worker would connect without authenticating.
     const orphans = (['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const).filter((name) => read.optional(name) !== undefined);
     if (orphans.length > 0) {
-      problems.push(`${orphans.join(' and ')}: set without KAFKA_SASL_MECHANISM (plain, scram-sha-256 or scram-sha-512), so ${orphans.length === 1 ? 'it' : 'they'} would be ignored`);
+      problems.push(
+        `${orphans.join(' and ')}: set without KAFKA_SASL_MECHANISM (plain, scram-sha-256 or scram-sha-512), so ${orphans.length === 1 ? 'it' : 'they'} would be ignored`,
+      );
     }
   }
 
@@ -137,7 +148,8 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     problems.push('KAFKA_GROUP_INSTANCE_ID: static membership needs KAFKA_CLIENT=platformatic (kafkajs has none)');
   }
   const workerId = read.optional('WORKER_ID') ?? `${hostname()}-${process.pid}`;
-  if (!/^[A-Za-z0-9._-]{1,200}$/.test(workerId)) problems.push(`WORKER_ID: "${redactUserinfo(workerId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
+  if (!/^[A-Za-z0-9._-]{1,200}$/.test(workerId))
+    problems.push(`WORKER_ID: "${redactUserinfo(workerId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
   if (groupInstanceId !== undefined && !/^[A-Za-z0-9._-]{1,200}$/.test(groupInstanceId)) {
     problems.push(`KAFKA_GROUP_INSTANCE_ID: "${redactUserinfo(groupInstanceId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
   }
@@ -191,7 +203,9 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   }
   // The schema source's own rule (src/core/schema/registry-document.ts), so a template it would refuse is refused here.
   if (subjectTemplateProblem(config.registry.subjectTemplate) !== undefined) {
-    problems.push(`SUBJECT_TEMPLATE: must contain "${TOOL_PLACEHOLDER}" exactly once, got "${redactUserinfo(config.registry.subjectTemplate)}"`);
+    problems.push(
+      `SUBJECT_TEMPLATE: must contain "${TOOL_PLACEHOLDER}" exactly once, got "${redactUserinfo(config.registry.subjectTemplate)}"`,
+    );
   }
   // The worker does not heartbeat while it waits for a registry lookup (every attempt timing out, then retried).
   const { timeoutMs, maxRetries } = config.registry;
@@ -206,7 +220,8 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     );
   }
   const topicNames = Object.values(config.topics);
-  if (new Set(topicNames).size !== topicNames.length) problems.push('INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC and DLQ_TOPIC must all differ');
+  if (new Set(topicNames).size !== topicNames.length)
+    problems.push('INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC and DLQ_TOPIC must all differ');
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
 }
@@ -288,7 +303,8 @@ class Reader {
     const kept = entries.filter((s) => s !== '');
     if (options.emptyEntries === 'refuse') {
       if (kept.length === 0) this.problems.push(`${name}: the list is empty (only commas and spaces)`);
-      else if (kept.length < entries.length) this.problems.push(`${name}: has an empty entry (two commas in a row, or a comma at the start or end)`);
+      else if (kept.length < entries.length)
+        this.problems.push(`${name}: has an empty entry (two commas in a row, or a comma at the start or end)`);
     }
     return kept;
   }

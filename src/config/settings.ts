@@ -26,7 +26,8 @@ export type SettingSpec = Described &
     | { readonly kind: 'secret'; readonly default: undefined }
   );
 
-const int = (value: number, min: number, max: number, description: string) => ({ kind: 'int', default: value, min, max, description }) as const;
+const int = (value: number, min: number, max: number, description: string) =>
+  ({ kind: 'int', default: value, min, max, description }) as const;
 const bool = (value: boolean, description: string) => ({ kind: 'bool', default: value, description }) as const;
 const topic = (value: string, description: string) => ({ kind: 'topic', default: value, description }) as const;
 const secret = (description: string) => ({ kind: 'secret', default: undefined, description }) as const;
@@ -89,7 +90,7 @@ export const SETTINGS = {
   },
   KAFKA_CLIENT_ID: { kind: 'string', default: 'toolcall-normalizer', description: 'client id the brokers see' },
   KAFKA_SSL: bool(false, 'TLS to the brokers'),
-  KAFKA_SSL_CA_FILE: file('PEM file of the CA that signed the brokers\' certificates (with `KAFKA_SSL`)'),
+  KAFKA_SSL_CA_FILE: file("PEM file of the CA that signed the brokers' certificates (with `KAFKA_SSL`)"),
   KAFKA_SSL_CERT_FILE: file('PEM client certificate, for mutual TLS (with `KAFKA_SSL`)'),
   KAFKA_SSL_KEY_FILE: file('PEM key of the client certificate (with `KAFKA_SSL`)'),
   KAFKA_SSL_REJECT_UNAUTHORIZED: bool(true, 'refuse brokers whose certificate does not verify (with `KAFKA_SSL`)'),
@@ -108,7 +109,7 @@ export const SETTINGS = {
   SUBJECT_TEMPLATE: {
     kind: 'string',
     default: DEFAULT_SUBJECT_TEMPLATE,
-    description: 'registry subject of a tool\'s input schema; `{tool}` exactly once',
+    description: "registry subject of a tool's input schema; `{tool}` exactly once",
   },
   REGISTRY_TIMEOUT_MS: int(
     5_000,
@@ -121,7 +122,12 @@ export const SETTINGS = {
   REGISTRY_NEGATIVE_TTL_MS: int(30_000, 0, DAY_MS, 'how long "no such tool" is remembered'),
   REGISTRY_MAX_RETRIES: int(2, 0, 10, 'retries of transient failures (timeouts, network, 408/425/429/5xx)'),
   MAX_BACKOFF_MS: int(30_000, 10, 600_000, 'longest pause of a partition waiting for the registry'),
-  MAX_RECORD_BYTES: int(DEFAULT_RECORD_LIMITS.maxRecordBytes, 1, MAX_CONFIGURABLE_RECORD_BYTES, 'largest input record (see [Limits](#limits))'),
+  MAX_RECORD_BYTES: int(
+    DEFAULT_RECORD_LIMITS.maxRecordBytes,
+    1,
+    MAX_CONFIGURABLE_RECORD_BYTES,
+    'largest input record (see [Limits](#limits))',
+  ),
   MAX_DEPTH: int(DEFAULT_RECORD_LIMITS.maxDepth, 1, MAX_CONFIGURABLE_DEPTH, 'deepest nesting of arrays/objects (see [Limits](#limits))'),
   MAX_ENTITY_PASSES: int(
     DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses,
@@ -133,7 +139,7 @@ export const SETTINGS = {
     DEFAULT_MAX_OUTPUT_BYTES,
     1024,
     256 * MIB,
-    'largest output value; keep it under the output topics\' `max.message.bytes` (see [Limits](#limits))',
+    "largest output value; keep it under the output topics' `max.message.bytes` (see [Limits](#limits))",
   ),
   NORMALIZE_DEEP: bool(false, 'beyond the rule: deep mode'),
   ENTITY_EXEMPT: { kind: 'list', default: [], description: 'beyond the rule: `tool` or `tool/parameter`, comma-separated' },

@@ -28,7 +28,10 @@ export interface EntityExemptions {
   readonly parameters: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-export const NO_EXEMPTIONS: EntityExemptions = Object.freeze({ tools: new Set<string>(), parameters: new Map<string, ReadonlySet<string>>() });
+export const NO_EXEMPTIONS: EntityExemptions = Object.freeze({
+  tools: new Set<string>(),
+  parameters: new Map<string, ReadonlySet<string>>(),
+});
 
 export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = Object.freeze({
   limits: DEFAULT_RECORD_LIMITS,
@@ -89,12 +92,18 @@ export type ToolLookup = (name: string) => CompiledTool | undefined;
  * as bytes (a file, a message) or as JSON text, to its output records: one per call it holds, in order (a
  * whole message fans out), or one dead letter when it cannot be read at all. Never throws on data.
  */
-export function processRecord(input: Uint8Array | string, tools: ToolLookup, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS): OutputRecord[] {
+export function processRecord(
+  input: Uint8Array | string,
+  tools: ToolLookup,
+  options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
+): OutputRecord[] {
   const parsed = typeof input === 'string' ? parseRecordText(input, options.limits) : decodeRecordBytes(input, options.limits);
   if (!parsed.ok) return [unreadableRecord(parsed.error)];
   const read = readCalls(parsed.value);
   if (!read.ok) return [unreadableRecord(read.error)];
-  return read.calls.map((slot) => (slot.read.ok ? processCall(slot.read.call, tools(slot.read.call.tool), options) : unreadableRecord(slot.read.error)));
+  return read.calls.map((slot) =>
+    slot.read.ok ? processCall(slot.read.call, tools(slot.read.call.tool), options) : unreadableRecord(slot.read.error),
+  );
 }
 
 export type { CallSlot };
@@ -113,7 +122,12 @@ export function readCalls(value: JsonValue): ReadCallsResult {
  * `unknownReason`, for a tool that is undefined, says why no schema can exist for it when there is more to say
  * than "none is registered" (a name no registry subject can have, say).
  */
-export function processCall(call: DecodedCall, tool: CompiledTool | undefined, options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS, unknownReason?: string): OutputRecord {
+export function processCall(
+  call: DecodedCall,
+  tool: CompiledTool | undefined,
+  options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
+  unknownReason?: string,
+): OutputRecord {
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
   if (call.flaggedInvalid !== undefined && (!parsed.ok || typeof call.rawArguments !== 'string')) {
     const ours = typeof call.rawArguments === 'string' && !parsed.ok ? parsed.diagnostic : undefined;
@@ -184,7 +198,10 @@ function failed(call: DecodedCall, args: JsonValue | null, diagnostic: Diagnosti
  */
 function flaggedDiagnostic(call: DecodedCall, ours: Diagnostic | undefined): Diagnostic {
   const upstream = call.flaggedInvalid?.error ?? null;
-  const said = upstream === null ? 'LangChain reported the call invalid' : `LangChain reported: ${clipUnits(upstream, MAX_QUOTED_UPSTREAM)}${upstream.length > MAX_QUOTED_UPSTREAM ? '…' : ''}`;
+  const said =
+    upstream === null
+      ? 'LangChain reported the call invalid'
+      : `LangChain reported: ${clipUnits(upstream, MAX_QUOTED_UPSTREAM)}${upstream.length > MAX_QUOTED_UPSTREAM ? '…' : ''}`;
   const base: Diagnostic = ours ?? {
     code: 'arguments_not_json',
     path: '',
@@ -221,12 +238,16 @@ const GENERIC_RECORD_HINT = 'Send one JSON object per record in one of the suppo
 const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
   record_not_json: 'Send one complete JSON object per record (JSON Lines: one object per line).',
   record_not_object: 'Wrap the call in a JSON object in one of the supported envelopes.',
-  record_unknown_envelope: 'Use one of the supported envelopes (README "Envelopes"): one call (canonical, OpenAI, Anthropic, MCP, Gemini, Bedrock, Mistral, Ollama, AI SDK, LangChain), or a whole assistant message holding calls.',
-  record_no_tool_calls: 'Publish assistant messages that hold tool calls (or the calls themselves); a message with only text has nothing to run.',
-  record_custom_tool_call: 'Route custom (grammar-defined) tool calls to their own executor; publish function_call items, whose arguments are JSON, here.',
+  record_unknown_envelope:
+    'Use one of the supported envelopes (README "Envelopes"): one call (canonical, OpenAI, Anthropic, MCP, Gemini, Bedrock, Mistral, Ollama, AI SDK, LangChain), or a whole assistant message holding calls.',
+  record_no_tool_calls:
+    'Publish assistant messages that hold tool calls (or the calls themselves); a message with only text has nothing to run.',
+  record_custom_tool_call:
+    'Route custom (grammar-defined) tool calls to their own executor; publish function_call items, whose arguments are JSON, here.',
   record_too_many_calls: 'Split the message: publish its calls as separate records, or fewer calls per message.',
-  record_missing_tool_name: 'Name the tool being called in the envelope\'s name field.',
-  record_missing_arguments: 'Send the arguments the model produced in the envelope\'s arguments field ("{}" when the tool takes none); publish calls, never tool definitions.',
+  record_missing_tool_name: "Name the tool being called in the envelope's name field.",
+  record_missing_arguments:
+    'Send the arguments the model produced in the envelope\'s arguments field ("{}" when the tool takes none); publish calls, never tool definitions.',
   record_too_large: 'Send smaller arguments, or raise the configured record size limit.',
   record_too_deep: 'Flatten the arguments, or raise the configured depth limit.',
   record_invalid_encoding: 'Encode records as UTF-8 text.',

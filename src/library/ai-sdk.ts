@@ -71,7 +71,8 @@ export function toolcallMiddleware(options: ToolcallMiddlewareOptions = {}): Lan
       const input = part.input.trim() === '' ? '{}' : part.input;
       const record = JSON.stringify({ id: part.toolCallId, tool: part.toolName, arguments: input });
       const outputs = processRecord(record, (name) => (name === part.toolName ? tool : undefined), pipeline);
-      if (onRecord !== undefined) for (const output of outputs) onRecord(output, { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      if (onRecord !== undefined)
+        for (const output of outputs) onRecord(output, { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
       const output = outputs[0];
       if (output === undefined || output.repairs.length === 0 || !isJsonObject(output.arguments)) return part;
       return { ...part, input: JSON.stringify(output.arguments) };

@@ -114,7 +114,8 @@ class Walk {
         if (item === undefined) continue;
         this.count(name.length + 4);
         // An own `__proto__` key is data (JSON.parse makes one); plain assignment would set the prototype instead.
-        if (name === '__proto__') Object.defineProperty(object, name, { value: item, enumerable: true, writable: true, configurable: true });
+        if (name === '__proto__')
+          Object.defineProperty(object, name, { value: item, enumerable: true, writable: true, configurable: true });
         else object[name] = item;
       }
       out = object;
@@ -126,7 +127,10 @@ class Walk {
   private count(bytes: number): void {
     this.bytes += bytes;
     if (this.bytes > this.limits.maxBytes) {
-      throw new Refusal('record_too_large', `${this.what} is at least ${this.bytes} bytes as JSON text (UTF-8); the limit is ${this.limits.maxBytes} bytes.`);
+      throw new Refusal(
+        'record_too_large',
+        `${this.what} is at least ${this.bytes} bytes as JSON text (UTF-8); the limit is ${this.limits.maxBytes} bytes.`,
+      );
     }
   }
 

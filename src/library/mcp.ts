@@ -37,7 +37,13 @@ export interface NormalizeMcpServerOptions extends RuleOptions {
 type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 /** Codes the rule cannot judge a call by: the SDK answers those calls itself, as it would without us. */
-const DEFERRED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['tool_unknown', 'tool_schema_unusable', 'arguments_empty', 'arguments_not_json', 'arguments_not_object']);
+const DEFERRED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'tool_unknown',
+  'tool_schema_unusable',
+  'arguments_empty',
+  'arguments_not_json',
+  'arguments_not_object',
+]);
 
 /** Pages of `tools/list` read at most to find a tool (McpServer sends one page, but the protocol allows more). */
 const MAX_LIST_PAGES = 100;

@@ -49,7 +49,8 @@ const DEFINITION_COPY_LIMITS = { maxDepth: 1_000, maxBytes: 16 * DEFAULT_SCHEMA_
 export function loadTools(tools: unknown, compiler: SchemaCompiler, where: string): LoadedTools {
   let entries: [source: string, fallbackName: string, value: unknown][];
   if (Array.isArray(tools)) entries = tools.map((value: unknown, index) => [`tools[${index}]`, '', value]);
-  else if (typeof tools === 'object' && tools !== null) entries = Object.entries(tools).map(([key, value]) => [`tools[${JSON.stringify(key)}]`, key, value]);
+  else if (typeof tools === 'object' && tools !== null)
+    entries = Object.entries(tools).map(([key, value]) => [`tools[${JSON.stringify(key)}]`, key, value]);
   else throw new TypeError(`${where}: "tools" must be a list of tool definitions or an object of them keyed by name`);
 
   const compiled = new Map<string, CompiledTool>();

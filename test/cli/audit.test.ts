@@ -15,9 +15,17 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-
 interface Body {
-  findings: { id: string; tool: string; parameter: string | null; layer: string; keyword: string; evidence: string; suggestion: string; confidence: string }[];
+  findings: {
+    id: string;
+    tool: string;
+    parameter: string | null;
+    layer: string;
+    keyword: string;
+    evidence: string;
+    suggestion: string;
+    confidence: string;
+  }[];
 }
 
 describe('audit (CLI)', () => {
@@ -56,11 +64,28 @@ describe('audit (CLI)', () => {
     expect(Object.keys(body)).toEqual(['findings']);
     for (const finding of body.findings) {
       // `fix` only when the suggestion is a schema change.
-      expect(Object.keys(finding).filter((k) => k !== 'fix')).toEqual(['id', 'tool', 'parameter', 'layer', 'keyword', 'evidence', 'suggestion', 'path', 'confidence']);
+      expect(Object.keys(finding).filter((k) => k !== 'fix')).toEqual([
+        'id',
+        'tool',
+        'parameter',
+        'layer',
+        'keyword',
+        'evidence',
+        'suggestion',
+        'path',
+        'confidence',
+      ]);
       expect(['validity', 'prose-only', 'schema-only']).toContain(finding.layer);
     }
-    expect(body.findings.find((f) => f.id === 'schema-only:transfer_funds:amount:maximum')).toMatchObject({ parameter: 'amount', keyword: 'maximum', evidence: '{"maximum":500000}' });
-    expect(body.findings.find((f) => f.id === 'validity:broken_required:currency:required')).toMatchObject({ layer: 'validity', parameter: 'currency' });
+    expect(body.findings.find((f) => f.id === 'schema-only:transfer_funds:amount:maximum')).toMatchObject({
+      parameter: 'amount',
+      keyword: 'maximum',
+      evidence: '{"maximum":500000}',
+    });
+    expect(body.findings.find((f) => f.id === 'validity:broken_required:currency:required')).toMatchObject({
+      layer: 'validity',
+      parameter: 'currency',
+    });
     expect(run(['audit', clean, '--json']).stdout).toBe('{\n  "findings": []\n}\n');
   });
 
@@ -84,7 +109,9 @@ describe('audit (CLI)', () => {
     // A new conflict in a copy of one clean tool: the run fails and names the new finding only.
     const dir = join(scratch, 'with-new');
     rmSync(dir, { recursive: true, force: true });
-    const copy = JSON.parse(readFileSync(join(clean, 'geocode.json'), 'utf8')) as { inputSchema: { properties: { limit: { maximum: number } } } };
+    const copy = JSON.parse(readFileSync(join(clean, 'geocode.json'), 'utf8')) as {
+      inputSchema: { properties: { limit: { maximum: number } } };
+    };
     copy.inputSchema.properties.limit.maximum = 50;
     mkdirSync(dir);
     writeFileSync(join(dir, 'geocode.json'), JSON.stringify(copy));
@@ -98,7 +125,13 @@ describe('audit (CLI)', () => {
   });
 
   it('exits 2 on usage errors', () => {
-    for (const args of [['audit'], ['audit', join(scratch, 'missing')], ['audit', clean, '--update-baseline'], ['audit', clean, '--baseline', join(scratch, 'nope.json')], ['audit', clean, '--frobnicate']]) {
+    for (const args of [
+      ['audit'],
+      ['audit', join(scratch, 'missing')],
+      ['audit', clean, '--update-baseline'],
+      ['audit', clean, '--baseline', join(scratch, 'nope.json')],
+      ['audit', clean, '--frobnicate'],
+    ]) {
       const result = run(args);
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/^toolcall-normalizer: .+\nUsage: toolcall-normalizer audit/);

@@ -10,7 +10,6 @@ import { ROOT, runCli as run } from './run-cli.js';
 
 const tools = join(ROOT, 'examples', 'tools');
 
-
 interface Out {
   line: number;
   id: string | null;
@@ -35,15 +34,33 @@ const lines = [
   // 1 clean OpenAI chat call
   JSON.stringify({ id: 'c1', type: 'function', function: { name: 'search_issues', arguments: '{"query":"flaky tests","limit":5}' } }),
   // 2 repairable: stringified array and object, doubly escaped text (Anthropic)
-  JSON.stringify({ type: 'tool_use', id: 'c2', name: 'search_issues', input: { query: 'Tom &amp;amp; Jerry', labels: '["bug","ci"]', filters: '{"state":"open"}' } }),
+  JSON.stringify({
+    type: 'tool_use',
+    id: 'c2',
+    name: 'search_issues',
+    input: { query: 'Tom &amp;amp; Jerry', labels: '["bug","ci"]', filters: '{"state":"open"}' },
+  }),
   // 3 invalid: enum and bound (MCP)
-  JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'transfer_funds', arguments: { from_account: 'GB12345678', to_account: 'GB87654321', amount: 900000, currency: 'YEN' } } }),
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: {
+      name: 'transfer_funds',
+      arguments: { from_account: 'GB12345678', to_account: 'GB87654321', amount: 900000, currency: 'YEN' },
+    },
+  }),
   // 4 not JSON
   '{"id": "c4", "tool": ',
   // 5 unknown tool (Gemini)
   JSON.stringify({ functionCall: { name: 'launch_rockets', args: {} } }),
   // 6 arguments JSON-encoded twice (Responses)
-  JSON.stringify({ type: 'function_call', call_id: 'c6', name: 'write_file', arguments: JSON.stringify(JSON.stringify({ path: 'a', content: 'b' })) }),
+  JSON.stringify({
+    type: 'function_call',
+    call_id: 'c6',
+    name: 'write_file',
+    arguments: JSON.stringify(JSON.stringify({ path: 'a', content: 'b' })),
+  }),
   // 7 empty line
   '',
   // 8 canonical, object literal where an array is declared: passed through, then rejected by validation
@@ -96,11 +113,25 @@ describe('toolcall-normalizer normalize', () => {
       content: null,
       tool_calls: [
         { id: 'm1', type: 'function', function: { name: 'search_issues', arguments: '{"query":"a","labels":"[\\"x\\"]"}' } },
-        { id: 'm2', type: 'function', function: { name: 'transfer_funds', arguments: '{"from_account":"GB12345678","to_account":"GB87654321","amount":5,"currency":"JPY"}' } },
+        {
+          id: 'm2',
+          type: 'function',
+          function: {
+            name: 'transfer_funds',
+            arguments: '{"from_account":"GB12345678","to_account":"GB87654321","amount":5,"currency":"JPY"}',
+          },
+        },
         { id: 'm3', type: 'function', function: { arguments: '{}' } },
       ],
     });
-    const bedrock = JSON.stringify({ output: { message: { role: 'assistant', content: [{ text: 'x' }, { toolUse: { toolUseId: 'b1', name: 'search_issues', input: { query: 'b' } } }] } } });
+    const bedrock = JSON.stringify({
+      output: {
+        message: {
+          role: 'assistant',
+          content: [{ text: 'x' }, { toolUse: { toolUseId: 'b1', name: 'search_issues', input: { query: 'b' } } }],
+        },
+      },
+    });
     const input = [lines[0], message, JSON.stringify({ role: 'assistant', content: 'only text' }), bedrock].join('\n');
     const { status, stdout, stderr } = run(['normalize', '--schemas', tools, '--summary'], `${input}\n`);
     expect(status).toBe(0);

@@ -15,17 +15,28 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-
 function goldenFile(name: string, lines: unknown[]): string {
   const file = join(scratch, name);
   writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
   return file;
 }
 
-const noCurrency = { type: 'tool_use', id: 'r1', name: 'transfer_funds', input: { from_account: 'GB12345678', to_account: 'GB87654321', amount: 40 } };
+const noCurrency = {
+  type: 'tool_use',
+  id: 'r1',
+  name: 'transfer_funds',
+  input: { from_account: 'GB12345678', to_account: 'GB87654321', amount: 40 },
+};
 
 interface Report {
-  cases: { line: number; name: string | null; passed: boolean; failures: string[]; call: unknown; result: { valid: boolean; errors: { code: string; path: string }[] } | null }[];
+  cases: {
+    line: number;
+    name: string | null;
+    passed: boolean;
+    failures: string[];
+    call: unknown;
+    result: { valid: boolean; errors: { code: string; path: string }[] } | null;
+  }[];
   passed: number;
   failed: number;
 }
@@ -40,7 +51,9 @@ describe('replay (CLI)', () => {
   });
 
   it('fails a case, printing the raw call beside the rule it broke', () => {
-    const file = goldenFile('fail.jsonl', [{ name: 'currency omitted', call: noCurrency, expect: { arguments: ['from_account', 'currency'] } }]);
+    const file = goldenFile('fail.jsonl', [
+      { name: 'currency omitted', call: noCurrency, expect: { arguments: ['from_account', 'currency'] } },
+    ]);
     const result = run(['replay', '--schemas', tools, '--golden', file]);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('FAIL  currency omitted (line 1)');
@@ -56,7 +69,14 @@ describe('replay (CLI)', () => {
     const file = goldenFile('mixed.jsonl', [
       '# comments and blank lines are skipped',
       '',
-      { name: 'raw line, exact', call: rawLine, expect: { arguments: { query: 'a & b', labels: ['x'] }, repairs: ['json_decoded', { pointer: '/query', kind: 'entities_decoded' }] } },
+      {
+        name: 'raw line, exact',
+        call: rawLine,
+        expect: {
+          arguments: { query: 'a & b', labels: ['x'] },
+          repairs: ['json_decoded', { pointer: '/query', kind: 'entities_decoded' }],
+        },
+      },
       { name: 'wrong exact arguments', call: rawLine, expect: { arguments: { query: 'a &amp; b' } } },
       { name: 'missing repair', call: rawLine, expect: { repairs: ['json_decoded'] } },
       { name: 'rejection expected', call: noCurrency, expect: { errors: [{ code: 'missing_required', path: '/currency' }] } },
@@ -66,7 +86,14 @@ describe('replay (CLI)', () => {
     const result = run(['replay', '--schemas', tools, '--golden', file, '--json']);
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout) as Report;
-    expect(report.cases.map((c) => [c.line, c.passed])).toEqual([[3, true], [4, false], [5, false], [6, true], [7, false], [8, false]]);
+    expect(report.cases.map((c) => [c.line, c.passed])).toEqual([
+      [3, true],
+      [4, false],
+      [5, false],
+      [6, true],
+      [7, false],
+      [8, false],
+    ]);
     expect(report.cases[1]?.failures[0]).toMatch(/^arguments differ: expected \{"query":"a &amp; b"\}/);
     expect(report.cases[2]?.failures).toEqual(['unexpected repair: entities_decoded at /query']);
     expect(report.cases[4]?.failures).toEqual(['expected error not reported: not_in_enum']);
@@ -77,7 +104,14 @@ describe('replay (CLI)', () => {
 
   it('exits 1 on a golden file without cases, 2 on usage errors', () => {
     expect(run(['replay', '--schemas', tools, '--golden', goldenFile('empty.jsonl', ['# nothing'])]).status).toBe(1);
-    for (const args of [['replay'], ['replay', '--schemas', tools], ['replay', '--golden', golden], ['replay', '--schemas', join(scratch, 'no'), '--golden', golden], ['replay', '--schemas', tools, '--golden', join(scratch, 'none.jsonl')], ['replay', '--schemas', tools, '--golden', golden, 'extra']]) {
+    for (const args of [
+      ['replay'],
+      ['replay', '--schemas', tools],
+      ['replay', '--golden', golden],
+      ['replay', '--schemas', join(scratch, 'no'), '--golden', golden],
+      ['replay', '--schemas', tools, '--golden', join(scratch, 'none.jsonl')],
+      ['replay', '--schemas', tools, '--golden', golden, 'extra'],
+    ]) {
       const result = run(args);
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/Usage: toolcall-normalizer replay/);

@@ -67,7 +67,9 @@ async function readOutputs(expected: number, timeoutMs: number): Promise<Record<
 
 interface PromVector {
   readonly status: string;
-  readonly data: { readonly result: readonly { readonly metric: Readonly<Record<string, string>>; readonly value: readonly [number, string] }[] };
+  readonly data: {
+    readonly result: readonly { readonly metric: Readonly<Record<string, string>>; readonly value: readonly [number, string] }[];
+  };
 }
 
 async function query(expr: string): Promise<PromVector> {
@@ -80,9 +82,12 @@ describe.skipIf(!withEngine)('deploy/compose.yaml on the host network with the o
   const files = ['-f', join(REPO_ROOT, 'deploy', 'compose.yaml'), '-f', join(REPO_ROOT, 'deploy', 'compose.host.yaml')];
   let env: NodeJS.ProcessEnv = {};
   let up = false;
-  const calls = readFileSync(join(REPO_ROOT, 'examples', 'calls.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').length;
+  const calls = readFileSync(join(REPO_ROOT, 'examples', 'calls.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '').length;
 
-  const compose = (args: readonly string[], timeoutMs = 300_000) => docker(['compose', '-p', project, ...files, ...args], { env, timeoutMs });
+  const compose = (args: readonly string[], timeoutMs = 300_000) =>
+    docker(['compose', '-p', project, ...files, ...args], { env, timeoutMs });
   const composeLogs = async (): Promise<string> => {
     const logs = await compose(['logs', '--no-color', '--tail', '25']);
     return `${logs.stdout}${logs.stderr}`;
@@ -90,15 +95,23 @@ describe.skipIf(!withEngine)('deploy/compose.yaml on the host network with the o
 
   beforeAll(async () => {
     const version = await docker(['compose', 'version', '--short']);
-    if (version.code !== 0) throw new Error(`docker compose is not installed (scripts/ci-prereqs.sh builds Compose v2 into ~/.docker/cli-plugins): ${version.stderr}`);
+    if (version.code !== 0)
+      throw new Error(
+        `docker compose is not installed (scripts/ci-prereqs.sh builds Compose v2 into ~/.docker/cli-plugins): ${version.stderr}`,
+      );
     const busy: number[] = [];
     for (const port of PORTS) if (await portTaken(port)) busy.push(port);
-    if (busy.length > 0) throw new Error(`ports ${busy.join(', ')} of deploy/compose.host.yaml are in use (another compose project up? docker compose ls)`);
-    const images = await offlineImages(['KAFKA_IMAGE', 'REGISTRY_IMAGE', 'WORKER_IMAGE', 'PROMETHEUS_IMAGE'], 'kafka registry worker prometheus');
+    if (busy.length > 0)
+      throw new Error(`ports ${busy.join(', ')} of deploy/compose.host.yaml are in use (another compose project up? docker compose ls)`);
+    const images = await offlineImages(
+      ['KAFKA_IMAGE', 'REGISTRY_IMAGE', 'WORKER_IMAGE', 'PROMETHEUS_IMAGE'],
+      'kafka registry worker prometheus',
+    );
     env = { ...process.env, ...images };
     up = true;
     const result = await compose(['up', '-d', '--no-build', '--pull', 'never'], 600_000);
-    if (result.code !== 0) throw new Error(`docker compose up failed (status ${String(result.code)}):\n${result.stderr}\n${await composeLogs()}`);
+    if (result.code !== 0)
+      throw new Error(`docker compose up failed (status ${String(result.code)}):\n${result.stderr}\n${await composeLogs()}`);
   }, 900_000);
 
   afterAll(async () => {
@@ -120,13 +133,18 @@ describe.skipIf(!withEngine)('deploy/compose.yaml on the host network with the o
 
   it('pushes the example schemas and produces the example traffic (both one-shot services exit 0)', async () => {
     for (const service of ['schemas', 'traffic']) {
-      await eventually(async () => {
-        const id = (await compose(['ps', '-a', '-q', service])).stdout.trim();
-        if (id === '') return false;
-        const state = (await dockerOk(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', id])).trim();
-        if (state.startsWith('exited') && state !== 'exited 0' && service === 'traffic') throw new Error(`${service}: ${state}`);
-        return state === 'exited 0';
-      }, `the ${service} service to finish with exit 0`, 240_000, 1_000).catch(async (error: unknown) => {
+      await eventually(
+        async () => {
+          const id = (await compose(['ps', '-a', '-q', service])).stdout.trim();
+          if (id === '') return false;
+          const state = (await dockerOk(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', id])).trim();
+          if (state.startsWith('exited') && state !== 'exited 0' && service === 'traffic') throw new Error(`${service}: ${state}`);
+          return state === 'exited 0';
+        },
+        `the ${service} service to finish with exit 0`,
+        240_000,
+        1_000,
+      ).catch(async (error: unknown) => {
         throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await composeLogs()}`);
       });
     }
@@ -143,16 +161,21 @@ describe.skipIf(!withEngine)('deploy/compose.yaml on the host network with the o
     expect(counts.dead_lettered).toBeGreaterThan(0);
   }, 180_000);
 
-  it('Prometheus scrapes the worker and answers a query of a dashboard metric with the topics\' counts', async () => {
+  it("Prometheus scrapes the worker and answers a query of a dashboard metric with the topics' counts", async () => {
     const dashboard = readFileSync(join(REPO_ROOT, 'deploy', 'grafana', 'toolcall-normalizer.json'), 'utf8');
     expect(dashboard).toContain('toolcall_calls_total{');
     const expr = 'sum by (outcome) (toolcall_calls_total{job="toolcall-normalizer"})';
     let last: PromVector | undefined;
-    await eventually(async () => {
-      last = await query(expr);
-      const total = last.data.result.reduce((sum, r) => sum + Number(r.value[1]), 0);
-      return last.status === 'success' && total === calls;
-    }, `Prometheus to answer ${expr} with ${calls} calls in all`, 120_000, 1_000).catch(() => undefined);
+    await eventually(
+      async () => {
+        last = await query(expr);
+        const total = last.data.result.reduce((sum, r) => sum + Number(r.value[1]), 0);
+        return last.status === 'success' && total === calls;
+      },
+      `Prometheus to answer ${expr} with ${calls} calls in all`,
+      120_000,
+      1_000,
+    ).catch(() => undefined);
     const byOutcome = Object.fromEntries((last?.data.result ?? []).map((r) => [r.metric.outcome ?? '', Number(r.value[1])]));
     expect(byOutcome).toEqual(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)));
     const upResult = await query('up{job="toolcall-normalizer"}');

@@ -48,7 +48,23 @@ export const EDGE_NUMBER_TEXTS = [
 
 /** Numbers at the edges, as JS numbers (JSON.stringify writes them) or as raw JSON text. */
 export const edgeNumber: fc.Arbitrary<JsonValue> = fc.oneof(
-  fc.constantFrom(1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 0.1, 1e-7, 1e21, 0, 255, 2 ** 31, -(2 ** 31) - 1),
+  fc.constantFrom(
+    1e308,
+    -1e308,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    -Number.MIN_VALUE,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    0.1,
+    1e-7,
+    1e21,
+    0,
+    255,
+    2 ** 31,
+    -(2 ** 31) - 1,
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
   fc.constantFrom(...EDGE_NUMBER_TEXTS).map(rawNumber),
@@ -119,12 +135,52 @@ export const trickyString: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .array(fc.constantFrom('&', 'amp;', 'lt;', '#38;', '#x26;', 'a', '[', ']', '{', '}', '"', ':', ',', '1', '\\', ';', '=', '\ud800', 'é', '@', '/'), { maxLength: 16 })
+      .array(
+        fc.constantFrom(
+          '&',
+          'amp;',
+          'lt;',
+          '#38;',
+          '#x26;',
+          'a',
+          '[',
+          ']',
+          '{',
+          '}',
+          '"',
+          ':',
+          ',',
+          '1',
+          '\\',
+          ';',
+          '=',
+          '\ud800',
+          'é',
+          '@',
+          '/',
+        ),
+        { maxLength: 16 },
+      )
       .map((parts) => parts.join('')),
   },
 );
 
-const KEY_WORDS = ['__proto__', 'constructor', 'prototype', 'polluted', 'toString', 'valueOf', 'hasOwnProperty', '', '~', '/', '~1', 'a/b', '&amp;', '\ud800'] as const;
+const KEY_WORDS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'polluted',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '',
+  '~',
+  '/',
+  '~1',
+  'a/b',
+  '&amp;',
+  '\ud800',
+] as const;
 
 export const trickyKey: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...KEY_WORDS), fc.string({ maxLength: 10 }));
 
@@ -149,15 +205,17 @@ export const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }
 })).value;
 
 /** `{"__proto__": {"polluted": true}}` and `{"constructor": {"prototype": {"polluted": true}}}` as parsed objects. */
-export const pollutingObject: fc.Arbitrary<JsonValue> = fc.constantFrom(
-  '{"__proto__":{"polluted":true,"isAdmin":true}}',
-  '{"constructor":{"prototype":{"polluted":true}}}',
-  '{"__proto__":{"__proto__":{"polluted":"deep"}}}',
-  '{"prototype":{"polluted":true},"__proto__":[1]}',
-  '{"__proto__":null}',
-  '{"__proto__":"&amp;lt;"}',
-  '{"__proto__":"[\\"a\\"]"}',
-).map((text) => JSON.parse(text) as JsonValue);
+export const pollutingObject: fc.Arbitrary<JsonValue> = fc
+  .constantFrom(
+    '{"__proto__":{"polluted":true,"isAdmin":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '{"__proto__":{"__proto__":{"polluted":"deep"}}}',
+    '{"prototype":{"polluted":true},"__proto__":[1]}',
+    '{"__proto__":null}',
+    '{"__proto__":"&amp;lt;"}',
+    '{"__proto__":"[\\"a\\"]"}',
+  )
+  .map((text) => JSON.parse(text) as JsonValue);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Arguments and envelopes
@@ -215,7 +273,10 @@ const argumentValue: fc.Arbitrary<JsonValue> = fc.oneof(
 
 /** An arguments object: known parameter names and tricky keys, with hostile values. */
 export const argumentsObject: fc.Arbitrary<JsonObject> = fc
-  .array(fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PARAMETER_NAMES) }, { weight: 1, arbitrary: trickyKey }), argumentValue), { maxLength: 7 })
+  .array(
+    fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PARAMETER_NAMES) }, { weight: 1, arbitrary: trickyKey }), argumentValue),
+    { maxLength: 7 },
+  )
   .map(objectOf);
 
 /** The arguments as an envelope may carry them: an object, JSON text (once or twice encoded), absent, or garbage. */
@@ -224,7 +285,10 @@ export const argumentsAsSent: fc.Arbitrary<JsonValue | undefined> = fc.oneof(
   { weight: 3, arbitrary: argumentsObject.map((args) => toJsonText(args)) },
   { weight: 1, arbitrary: argumentsObject.map((args) => JSON.stringify(toJsonText(args))) },
   { weight: 1, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom('', '   ', 'not json', '[1,2]', 'null', '{"a":', '{"a":1}x', '\ufeff{}', '{"a":"\\ud800"}', '1e400') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '   ', 'not json', '[1,2]', 'null', '{"a":', '{"a":1}x', '\ufeff{}', '{"a":"\\ud800"}', '1e400'),
+  },
   { weight: 1, arbitrary: jsonValue },
 );
 
@@ -252,7 +316,22 @@ export const TOOL_NAMES = [
 
 export const toolName: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES) },
-  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', '', ' ', '\t', 'unknown_tool', 'search_issues ', 'Search_Issues', '\ud800') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      '',
+      ' ',
+      '\t',
+      'unknown_tool',
+      'search_issues ',
+      'Search_Issues',
+      '\ud800',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
 
@@ -265,7 +344,19 @@ const callId: fc.Arbitrary<JsonValue | undefined> = fc.oneof(
 
 /** The original six, then the formats added beside them (README "Envelopes"). */
 export const ORIGINAL_FORMATS = ['canonical', 'openai_chat', 'openai_responses', 'anthropic', 'mcp', 'gemini'] as const;
-const FORMATS = [...ORIGINAL_FORMATS, 'bedrock', 'ollama', 'mistral', 'ai_sdk', 'ai_sdk_v4', 'langchain', 'langchain_invalid', 'gemini_python', 'openai_function_call', 'custom_tool_call'] as const;
+const FORMATS = [
+  ...ORIGINAL_FORMATS,
+  'bedrock',
+  'ollama',
+  'mistral',
+  'ai_sdk',
+  'ai_sdk_v4',
+  'langchain',
+  'langchain_invalid',
+  'gemini_python',
+  'openai_function_call',
+  'custom_tool_call',
+] as const;
 
 /** Drops `undefined` members, keeps every other key (including `__proto__`) as an own property. */
 function record(entries: [string, JsonValue | undefined][]): JsonObject {
@@ -273,40 +364,166 @@ function record(entries: [string, JsonValue | undefined][]): JsonObject {
 }
 
 /** One well-shaped envelope of the given format. */
-export function envelope(format: (typeof FORMATS)[number], name: JsonValue, id: JsonValue | undefined, args: JsonValue | undefined, version: JsonValue | undefined): JsonObject {
+export function envelope(
+  format: (typeof FORMATS)[number],
+  name: JsonValue,
+  id: JsonValue | undefined,
+  args: JsonValue | undefined,
+  version: JsonValue | undefined,
+): JsonObject {
   switch (format) {
     case 'bedrock':
-      return record([['toolUse', record([['toolUseId', id], ['name', name], ['input', args]])]]);
+      return record([
+        [
+          'toolUse',
+          record([
+            ['toolUseId', id],
+            ['name', name],
+            ['input', args],
+          ]),
+        ],
+      ]);
     case 'ollama':
-      return record([['id', id], ['function', record([['index', 0], ['name', name], ['arguments', args]])]]);
+      return record([
+        ['id', id],
+        [
+          'function',
+          record([
+            ['index', 0],
+            ['name', name],
+            ['arguments', args],
+          ]),
+        ],
+      ]);
     case 'mistral':
-      return record([['id', id], ['type', 'function'], ['function', record([['name', name], ['arguments', args]])]]);
+      return record([
+        ['id', id],
+        ['type', 'function'],
+        [
+          'function',
+          record([
+            ['name', name],
+            ['arguments', args],
+          ]),
+        ],
+      ]);
     case 'ai_sdk':
-      return record([['type', 'tool-call'], ['toolCallId', id], ['toolName', name], ['input', args]]);
+      return record([
+        ['type', 'tool-call'],
+        ['toolCallId', id],
+        ['toolName', name],
+        ['input', args],
+      ]);
     case 'ai_sdk_v4':
-      return record([['type', 'tool-call'], ['toolCallId', id], ['toolName', name], ['args', args]]);
+      return record([
+        ['type', 'tool-call'],
+        ['toolCallId', id],
+        ['toolName', name],
+        ['args', args],
+      ]);
     case 'langchain':
-      return record([['name', name], ['args', args], ['id', id], ['type', 'tool_call']]);
+      return record([
+        ['name', name],
+        ['args', args],
+        ['id', id],
+        ['type', 'tool_call'],
+      ]);
     case 'langchain_invalid':
-      return record([['name', name], ['args', typeof args === 'string' ? args : toJsonText(args ?? null)], ['id', id], ['error', 'not valid JSON'], ['type', 'invalid_tool_call']]);
+      return record([
+        ['name', name],
+        ['args', typeof args === 'string' ? args : toJsonText(args ?? null)],
+        ['id', id],
+        ['error', 'not valid JSON'],
+        ['type', 'invalid_tool_call'],
+      ]);
     case 'gemini_python':
-      return record([['function_call', record([['id', id], ['name', name], ['args', args]])]]);
+      return record([
+        [
+          'function_call',
+          record([
+            ['id', id],
+            ['name', name],
+            ['args', args],
+          ]),
+        ],
+      ]);
     case 'openai_function_call':
-      return record([['role', 'assistant'], ['content', null], ['function_call', record([['name', name], ['arguments', args]])]]);
+      return record([
+        ['role', 'assistant'],
+        ['content', null],
+        [
+          'function_call',
+          record([
+            ['name', name],
+            ['arguments', args],
+          ]),
+        ],
+      ]);
     case 'custom_tool_call':
-      return record([['type', 'custom_tool_call'], ['call_id', id], ['name', name], ['input', typeof args === 'string' ? args : 'free text']]);
+      return record([
+        ['type', 'custom_tool_call'],
+        ['call_id', id],
+        ['name', name],
+        ['input', typeof args === 'string' ? args : 'free text'],
+      ]);
     case 'canonical':
-      return record([['id', id], ['tool', name], ['arguments', args], ['schemaVersion', version]]);
+      return record([
+        ['id', id],
+        ['tool', name],
+        ['arguments', args],
+        ['schemaVersion', version],
+      ]);
     case 'openai_chat':
-      return record([['id', id], ['type', 'function'], ['function', record([['name', name], ['arguments', args]])]]);
+      return record([
+        ['id', id],
+        ['type', 'function'],
+        [
+          'function',
+          record([
+            ['name', name],
+            ['arguments', args],
+          ]),
+        ],
+      ]);
     case 'openai_responses':
-      return record([['type', 'function_call'], ['id', 'fc_1'], ['call_id', id], ['name', name], ['arguments', args]]);
+      return record([
+        ['type', 'function_call'],
+        ['id', 'fc_1'],
+        ['call_id', id],
+        ['name', name],
+        ['arguments', args],
+      ]);
     case 'anthropic':
-      return record([['type', 'tool_use'], ['id', id], ['name', name], ['input', args]]);
+      return record([
+        ['type', 'tool_use'],
+        ['id', id],
+        ['name', name],
+        ['input', args],
+      ]);
     case 'mcp':
-      return record([['jsonrpc', '2.0'], ['id', id], ['method', 'tools/call'], ['params', record([['name', name], ['arguments', args]])]]);
+      return record([
+        ['jsonrpc', '2.0'],
+        ['id', id],
+        ['method', 'tools/call'],
+        [
+          'params',
+          record([
+            ['name', name],
+            ['arguments', args],
+          ]),
+        ],
+      ]);
     case 'gemini':
-      return record([['functionCall', record([['id', id], ['name', name], ['args', args]])]]);
+      return record([
+        [
+          'functionCall',
+          record([
+            ['id', id],
+            ['name', name],
+            ['args', args],
+          ]),
+        ],
+      ]);
   }
 }
 
@@ -315,7 +532,7 @@ type Mutation =
   | { kind: 'replace'; at: number; value: JsonValue }
   | { kind: 'delete'; at: number }
   | { kind: 'add'; key: string; value: JsonValue }
-  | { kind: 'proto' ; value: JsonValue };
+  | { kind: 'proto'; value: JsonValue };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.constant<Mutation>({ kind: 'none' }) },
@@ -344,7 +561,8 @@ function mutate(value: JsonObject, change: Mutation): JsonObject {
   switch (change.kind) {
     case 'replace': {
       const place = pick(change.at);
-      if (place !== undefined) Object.defineProperty(place[0], place[1], { value: change.value, enumerable: true, writable: true, configurable: true });
+      if (place !== undefined)
+        Object.defineProperty(place[0], place[1], { value: change.value, enumerable: true, writable: true, configurable: true });
       return copy;
     }
     case 'delete': {
@@ -357,7 +575,8 @@ function mutate(value: JsonObject, change: Mutation): JsonObject {
       Object.defineProperty(copy, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
       return copy;
     case 'proto':
-      for (const object of containers(copy)) Object.defineProperty(object, '__proto__', { value: change.value, enumerable: true, writable: true, configurable: true });
+      for (const object of containers(copy))
+        Object.defineProperty(object, '__proto__', { value: change.value, enumerable: true, writable: true, configurable: true });
       return copy;
   }
 }
@@ -369,7 +588,10 @@ export const envelopeRecord: fc.Arbitrary<{ format: string; value: JsonObject }>
     name: toolName,
     id: callId,
     args: argumentsAsSent,
-    version: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom<JsonValue>(1, 2, 0, -1, 1.5, '1', null, 2 ** 60) }),
+    version: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom<JsonValue>(1, 2, 0, -1, 1.5, '1', null, 2 ** 60) },
+    ),
     change: mutation,
   })
   .map(({ format, name, id, args, version, change }) => ({ format, value: mutate(envelope(format, name, id, args, version), change) }));
@@ -383,7 +605,9 @@ export const messageRecord: fc.Arbitrary<{ shape: string; value: JsonObject }> =
     shape: fc.constantFrom('openai', 'anthropic', 'bedrock', 'gemini', 'ai_sdk', 'langchain', 'responses'),
     wrap: fc.boolean(),
     calls: fc.array(envelopeRecord, { maxLength: 6 }),
-    filler: fc.array(fc.oneof(fc.constant<JsonValue>({ type: 'text', text: 'hm' }), fc.constant<JsonValue>({ text: 'plain' }), jsonValue), { maxLength: 3 }),
+    filler: fc.array(fc.oneof(fc.constant<JsonValue>({ type: 'text', text: 'hm' }), fc.constant<JsonValue>({ text: 'plain' }), jsonValue), {
+      maxLength: 3,
+    }),
   })
   .map(({ shape, wrap, calls, filler }) => {
     const items: JsonValue[] = [...calls.map((c) => c.value), ...filler];
@@ -397,7 +621,13 @@ export const messageRecord: fc.Arbitrary<{ shape: string; value: JsonObject }> =
             : { role: 'assistant', content: items };
     if (!wrap || shape === 'responses') return { shape, value: body };
     const wrapped: JsonObject =
-      shape === 'bedrock' ? { output: { message: body }, stopReason: 'tool_use' } : shape === 'gemini' ? { candidates: [{ content: body }] } : shape === 'openai' ? { choices: [{ message: body }] } : { model: 'm', message: body, done: true };
+      shape === 'bedrock'
+        ? { output: { message: body }, stopReason: 'tool_use' }
+        : shape === 'gemini'
+          ? { candidates: [{ content: body }] }
+          : shape === 'openai'
+            ? { choices: [{ message: body }] }
+            : { model: 'm', message: body, done: true };
     return { shape, value: wrapped };
   });
 
@@ -445,16 +675,32 @@ export function corruptUtf8(text: string): fc.Arbitrary<Buffer> {
 /** Arbitrary bytes: random, random after a wire-format header, and short or odd headers. */
 export const arbitraryBytes: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 4, arbitrary: fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)) },
-  { weight: 2, arbitrary: fc.tuple(fc.uint8Array({ minLength: 4, maxLength: 4 }), fc.uint8Array({ maxLength: 128 })).map(([id, b]) => Buffer.concat([Buffer.from([0]), Buffer.from(id), Buffer.from(b)])) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.uint8Array({ minLength: 4, maxLength: 4 }), fc.uint8Array({ maxLength: 128 }))
+      .map(([id, b]) => Buffer.concat([Buffer.from([0]), Buffer.from(id), Buffer.from(b)])),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 4 }).map((b) => Buffer.concat([Buffer.from([0]), Buffer.from(b)])) },
-  { weight: 1, arbitrary: fc.constantFrom(Buffer.alloc(0), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), Buffer.from('\ufeff\ufeff{}'), Buffer.from('{}\u0000'), Buffer.from([0x7b, 0x7d, 0x00])) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      Buffer.alloc(0),
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]),
+      Buffer.from('\ufeff\ufeff{}'),
+      Buffer.from('{}\u0000'),
+      Buffer.from([0x7b, 0x7d, 0x00]),
+    ),
+  },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }).map((s) => Buffer.from(s, 'utf16le')) },
 );
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deep nesting
 
-export type DeepPlace = 'record' | 'argument_value' | 'arguments_text' | 'array_parameter_text' | 'object_parameter_text' | 'deep_mode_parameter' | 'truncated';
+export type DeepPlace =
+  'record' | 'argument_value' | 'arguments_text' | 'array_parameter_text' | 'object_parameter_text' | 'deep_mode_parameter' | 'truncated';
 
 /** Nested arrays/objects as JSON text, built without recursion. */
 export function nestedText(depth: number, shape: 'array' | 'object' | 'mixed', leaf = '"&amp;"'): string {
@@ -470,9 +716,20 @@ export function nestedText(depth: number, shape: 'array' | 'object' | 'mixed', l
 }
 
 export const deepCase: fc.Arbitrary<{ depth: number; shape: 'array' | 'object' | 'mixed'; place: DeepPlace }> = fc.record({
-  depth: fc.oneof(fc.constantFrom(62, 63, 64, 65, 66, 128, 998, 999, 1_000, 1_001, 5_000, 20_000, 100_000), fc.integer({ min: 1, max: 3_000 })),
+  depth: fc.oneof(
+    fc.constantFrom(62, 63, 64, 65, 66, 128, 998, 999, 1_000, 1_001, 5_000, 20_000, 100_000),
+    fc.integer({ min: 1, max: 3_000 }),
+  ),
   shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const),
-  place: fc.constantFrom<DeepPlace>('record', 'argument_value', 'arguments_text', 'array_parameter_text', 'object_parameter_text', 'deep_mode_parameter', 'truncated'),
+  place: fc.constantFrom<DeepPlace>(
+    'record',
+    'argument_value',
+    'arguments_text',
+    'array_parameter_text',
+    'object_parameter_text',
+    'deep_mode_parameter',
+    'truncated',
+  ),
 });
 
 /** The record text for a deep-nesting case. */
@@ -502,11 +759,31 @@ export function deepRecordText(depth: number, shape: 'array' | 'object' | 'mixed
 export const HUGE_SIZES = [1_048_576 - 200, 1_048_576 - 64, 1_048_577, 3 * 1_048_576, 8 * 1_048_576] as const;
 
 /** A unit repeated to fill a string parameter: plain, multi-byte, escapes, references, JSON text, surrogates. */
-export const HUGE_UNITS = ['a', 'é', '😀', '\\u0000', '\\"', '&amp;', '&amp;amp;', '&lt;&gt;', '&#38;#38;', '&', '\\ud800', '[1,', '&copy', ':'] as const;
+export const HUGE_UNITS = [
+  'a',
+  'é',
+  '😀',
+  '\\u0000',
+  '\\"',
+  '&amp;',
+  '&amp;amp;',
+  '&lt;&gt;',
+  '&#38;#38;',
+  '&',
+  '\\ud800',
+  '[1,',
+  '&copy',
+  ':',
+] as const;
 
 /** The record text of a huge-string case: a string parameter filled to about `size` bytes of record. */
 export function hugeRecordText(size: number, unit: string, tool: 'write_file' | 'search_issues' | 'formats'): string {
-  const head = tool === 'write_file' ? '{"tool":"write_file","arguments":{"path":"big.txt","content":"' : tool === 'formats' ? '{"tool":"formats","arguments":{"url":"http://' : '{"tool":"search_issues","arguments":{"query":"q","labels":"[\\"';
+  const head =
+    tool === 'write_file'
+      ? '{"tool":"write_file","arguments":{"path":"big.txt","content":"'
+      : tool === 'formats'
+        ? '{"tool":"formats","arguments":{"url":"http://'
+        : '{"tool":"search_issues","arguments":{"query":"q","labels":"[\\"';
   const tail = tool === 'search_issues' ? '\\"]"}}' : '"}}';
   const unitBytes = Buffer.byteLength(unit, 'utf8');
   const count = Math.max(0, Math.floor((size - head.length - tail.length) / unitBytes));
@@ -551,9 +828,42 @@ const PATTERNS = [
   '^([a-z]+-)*[a-z]+$',
 ] as const;
 
-const REFS = ['#', '#/$defs/a', '#/$defs/b', '#/$defs/self', '#/definitions/a', '#/nowhere', '#/properties/x', 'http://example.invalid/s.json', '#anchor', 'other.json#/x', '#/$defs/a/properties/%7E', '#/$defs/~1'] as const;
+const REFS = [
+  '#',
+  '#/$defs/a',
+  '#/$defs/b',
+  '#/$defs/self',
+  '#/definitions/a',
+  '#/nowhere',
+  '#/properties/x',
+  'http://example.invalid/s.json',
+  '#anchor',
+  'other.json#/x',
+  '#/$defs/a/properties/%7E',
+  '#/$defs/~1',
+] as const;
 
-const FORMAT_NAMES = ['url', 'uri', 'uri-reference', 'email', 'hostname', 'date-time', 'date', 'time', 'duration', 'ipv4', 'ipv6', 'uuid', 'regex', 'uri-template', 'json-pointer', 'relative-json-pointer', 'byte', 'int32', 'no-such-format'] as const;
+const FORMAT_NAMES = [
+  'url',
+  'uri',
+  'uri-reference',
+  'email',
+  'hostname',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'ipv4',
+  'ipv6',
+  'uuid',
+  'regex',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'no-such-format',
+] as const;
 
 /** A subschema with every keyword the pipeline reads, cycles and dangling references included. */
 const subschema: fc.Arbitrary<JsonValue> = fc.letrec<{ s: JsonValue }>((tie) => ({
@@ -569,15 +879,41 @@ const subschema: fc.Arbitrary<JsonValue> = fc.letrec<{ s: JsonValue }>((tie) => 
     fc.record({ allOf: fc.array(tie('s'), { maxLength: 3 }) }),
     fc.record({ not: tie('s') }),
     fc.record({ if: tie('s'), then: tie('s'), else: tie('s') }),
-    fc.record({ type: fc.constant('array'), items: tie('s'), minItems: fc.constantFrom<JsonValue>(0, 1, -1, 1.5, 1e308), uniqueItems: fc.boolean() }),
+    fc.record({
+      type: fc.constant('array'),
+      items: tie('s'),
+      minItems: fc.constantFrom<JsonValue>(0, 1, -1, 1.5, 1e308),
+      uniqueItems: fc.boolean(),
+    }),
     fc.record({ type: fc.constant('array'), prefixItems: fc.array(tie('s'), { maxLength: 3 }), contains: tie('s') }),
-    fc.record({ type: fc.constant('object'), properties: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMETER_NAMES), trickyKey), tie('s')), { maxLength: 3 }).map(objectOf), additionalProperties: tie('s') }),
-    fc.record({ type: fc.constant('object'), patternProperties: fc.array(fc.tuple(fc.constantFrom(...PATTERNS), tie('s')), { maxLength: 2 }).map(objectOf) }),
-    fc.record({ type: fc.constantFrom('number', 'integer'), minimum: edgeNumber, maximum: edgeNumber, multipleOf: fc.constantFrom<JsonValue>(0.01, 1e-300, 1e308, 3, 0, -1) }),
-    fc.record({ type: fc.constant('string'), minLength: fc.constantFrom<JsonValue>(0, 1, 1e9), maxLength: fc.constantFrom<JsonValue>(0, 3, 1e308, -1) }),
+    fc.record({
+      type: fc.constant('object'),
+      properties: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMETER_NAMES), trickyKey), tie('s')), { maxLength: 3 }).map(objectOf),
+      additionalProperties: tie('s'),
+    }),
+    fc.record({
+      type: fc.constant('object'),
+      patternProperties: fc.array(fc.tuple(fc.constantFrom(...PATTERNS), tie('s')), { maxLength: 2 }).map(objectOf),
+    }),
+    fc.record({
+      type: fc.constantFrom('number', 'integer'),
+      minimum: edgeNumber,
+      maximum: edgeNumber,
+      multipleOf: fc.constantFrom<JsonValue>(0.01, 1e-300, 1e308, 3, 0, -1),
+    }),
+    fc.record({
+      type: fc.constant('string'),
+      minLength: fc.constantFrom<JsonValue>(0, 1, 1e9),
+      maxLength: fc.constantFrom<JsonValue>(0, 3, 1e308, -1),
+    }),
     fc.record({ enum: fc.array(jsonValue, { maxLength: 6 }) }),
     // Huge enums: up to 5 000 values (compiled in well under a second), and now and then over the 10 000 limit.
-    fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 5_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 10_001, max: 30_000 }) }).map((n) => ({ enum: Array.from({ length: n }, (_, i) => `v${i}`) })),
+    fc
+      .oneof(
+        { weight: 9, arbitrary: fc.integer({ min: 1, max: 5_000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 10_001, max: 30_000 }) },
+      )
+      .map((n) => ({ enum: Array.from({ length: n }, (_, i) => `v${i}`) })),
     fc.record({ const: jsonValue }),
     fc.record({ propertyNames: tie('s'), dependentRequired: fc.constant<JsonValue>({ a: ['b'] }), unevaluatedProperties: fc.boolean() }),
     fc.record({ description: trickyString, title: trickyString, default: jsonValue, examples: fc.array(jsonValue, { maxLength: 2 }) }),
@@ -589,11 +925,33 @@ const subschema: fc.Arbitrary<JsonValue> = fc.letrec<{ s: JsonValue }>((tie) => 
 /** A tool input schema: usually object-shaped, with `$defs` that may loop, under any draft we or others name. */
 export const toolSchema: fc.Arbitrary<JsonObject> = fc
   .record({
-    $schema: fc.constantFrom<JsonValue | undefined>(undefined, undefined, 'https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-06/schema#', 'http://json-schema.org/draft-04/schema#', 42),
+    $schema: fc.constantFrom<JsonValue | undefined>(
+      undefined,
+      undefined,
+      'https://json-schema.org/draft/2020-12/schema',
+      'http://json-schema.org/draft-07/schema#',
+      'http://json-schema.org/draft-06/schema#',
+      'http://json-schema.org/draft-04/schema#',
+      42,
+    ),
     type: fc.constantFrom<JsonValue | undefined>('object', 'object', undefined, 'array', ['object', 'null']),
-    properties: fc.array(fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PARAMETER_NAMES) }, { weight: 1, arbitrary: trickyKey }), subschema), { maxLength: 5 }).map(objectOf),
+    properties: fc
+      .array(
+        fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PARAMETER_NAMES) }, { weight: 1, arbitrary: trickyKey }), subschema),
+        { maxLength: 5 },
+      )
+      .map(objectOf),
     required: fc.constantFrom<JsonValue | undefined>(undefined, ['query'], ['__proto__'], [1], 'query', ['labels', 'labels']),
-    $defs: fc.record({ a: subschema, b: subschema, self: fc.constantFrom<JsonValue>({ $ref: '#/$defs/self' }, { $ref: '#' }, { allOf: [{ $ref: '#/$defs/self' }] }, { properties: { next: { $ref: '#/$defs/self' } } }) }),
+    $defs: fc.record({
+      a: subschema,
+      b: subschema,
+      self: fc.constantFrom<JsonValue>(
+        { $ref: '#/$defs/self' },
+        { $ref: '#' },
+        { allOf: [{ $ref: '#/$defs/self' }] },
+        { properties: { next: { $ref: '#/$defs/self' } } },
+      ),
+    }),
     additionalProperties: fc.oneof(fc.constant(undefined), subschema),
     $ref: fc.constantFrom<JsonValue | undefined>(undefined, undefined, undefined, '#/$defs/a', '#/$defs/self', '#', '#/nowhere'),
     $id: fc.constantFrom<JsonValue | undefined>(undefined, undefined, 'https://example.invalid/tool.json', 'tool.json', '#frag', 7),

@@ -12,7 +12,16 @@ import { decodeRecord, MAX_CALLS_PER_RECORD, type RecordCalls } from '../../src/
 import { ERROR_CODES } from '../../src/core/shared/codes.js';
 import { isJsonObject, type JsonValue } from '../../src/core/shared/json.js';
 import { ENVELOPE_FORMATS } from '../../src/core/shared/types.js';
-import { argumentsAsSent, envelope, envelopeRecord, jsonValue, messageRecord, ORIGINAL_FORMATS, toJsonText, toolName } from './arbitraries.js';
+import {
+  argumentsAsSent,
+  envelope,
+  envelopeRecord,
+  jsonValue,
+  messageRecord,
+  ORIGINAL_FORMATS,
+  toJsonText,
+  toolName,
+} from './arbitraries.js';
 import { assertProperty, FUZZ_SEED, runsFor } from './harness.js';
 
 const FORMATS = new Set<string>(ENVELOPE_FORMATS);
@@ -47,7 +56,32 @@ function fromText(value: JsonValue): JsonValue {
 
 describe(`envelope detection under arbitrary input (seed ${FUZZ_SEED})`, () => {
   it('arbitrary JSON values never throw and always give a well-formed result', () => {
-    const anything = fc.oneof(jsonValue, fc.dictionary(fc.constantFrom('tool', 'type', 'function', 'toolUse', 'function_call', 'functionCall', 'role', 'tool_calls', 'content', 'parts', 'message', 'output', 'choices', 'candidates', 'name', 'args', 'jsonrpc'), jsonValue, { maxKeys: 5 }));
+    const anything = fc.oneof(
+      jsonValue,
+      fc.dictionary(
+        fc.constantFrom(
+          'tool',
+          'type',
+          'function',
+          'toolUse',
+          'function_call',
+          'functionCall',
+          'role',
+          'tool_calls',
+          'content',
+          'parts',
+          'message',
+          'output',
+          'choices',
+          'candidates',
+          'name',
+          'args',
+          'jsonrpc',
+        ),
+        jsonValue,
+        { maxKeys: 5 },
+      ),
+    );
     assertProperty(
       fc.property(anything, (value) => {
         checkResult(decodeRecord(fromText(value)));
@@ -58,16 +92,27 @@ describe(`envelope detection under arbitrary input (seed ${FUZZ_SEED})`, () => {
 
   it('mutated calls and whole messages never throw and always give a well-formed result', () => {
     assertProperty(
-      fc.property(fc.oneof(envelopeRecord.map((e) => e.value), messageRecord.map((m) => m.value)), (value) => {
-        checkResult(decodeRecord(fromText(value)));
-      }),
+      fc.property(
+        fc.oneof(
+          envelopeRecord.map((e) => e.value),
+          messageRecord.map((m) => m.value),
+        ),
+        (value) => {
+          checkResult(decodeRecord(fromText(value)));
+        },
+      ),
       { seed: FUZZ_SEED + 1, numRuns: runsFor(0.05), endOnFailure: true },
     );
   });
 
   it('a well-formed call of the original six keeps its format', () => {
     const id = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant(undefined));
-    const wellFormed = fc.record({ format: fc.constantFrom(...ORIGINAL_FORMATS), name: toolName.filter((n) => n.trim() !== ''), id, args: argumentsAsSent });
+    const wellFormed = fc.record({
+      format: fc.constantFrom(...ORIGINAL_FORMATS),
+      name: toolName.filter((n) => n.trim() !== ''),
+      id,
+      args: argumentsAsSent,
+    });
     assertProperty(
       fc.property(wellFormed, ({ format, name, id: callId, args }) => {
         const value = fromText(envelope(format, name, callId, args, undefined));

@@ -13,7 +13,14 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { ERROR_CODES } from '../../src/core/shared/codes.js';
 import { isJsonObject, type JsonValue } from '../../src/core/shared/json.js';
-import { buildOutputMessage, HEADER, type FanOut, type InputMessage, type OutputMessage, type OutputTopics } from '../../src/core/records/output.js';
+import {
+  buildOutputMessage,
+  HEADER,
+  type FanOut,
+  type InputMessage,
+  type OutputMessage,
+  type OutputTopics,
+} from '../../src/core/records/output.js';
 import { processCall, readCalls, unreadableRecord, type PipelineOptions } from '../../src/core/pipeline.js';
 import { decodeRecordBytes } from '../../src/core/records/bytes.js';
 import type { CompiledTool } from '../../src/core/schema/tool.js';
@@ -83,7 +90,9 @@ export function evaluateRecord(value: Buffer | null, lookup: ToolLookup, options
     headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
     source: { topic: 'fuzz.raw', partition: 0, offset: '0' },
   };
-  const unreadable = (error: Parameters<typeof unreadableRecord>[0], raw?: JsonValue): Evaluation[] => [{ input, record: unreadableRecord(error), tool: undefined, raw, fanOut: undefined }];
+  const unreadable = (error: Parameters<typeof unreadableRecord>[0], raw?: JsonValue): Evaluation[] => [
+    { input, record: unreadableRecord(error), tool: undefined, raw, fanOut: undefined },
+  ];
   if (value === null) return unreadable({ code: 'record_not_json', message: 'The record has no value (a tombstone).' });
   const wire = unwrapWireFormat(value);
   if (!wire.ok) return unreadable(wire.error);
@@ -197,7 +206,8 @@ export function assertNoPollution(before: PrototypeSnapshot): void {
   }
   if (Object.getPrototypeOf(probe) !== Object.prototype) throw new Error('prototype pollution: {} has another prototype');
   const now = snapshotPrototypes().entries;
-  if (now.size !== before.entries.size) throw new Error(`prototype pollution: ${now.size - before.entries.size} properties added or removed`);
+  if (now.size !== before.entries.size)
+    throw new Error(`prototype pollution: ${now.size - before.entries.size} properties added or removed`);
   for (const [key, value] of now) {
     if (before.entries.get(key) !== value) throw new Error(`prototype pollution: ${key} changed`);
   }
@@ -239,7 +249,10 @@ export class CampaignStats {
   }
 
   summary(): string {
-    const codes = [...this.byCode.entries()].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code}=${n}`).join(' ');
+    const codes = [...this.byCode.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([code, n]) => `${code}=${n}`)
+      .join(' ');
     const groups = [...this.byGroup.entries()].map(([group, n]) => `${group}=${n}`).join(' ');
     return [
       `fuzz campaign: seed ${FUZZ_SEED}, ${this.cases} cases (${this.outputs} more outputs from whole messages), ${this.thrown} threw`,
@@ -296,7 +309,8 @@ export function runRecordAll(
     keys.add(messages[i]?.headers[HEADER.idempotencyKey]);
   });
   // Consumers drop outputs that repeat a key: the calls of one record never share one.
-  if (keys.size !== evaluations.length) throw new Error(`${evaluations.length} outputs share ${keys.size} idempotency keys: ${group}: ${label}`);
+  if (keys.size !== evaluations.length)
+    throw new Error(`${evaluations.length} outputs share ${keys.size} idempotency keys: ${group}: ${label}`);
   if (ms >= CASE_BOUND_MS) throw new Error(`case took ${ms.toFixed(0)} ms (bound ${CASE_BOUND_MS} ms): ${group}: ${label}`);
   stats.record(group, label, ms, evaluations[0]?.record as OutputRecord);
   stats.outputs += evaluations.length - 1;
@@ -306,6 +320,9 @@ export function runRecordAll(
 /** A short description of a record for the slowest-case report. */
 export function describeBytes(value: Buffer | null): string {
   if (value === null) return 'tombstone';
-  const head = value.subarray(0, 60).toString('utf8').replace(/[^\x20-\x7e]/g, '?');
+  const head = value
+    .subarray(0, 60)
+    .toString('utf8')
+    .replace(/[^\x20-\x7e]/g, '?');
   return `${value.length} bytes: ${head}${value.length > 60 ? '...' : ''}`;
 }

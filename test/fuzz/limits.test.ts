@@ -79,17 +79,24 @@ describe('schema limits (src/core/schema/limits.ts)', () => {
     expect(measureDepth(schemaOfDepth(129), 1_000)).toBe(129);
     expect(compileTool({ name: 'deep', description: undefined, inputSchema: schemaOfDepth(128) }, compiler).usable).toBe(true);
     for (const depth of [129, 5_000]) {
-      expect(unusableMessage(schemaOfDepth(depth))).toMatch(/nests arrays\/objects more than 128 levels deep, beyond the schema depth limit of 128 levels\.$/);
+      expect(unusableMessage(schemaOfDepth(depth))).toMatch(
+        /nests arrays\/objects more than 128 levels deep, beyond the schema depth limit of 128 levels\.$/,
+      );
     }
   });
 
   it('an enum of 10 000 values compiles; 10 001 values are refused (a draft-07 enum is checked pairwise by ajv)', () => {
     const values = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
-    const draft07 = (n: number): JsonObject => ({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { e: { enum: values(n) } } });
+    const draft07 = (n: number): JsonObject => ({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      properties: { e: { enum: values(n) } },
+    });
     const started = performance.now();
     expect(compileTool({ name: 'e', description: undefined, inputSchema: draft07(10_000) }, compiler).usable).toBe(true);
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(unusableMessage(draft07(10_001))).toMatch(/has 10001 members, more than the schema limit of 10000 members per array or object\.$/);
+    expect(unusableMessage(draft07(10_001))).toMatch(
+      /has 10001 members, more than the schema limit of 10000 members per array or object\.$/,
+    );
     const manyProperties = Object.fromEntries(values(10_001).map((name) => [name, { type: 'string' }]));
     expect(unusableMessage({ type: 'object', properties: manyProperties })).toMatch(/10001 members/);
   });
@@ -136,7 +143,11 @@ describe('both schema sources go through the limits', () => {
     expect(loaded.tools.get('deep')?.usable).toBe(false);
     expect(loaded.tools.get('fine')?.usable).toBe(true);
 
-    const options: PipelineOptions = { limits: { maxRecordBytes: MiB, maxDepth: 64 }, normalize: DEFAULT_NORMALIZE_OPTIONS, entityExemptions: NO_EXEMPTIONS };
+    const options: PipelineOptions = {
+      limits: { maxRecordBytes: MiB, maxDepth: 64 },
+      normalize: DEFAULT_NORMALIZE_OPTIONS,
+      entityExemptions: NO_EXEMPTIONS,
+    };
     const [evaluation] = evaluateRecord(Buffer.from('{"tool":"huge","id":"1","arguments":{}}'), (name) => loaded.tools.get(name), options);
     if (evaluation === undefined) throw new Error('no output');
     checkOutcome(evaluation, outputMessage(evaluation));
@@ -147,9 +158,21 @@ describe('both schema sources go through the limits', () => {
   it('a registry document over the limit gives an unusable tool that keeps its schema identity', async () => {
     const document = { ...schemaOfSize(MiB + 100), 'x-tool': { name: 'huge' } };
     const fakeFetch: typeof fetch = () =>
-      Promise.resolve(new Response(JSON.stringify({ subject: 'huge', version: 4, id: 77, schemaType: 'JSON', schema: JSON.stringify(document) }), { status: 200, headers: { 'content-type': 'application/json' } }));
+      Promise.resolve(
+        new Response(JSON.stringify({ subject: 'huge', version: 4, id: 77, schemaType: 'JSON', schema: JSON.stringify(document) }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
     const source = new ToolSchemaSource(
-      { url: 'http://registry.invalid/apis/ccompat/v7', timeoutMs: 1_000, subjectTemplate: '{tool}', cacheTtlMs: 60_000, negativeTtlMs: 1_000, maxRetries: 0 },
+      {
+        url: 'http://registry.invalid/apis/ccompat/v7',
+        timeoutMs: 1_000,
+        subjectTemplate: '{tool}',
+        cacheTtlMs: 60_000,
+        negativeTtlMs: 1_000,
+        maxRetries: 0,
+      },
       compiler,
       { fetch: fakeFetch },
     );
@@ -157,7 +180,9 @@ describe('both schema sources go through the limits', () => {
     expect(tool?.usable).toBe(false);
     expect(tool?.identity).toEqual({ subject: 'huge', version: 4, id: 77 });
     if (tool?.usable !== false) throw new Error('unreachable');
-    expect(tool.diagnostic.message).toMatch(/^The schema of tool "huge" cannot be used: it is at least \d+ bytes of JSON, more than the schema size limit of 1048576 bytes\.$/);
+    expect(tool.diagnostic.message).toMatch(
+      /^The schema of tool "huge" cannot be used: it is at least \d+ bytes of JSON, more than the schema size limit of 1048576 bytes\.$/,
+    );
     expect(tool.diagnostic.details).toMatchObject({ reason: 'schema_too_large', limit: MiB });
   });
 });

@@ -17,19 +17,34 @@ export interface DockerResult {
 }
 
 /** Runs `docker ARGS`; never throws on a non-zero exit (the caller asserts on the result). */
-export async function docker(args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<DockerResult> {
+export async function docker(
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<DockerResult> {
   return run('docker', args, options);
 }
 
 /** Runs `docker ARGS` and returns its stdout; throws with both outputs when it fails. */
-export async function dockerOk(args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<string> {
+export async function dockerOk(
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<string> {
   const result = await docker(args, options);
-  if (result.code !== 0) throw new Error(`docker ${args.join(' ')} failed (status ${String(result.code)}):\n${result.stdout}${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`docker ${args.join(' ')} failed (status ${String(result.code)}):\n${result.stdout}${result.stderr}`);
   return result.stdout;
 }
 
-export async function run(command: string, args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<DockerResult> {
-  const child = spawn(command, [...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function run(
+  command: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<DockerResult> {
+  const child = spawn(command, [...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -59,8 +74,14 @@ export interface Engine {
 export function dockerEngine(): Engine {
   const probe = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 15_000 });
   if (probe.status === 0) return { available: true, reason: '' };
-  const why = probe.error !== undefined ? `the docker CLI could not run (${probe.error.message})` : (probe.stderr.trim().split('\n').pop() ?? 'docker info failed');
-  return { available: false, reason: `no Docker engine answers: ${why}. \`bash scripts/docker-engine.sh\` starts one (root; apt-get install docker.io first).` };
+  const why =
+    probe.error !== undefined
+      ? `the docker CLI could not run (${probe.error.message})`
+      : (probe.stderr.trim().split('\n').pop() ?? 'docker info failed');
+  return {
+    available: false,
+    reason: `no Docker engine answers: ${why}. \`bash scripts/docker-engine.sh\` starts one (root; apt-get install docker.io first).`,
+  };
 }
 
 /**
@@ -82,8 +103,12 @@ export function engineOrSkip(file: string): boolean {
 export async function offlineImages(names: readonly string[], only: string): Promise<Record<string, string>> {
   const fromEnv = Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : []))) as Record<string, string>;
   if (Object.keys(fromEnv).length === names.length) return fromEnv;
-  const result = await run('bash', [join(REPO_ROOT, 'scripts', 'images.sh')], { env: { ...process.env, IMAGES_ONLY: only }, timeoutMs: 1_200_000 });
-  if (result.code !== 0) throw new Error(`bash scripts/images.sh failed (status ${String(result.code)}):\n${result.stderr.split('\n').slice(-30).join('\n')}`);
+  const result = await run('bash', [join(REPO_ROOT, 'scripts', 'images.sh')], {
+    env: { ...process.env, IMAGES_ONLY: only },
+    timeoutMs: 1_200_000,
+  });
+  if (result.code !== 0)
+    throw new Error(`bash scripts/images.sh failed (status ${String(result.code)}):\n${result.stderr.split('\n').slice(-30).join('\n')}`);
   const built: Record<string, string> = {};
   for (const line of result.stdout.split('\n')) {
     const match = /^([A-Z_]+)=(\S+)$/.exec(line.trim());

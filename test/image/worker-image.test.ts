@@ -68,10 +68,12 @@ function chartHardening(): Hardening {
   for (const [text, key, wanted] of expectations) {
     if (setting(text, key) !== wanted) throw new Error(`values.yaml: ${key} is no longer ${wanted}; the docker flags here stand for it`);
   }
-  if (!/capabilities:\s*\n\s+drop:\s*\n\s+- ALL/.test(container)) throw new Error('values.yaml: securityContext no longer drops ALL capabilities');
+  if (!/capabilities:\s*\n\s+drop:\s*\n\s+- ALL/.test(container))
+    throw new Error('values.yaml: securityContext no longer drops ALL capabilities');
   const user = setting(pod, 'runAsUser');
   const group = setting(pod, 'runAsGroup');
-  if (!/^[1-9]\d*$/.test(user) || !/^\d+$/.test(group)) throw new Error(`values.yaml: runAsUser/runAsGroup ${user}/${group} are not a numeric non-root user`);
+  if (!/^[1-9]\d*$/.test(user) || !/^\d+$/.test(group))
+    throw new Error(`values.yaml: runAsUser/runAsGroup ${user}/${group} are not a numeric non-root user`);
   const size = /^tmpSizeLimit:\s*(\d+)Mi\s*$/m.exec(values)?.[1];
   if (size === undefined) throw new Error('values.yaml sets no tmpSizeLimit in Mi');
   return { user: `${user}:${group}`, tmpSize: `${size}m` };
@@ -79,7 +81,19 @@ function chartHardening(): Hardening {
 
 /** `docker run` flags for the chart's pod: host network, the numeric user, read-only root, tmpfs /tmp, no capabilities. */
 function hardenedFlags(h: Hardening): string[] {
-  return ['--network', 'host', '--user', h.user, '--read-only', '--tmpfs', `/tmp:rw,nosuid,nodev,size=${h.tmpSize}`, '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
+  return [
+    '--network',
+    'host',
+    '--user',
+    h.user,
+    '--read-only',
+    '--tmpfs',
+    `/tmp:rw,nosuid,nodev,size=${h.tmpSize}`,
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+  ];
 }
 
 function envFlags(env: Readonly<Record<string, string>>): string[] {
@@ -141,9 +155,11 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
     };
     first = await startContainer(image, hardening, env, `tcn-worker-${RUN_ID}-1`);
-    await eventually(async () => (await httpStatus(port, '/readyz')) === 200, 'the container to answer /readyz with 200', 60_000).catch(async (error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await logsOf(first)}`);
-    });
+    await eventually(async () => (await httpStatus(port, '/readyz')) === 200, 'the container to answer /readyz with 200', 60_000).catch(
+      async (error: unknown) => {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await logsOf(first)}`);
+      },
+    );
   }, 900_000);
 
   afterAll(async () => {
@@ -152,8 +168,12 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
   });
 
   it('runs with the chart hardening: numeric non-root user, read-only root, tmpfs /tmp, no capabilities, no-new-privileges', async () => {
-    expect(await inspect(first, '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}} {{json .HostConfig.CapDrop}} {{json .HostConfig.SecurityOpt}} {{.HostConfig.NetworkMode}}'))
-      .toBe(`${hardening.user} true ["ALL"] ["no-new-privileges"] host`);
+    expect(
+      await inspect(
+        first,
+        '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}} {{json .HostConfig.CapDrop}} {{json .HostConfig.SecurityOpt}} {{.HostConfig.NetworkMode}}',
+      ),
+    ).toBe(`${hardening.user} true ["ALL"] ["no-new-privileges"] host`);
     const status = await dockerOk(['exec', first, 'cat', '/proc/1/status']);
     const [uid, gid] = hardening.user.split(':');
     expect(status).toMatch(new RegExp(`^Uid:\\s+${uid}\\s+${uid}\\s+${uid}\\s+${uid}$`, 'm'));
@@ -168,7 +188,17 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
 
   it('carries no site CA: the build stages trust it, the final image does not', async () => {
     expect(await inspect(image, '{{json .Config.Env}}')).not.toMatch(/NODE_EXTRA_CA_CERTS|SSL_CERT_FILE/);
-    const probe = await docker(['run', '--rm', '--network', 'host', '--entrypoint', 'node', image, '-p', 'require("fs").existsSync("/usr/local/share/site-ca")']);
+    const probe = await docker([
+      'run',
+      '--rm',
+      '--network',
+      'host',
+      '--entrypoint',
+      'node',
+      image,
+      '-p',
+      'require("fs").existsSync("/usr/local/share/site-ca")',
+    ]);
     expect(probe.stdout.trim()).toBe('false');
   });
 
@@ -179,18 +209,28 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
 
   it('puts calls of every disposition on their topics: normalized, rejected, dead letters', async () => {
     await produce(topics.input, numberedCalls('img', 0, FIRST, 7));
-    await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) === FIRST, `${FIRST} committed input records`, 120_000);
+    await eventually(
+      async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) === FIRST,
+      `${FIRST} committed input records`,
+      120_000,
+    );
     const outputs = await readOutputs(topics, { until: FIRST, timeoutMs: 60_000, settleMs: 500 });
     expect(tally(outputs, numberedIds('img', FIRST))).toMatchObject({ records: FIRST, duplicates: 0, missing: [], unexpected: [] });
     expect(misplacedCalls(outputs, topics, 'img')).toEqual([]);
     for (const topic of [topics.output, topics.rejected, topics.dlq]) {
-      expect(outputs.filter((m) => m.topic === topic).length, `records on ${topic}`).toBe(numberedIds('img', FIRST).filter((_, i) => expectedTopic(topics, i) === topic).length);
+      expect(outputs.filter((m) => m.topic === topic).length, `records on ${topic}`).toBe(
+        numberedIds('img', FIRST).filter((_, i) => expectedTopic(topics, i) === topic).length,
+      );
     }
   });
 
   it('docker stop (SIGTERM) mid-stream: exit 0 inside the drain timeout, every output it wrote has its input offset committed', async () => {
     await produce(topics.input, numberedCalls('img', FIRST, FIRST + SECOND, 7));
-    await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) > FIRST, 'the second batch to be under way', 120_000);
+    await eventually(
+      async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) > FIRST,
+      'the second batch to be under way',
+      120_000,
+    );
     const started = Date.now();
     const stop = await docker(['stop', '-t', String(GRACE_S), first], { timeoutMs: (GRACE_S + 30) * 1000 });
     const stopMs = Date.now() - started;
@@ -214,10 +254,14 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
     const total = FIRST + SECOND;
     const ends = await endOffsets(topics.input);
     expect(sumOffsets(ends)).toBe(total);
-    await eventually(async () => {
-      const committed = await committedOffsets(topics.groupId, topics.input);
-      return Object.entries(ends).every(([partition, end]) => committed[Number(partition)] === end);
-    }, 'every input offset committed', 180_000);
+    await eventually(
+      async () => {
+        const committed = await committedOffsets(topics.groupId, topics.input);
+        return Object.entries(ends).every(([partition, end]) => committed[Number(partition)] === end);
+      },
+      'every input offset committed',
+      180_000,
+    );
     const outputs = await readOutputs(topics, { until: total, timeoutMs: 60_000, settleMs: 1_000 });
     expect(tally(outputs, numberedIds('img', total))).toMatchObject({ records: total, duplicates: 0, missing: [], unexpected: [] });
     expect(misplacedCalls(outputs, topics, 'img')).toEqual([]);
@@ -233,7 +277,12 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
     ];
     for (const bad of cases) {
       const container = await docker(['run', '--rm', ...hardenedFlags(hardening), ...envFlags(bad), image, 'run'], { timeoutMs: 60_000 });
-      const cli = spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'run'], { cwd: REPO_ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...bad }, timeout: 30_000 });
+      const cli = spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'run'], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', ...bad },
+        timeout: 30_000,
+      });
       expect(cli.status, cli.stderr).not.toBe(0);
       expect(container.code).toBe(cli.status);
       expect(container.stderr).toBe(cli.stderr);

@@ -109,23 +109,51 @@ describe('metrics and health endpoints', () => {
     const headers = { traceparent: `00-${MARKER}-01`, [`x-${MARKER}`]: MARKER };
     const calls = [
       // valid (repaired), with the marker in arguments, id and key
-      { key: `key-${MARKER}`, value: JSON.stringify({ id: `id-${MARKER}-1`, tool: 'search_issues', arguments: { query: `find ${MARKER} &amp; more`, labels: `["${MARKER}"]` } }), headers },
+      {
+        key: `key-${MARKER}`,
+        value: JSON.stringify({
+          id: `id-${MARKER}-1`,
+          tool: 'search_issues',
+          arguments: { query: `find ${MARKER} &amp; more`, labels: `["${MARKER}"]` },
+        }),
+        headers,
+      },
       // rejected: an enum value and an unknown property carrying the marker
-      { key: `key-${MARKER}`, value: JSON.stringify({ id: `id-${MARKER}-2`, tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 1, currency: MARKER, [MARKER]: MARKER } }), headers },
+      {
+        key: `key-${MARKER}`,
+        value: JSON.stringify({
+          id: `id-${MARKER}-2`,
+          tool: 'transfer_funds',
+          arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 1, currency: MARKER, [MARKER]: MARKER },
+        }),
+        headers,
+      },
       // a tool the registry lacks, named with the marker
       { key: `key-${MARKER}`, value: JSON.stringify({ id: `id-${MARKER}-3`, tool: `tool_${MARKER}`, arguments: { q: MARKER } }), headers },
       // dead letters: no envelope, not JSON
       { key: `key-${MARKER}`, value: JSON.stringify({ id: `id-${MARKER}-4`, [MARKER]: MARKER }), headers },
       { key: `key-${MARKER}`, value: `not json ${MARKER}`, headers },
       // OpenAI chat envelope with arguments as text
-      { key: `key-${MARKER}`, value: JSON.stringify({ id: `id-${MARKER}-6`, type: 'function', function: { name: 'search_issues', arguments: JSON.stringify({ query: MARKER }) } }), headers },
+      {
+        key: `key-${MARKER}`,
+        value: JSON.stringify({
+          id: `id-${MARKER}-6`,
+          type: 'function',
+          function: { name: 'search_issues', arguments: JSON.stringify({ query: MARKER }) },
+        }),
+        headers,
+      },
     ];
     await produce(topics.input, calls);
     const out = await readOutputs(topics, { until: calls.length, timeoutMs: 60_000, settleMs: 1000 });
     expect(out, worker.tail()).toHaveLength(calls.length);
     // The marker really went through the worker (it is in the outputs, where it belongs).
     expect(out.every((m) => (m.value?.toString('utf8') ?? '').includes(MARKER))).toBe(true);
-    await eventually(async () => (await metricValue(worker, 'toolcall_calls_total')) >= calls.length, 'the calls counted in /metrics', 10_000);
+    await eventually(
+      async () => (await metricValue(worker, 'toolcall_calls_total')) >= calls.length,
+      'the calls counted in /metrics',
+      10_000,
+    );
     expect(await metricValue(worker, 'toolcall_calls_total', { outcome: 'dead_lettered' })).toBe(2);
 
     const results = await scan(worker);
@@ -138,20 +166,30 @@ describe('metrics and health endpoints', () => {
     expect(results.find((r) => r.path === '/readyz')?.status).toBe(200);
     expect(results.filter((r) => r.found.length > 0)).toEqual([]);
     // Non-endpoints answer 404, with nothing of the configuration.
-    expect(results.filter((r) => ['/', '/env', '/config', '/debug/vars'].includes(r.path)).map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    expect(results.filter((r) => ['/', '/env', '/config', '/debug/vars'].includes(r.path)).map((r) => r.status)).toEqual([
+      404, 404, 404, 404,
+    ]);
     expect(await worker.stop(), worker.tail()).toBe(0);
   }, 120_000);
 
   it('a worker whose registry password is wrong: /readyz 503 with reasons, still nothing secret in any endpoint', async () => {
     const topics = uniqueTopics('itep-bad');
     await createTopics(topics, 1);
-    await produce(topics.input, [{ key: MARKER, value: JSON.stringify({ id: `id-${MARKER}`, tool: 'search_issues', arguments: { query: MARKER } }) }]);
+    await produce(topics.input, [
+      { key: MARKER, value: JSON.stringify({ id: `id-${MARKER}`, tool: 'search_issues', arguments: { query: MARKER } }) },
+    ]);
     const worker = await startWorker(workerEnv(topics, WRONG_REGISTRY_PASSWORD));
     await eventually(async () => (await metricValue(worker, 'toolcall_schema_waits_total')) >= 1, 'a schema wait', 30_000, 250);
     let readyz = { status: 0, body: '' };
-    await eventually(async () => (readyz = await worker.get('/readyz')).status === 503 && readyz.body.includes('credentials'), '/readyz 503 naming the credentials', 30_000);
+    await eventually(
+      async () => (readyz = await worker.get('/readyz')).status === 503 && readyz.body.includes('credentials'),
+      '/readyz 503 naming the credentials',
+      30_000,
+    );
     const results = await scan(worker);
-    console.log(`endpoints of a worker refused by the registry: /readyz ${readyz.status} ${readyz.body}; ${results.map((r) => `${r.path} ${r.status} (${r.found.length} found)`).join('; ')}`);
+    console.log(
+      `endpoints of a worker refused by the registry: /readyz ${readyz.status} ${readyz.body}; ${results.map((r) => `${r.path} ${r.status} (${r.found.length} found)`).join('; ')}`,
+    );
     expect(results.filter((r) => r.found.length > 0)).toEqual([]);
     expect(await worker.stop(), worker.tail()).toBe(0);
   }, 90_000);

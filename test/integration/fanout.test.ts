@@ -53,7 +53,18 @@ const OPENAI_MESSAGE = JSON.stringify({
 const openAiCalls = (JSON.parse(OPENAI_MESSAGE) as { tool_calls: unknown[] }).tool_calls;
 /** Two calls without ids (Gemini), in a response. */
 const GEMINI_RESPONSE = JSON.stringify({
-  candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }, { functionCall: { name: 'write_file', args: { path: 'a.txt', content: 'A &amp; B' } } }, { functionCall: { name: 'write_file', args: { path: 'b.txt' } } }] } }],
+  candidates: [
+    {
+      content: {
+        role: 'model',
+        parts: [
+          { text: 'ok' },
+          { functionCall: { name: 'write_file', args: { path: 'a.txt', content: 'A &amp; B' } } },
+          { functionCall: { name: 'write_file', args: { path: 'b.txt' } } },
+        ],
+      },
+    },
+  ],
 });
 const TEXT_ONLY = JSON.stringify({ role: 'assistant', content: 'Nothing to do.' });
 const SINGLE = JSON.stringify({ type: 'tool_use', id: 'fan-single', name: 'search_issues', input: { query: 'one' } });
@@ -89,7 +100,13 @@ describe('worker end to end: whole messages fan out (exactly-once)', () => {
     const rejected = out.find((m) => m.topic === topics.rejected);
     const dead = out.find((m) => m.topic === topics.dlq);
     if (normalized === undefined || rejected === undefined || dead === undefined) throw new Error('an output is missing');
-    expect(json(normalized)).toMatchObject({ id: 'fan-a', tool: 'search_issues', format: 'openai_chat', arguments: { query: 'fan out', labels: ['x'] }, valid: true });
+    expect(json(normalized)).toMatchObject({
+      id: 'fan-a',
+      tool: 'search_issues',
+      format: 'openai_chat',
+      arguments: { query: 'fan out', labels: ['x'] },
+      valid: true,
+    });
     expect(json(rejected)).toMatchObject({ id: 'fan-b', disposition: 'rejected', errors: [{ code: 'not_in_enum', path: '/currency' }] });
     // A rejected call carries its own element as raw, not the whole message.
     expect(json(rejected).raw).toEqual(openAiCalls[1]);
@@ -105,14 +122,23 @@ describe('worker end to end: whole messages fan out (exactly-once)', () => {
   it('calls without ids are keyed by the record hash and their position', () => {
     const out = of('gemini');
     expect(out).toHaveLength(2);
-    expect(out.map((m) => m.headers['idempotency-key']).sort()).toEqual([`${recordHash('gemini', GEMINI_RESPONSE)}#0`, `${recordHash('gemini', GEMINI_RESPONSE)}#1`]);
+    expect(out.map((m) => m.headers['idempotency-key']).sort()).toEqual([
+      `${recordHash('gemini', GEMINI_RESPONSE)}#0`,
+      `${recordHash('gemini', GEMINI_RESPONSE)}#1`,
+    ]);
     const valid = out.find((m) => m.topic === topics.output);
-    expect(valid === undefined ? null : json(valid)).toMatchObject({ id: null, format: 'gemini', arguments: { path: 'a.txt', content: 'A & B' } });
+    expect(valid === undefined ? null : json(valid)).toMatchObject({
+      id: null,
+      format: 'gemini',
+      arguments: { path: 'a.txt', content: 'A & B' },
+    });
     expect(out.find((m) => m.topic === topics.rejected)).toBeDefined();
   });
 
   it('a message without a call is one dead letter, the input unchanged; a single call is one output as before', () => {
-    expect(of('text').map((m) => [m.topic, text(m), m.headers['toolcall-error-code']])).toEqual([[topics.dlq, TEXT_ONLY, 'record_no_tool_calls']]);
+    expect(of('text').map((m) => [m.topic, text(m), m.headers['toolcall-error-code']])).toEqual([
+      [topics.dlq, TEXT_ONLY, 'record_no_tool_calls'],
+    ]);
     expect(of('single').map((m) => [m.topic, m.headers['idempotency-key']])).toEqual([[topics.output, 'fan-single']]);
   });
 

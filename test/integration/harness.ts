@@ -47,7 +47,10 @@ export function stackEnv(): StackEnv {
   const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '').trim();
   return {
     kafkaBrokers,
-    brokers: kafkaBrokers.split(',').map((b) => b.trim()).filter((b) => b !== ''),
+    brokers: kafkaBrokers
+      .split(',')
+      .map((b) => b.trim())
+      .filter((b) => b !== ''),
     registryUrl: (process.env.SCHEMA_REGISTRY_URL ?? '').trim(),
   };
 }
@@ -172,7 +175,13 @@ export function outputTopics(topics: TestTopics): string[] {
 
 /** The worker's environment for these topics: INPUT_TOPIC... GROUP_ID. */
 export function topicEnv(topics: TestTopics): Record<string, string> {
-  return { INPUT_TOPIC: topics.input, OUTPUT_TOPIC: topics.output, REJECTED_TOPIC: topics.rejected, DLQ_TOPIC: topics.dlq, GROUP_ID: topics.groupId };
+  return {
+    INPUT_TOPIC: topics.input,
+    OUTPUT_TOPIC: topics.output,
+    REJECTED_TOPIC: topics.rejected,
+    DLQ_TOPIC: topics.dlq,
+    GROUP_ID: topics.groupId,
+  };
 }
 
 /** Creates the topics (or the four of a {@link TestTopics}) with `partitions` partitions each, waiting for leaders. */
@@ -182,7 +191,10 @@ export async function createTopics(topics: TestTopics | readonly string[], parti
     const existing = new Set(await client.listTopics());
     const wanted = names.filter((t) => !existing.has(t));
     if (wanted.length === 0) return;
-    await client.createTopics({ topics: wanted.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })), waitForLeaders: true });
+    await client.createTopics({
+      topics: wanted.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })),
+      waitForLeaders: true,
+    });
   });
 }
 
@@ -263,7 +275,14 @@ export async function readAll(topics: readonly string[], options: ReadOptions): 
     await consumer.run({
       autoCommit: false,
       eachMessage: ({ topic, partition, message }) => {
-        read.push({ topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? null, value: message.value, headers: headerText(message.headers) });
+        read.push({
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key?.toString('utf8') ?? null,
+          value: message.value,
+          headers: headerText(message.headers),
+        });
         lastAt = Date.now();
         return Promise.resolve();
       },
@@ -279,7 +298,8 @@ export async function readAll(topics: readonly string[], options: ReadOptions): 
   } finally {
     await consumer.disconnect().catch(() => undefined);
   }
-  if (crashed !== undefined && read.length < options.until) throw new Error(`reader crashed after ${read.length} records: ${crashed.message}`);
+  if (crashed !== undefined && read.length < options.until)
+    throw new Error(`reader crashed after ${read.length} records: ${crashed.message}`);
   return read;
 }
 
@@ -395,16 +415,50 @@ export async function stackCommand(command: StackCommand, timeoutMs = 180_000): 
 
 /** Variables the worker reads (src/config/config.ts): never inherited from the shell running the tests. */
 const WORKER_VARIABLES = [
-  'KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'KAFKA_SSL', 'KAFKA_SSL_CA_FILE', 'KAFKA_SSL_CERT_FILE', 'KAFKA_SSL_KEY_FILE',
-  'KAFKA_SSL_REJECT_UNAUTHORIZED', 'KAFKA_SASL_MECHANISM', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'DELIVERY', 'GROUP_ID',
-  'MAX_DEPTH', 'MAX_RECORD_BYTES', 'NORMALIZE_DEEP', 'MAX_ENTITY_PASSES', 'ENTITY_EXEMPT', 'SHUTDOWN_TIMEOUT_MS', 'KAFKA_CLIENT_ID',
-  'KAFKA_CONNECTION_TIMEOUT_MS', 'INPUT_TOPIC', 'OUTPUT_TOPIC', 'REJECTED_TOPIC', 'DLQ_TOPIC', 'TRANSACTIONAL_ID_PREFIX',
-  'CREATE_TOPICS', 'SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD', 'SUBJECT_TEMPLATE', 'REGISTRY_TIMEOUT_MS',
-  'REGISTRY_CACHE_TTL_MS', 'REGISTRY_NEGATIVE_TTL_MS', 'REGISTRY_MAX_RETRIES', 'METRICS_PORT', 'MAX_BACKOFF_MS', 'LOG_LEVEL',
-  'METRICS_TOOL_LABELS', 'KAFKA_SESSION_TIMEOUT_MS', 'KAFKA_FETCH_MAX_WAIT_MS', 'MAX_OUTPUT_BYTES', 'KAFKA_CLIENT', 'WORKER_ID',
+  'KAFKA_BROKERS',
+  'SCHEMA_REGISTRY_URL',
+  'KAFKA_SSL',
+  'KAFKA_SSL_CA_FILE',
+  'KAFKA_SSL_CERT_FILE',
+  'KAFKA_SSL_KEY_FILE',
+  'KAFKA_SSL_REJECT_UNAUTHORIZED',
+  'KAFKA_SASL_MECHANISM',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'DELIVERY',
+  'GROUP_ID',
+  'MAX_DEPTH',
+  'MAX_RECORD_BYTES',
+  'NORMALIZE_DEEP',
+  'MAX_ENTITY_PASSES',
+  'ENTITY_EXEMPT',
+  'SHUTDOWN_TIMEOUT_MS',
+  'KAFKA_CLIENT_ID',
+  'KAFKA_CONNECTION_TIMEOUT_MS',
+  'INPUT_TOPIC',
+  'OUTPUT_TOPIC',
+  'REJECTED_TOPIC',
+  'DLQ_TOPIC',
+  'TRANSACTIONAL_ID_PREFIX',
+  'CREATE_TOPICS',
+  'SCHEMA_REGISTRY_USERNAME',
+  'SCHEMA_REGISTRY_PASSWORD',
+  'SUBJECT_TEMPLATE',
+  'REGISTRY_TIMEOUT_MS',
+  'REGISTRY_CACHE_TTL_MS',
+  'REGISTRY_NEGATIVE_TTL_MS',
+  'REGISTRY_MAX_RETRIES',
+  'METRICS_PORT',
+  'MAX_BACKOFF_MS',
+  'LOG_LEVEL',
+  'METRICS_TOOL_LABELS',
+  'KAFKA_SESSION_TIMEOUT_MS',
+  'KAFKA_FETCH_MAX_WAIT_MS',
+  'MAX_OUTPUT_BYTES',
+  'KAFKA_CLIENT',
+  'WORKER_ID',
   'KAFKA_GROUP_INSTANCE_ID',
 ];
-
 
 export interface LogLine {
   readonly level?: number;
@@ -442,7 +496,10 @@ const workers = new Set<WorkerHandle>();
  * port, LOG_LEVEL=info, then `env` on top (a value of undefined removes the variable). Worker variables of the
  * shell running the tests are not inherited.
  */
-export async function startWorker(env: Readonly<Record<string, string | undefined>>, options: { port?: number } = {}): Promise<WorkerHandle> {
+export async function startWorker(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { port?: number } = {},
+): Promise<WorkerHandle> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test builds before vitest)`);
   const stack = stackEnv();
   const port = options.port ?? (await freePort());
@@ -455,7 +512,15 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
   // A short session so that rebalances in the tests take seconds; one registry lookup must fit in it (3 s x 3
   // attempts < 10 s: the worker refuses a configuration where a lookup could outlast the session).
   // Suites not parameterised by client run on TEST_KAFKA_CLIENT (kafkajs by default).
-  Object.assign(childEnv, { KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? 'kafkajs', KAFKA_BROKERS: stack.kafkaBrokers, SCHEMA_REGISTRY_URL: stack.registryUrl, METRICS_PORT: String(port), LOG_LEVEL: 'info', KAFKA_SESSION_TIMEOUT_MS: '10000', REGISTRY_TIMEOUT_MS: '3000' });
+  Object.assign(childEnv, {
+    KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? 'kafkajs',
+    KAFKA_BROKERS: stack.kafkaBrokers,
+    SCHEMA_REGISTRY_URL: stack.registryUrl,
+    METRICS_PORT: String(port),
+    LOG_LEVEL: 'info',
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
+    REGISTRY_TIMEOUT_MS: '3000',
+  });
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) Reflect.deleteProperty(childEnv, name);
     else childEnv[name] = value;
@@ -499,7 +564,10 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
         if (ended) throw new Error(`the worker exited before it was ready\n${handle.tail()}`);
         const answer = await handle.get('/readyz').catch(() => undefined);
         if (answer?.status === 200) return;
-        if (Date.now() > deadline) throw new Error(`the worker was not ready within ${timeoutMs} ms (last /readyz: ${answer === undefined ? 'no answer' : `${answer.status} ${answer.body}`})\n${handle.tail()}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the worker was not ready within ${timeoutMs} ms (last /readyz: ${answer === undefined ? 'no answer' : `${answer.status} ${answer.body}`})\n${handle.tail()}`,
+          );
         await sleep(200);
       }
     },
@@ -528,7 +596,10 @@ export async function startWorker(env: Readonly<Record<string, string | undefine
 }
 
 /** {@link startWorker}, then waits until its /readyz answers 200 (see {@link WorkerHandle.ready}). */
-export async function startReadyWorker(env: Readonly<Record<string, string | undefined>>, options: { port?: number } = {}): Promise<WorkerHandle> {
+export async function startReadyWorker(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { port?: number } = {},
+): Promise<WorkerHandle> {
   const worker = await startWorker(env, options);
   await worker.ready();
   return worker;
@@ -589,7 +660,12 @@ export async function metricValue(worker: WorkerHandle, name: string, labels: Re
 export function numberedCall(prefix: string, i: number): string {
   const id = `${prefix}-${i}`;
   if (i % 25 === 0) return JSON.stringify({ id, note: 'matches no envelope' });
-  if (i % 10 === 0) return JSON.stringify({ id, tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 1, currency: 'XXX' } });
+  if (i % 10 === 0)
+    return JSON.stringify({
+      id,
+      tool: 'transfer_funds',
+      arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 1, currency: 'XXX' },
+    });
   return JSON.stringify({ id, tool: 'search_issues', arguments: { query: `q &amp; ${i}`, labels: '["a","b"]' } });
 }
 
@@ -641,7 +717,9 @@ export function misplacedCalls(messages: readonly ReadMessage[], topics: TestTop
 export function orderViolations(messages: readonly ReadMessage[], prefix: string): string[] {
   const last = new Map<string, number>();
   const problems: string[] = [];
-  const sorted = [...messages].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)) : a.topic < b.topic ? -1 : 1));
+  const sorted = [...messages].sort((a, b) =>
+    a.topic === b.topic ? a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)) : a.topic < b.topic ? -1 : 1,
+  );
   for (const message of sorted) {
     const slot = `${message.topic}/${message.key ?? ''}`;
     const n = callNumber(message, prefix);
@@ -675,7 +753,13 @@ export function tally(messages: readonly ReadMessage[], expected: readonly strin
   }
   let duplicates = 0;
   for (const [id, count] of seen) if (wanted.has(id)) duplicates += count - 1;
-  return { records: messages.length, distinct: [...seen.keys()].filter((id) => wanted.has(id)).length, duplicates, missing: expected.filter((id) => !seen.has(id)), unexpected };
+  return {
+    records: messages.length,
+    distinct: [...seen.keys()].filter((id) => wanted.has(id)).length,
+    duplicates,
+    missing: expected.filter((id) => !seen.has(id)),
+    unexpected,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------------ misc
@@ -692,7 +776,12 @@ export function sleep(ms: number): Promise<void> {
  * Polls `check` every `intervalMs` until it returns true; throws naming `what` (and the last error `check`
  * threw, if any: a check that throws counts as "not yet", as while a broker restarts) after `timeoutMs`.
  */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs: number, intervalMs = 200): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+  intervalMs = 200,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

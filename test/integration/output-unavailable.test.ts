@@ -100,7 +100,9 @@ afterAll(async () => {
 /** CPU seconds (user + system) a running process has used, from /proc; undefined once it is gone. */
 function cpuSeconds(pid: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
     return undefined;
@@ -192,10 +194,20 @@ describe('output topic unavailable', () => {
       // The operator recreates the topic; the worker is restarted (as Kubernetes would).
       await createTopics([topics.output], 2);
       const restarted = await startWorker(env);
-      await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === N, 'every call committed after the restart', 90_000, 250, () => restarted.tail());
+      await eventuallyWithLogs(
+        async () => (await committedInputRecords(topics)) === N,
+        'every call committed after the restart',
+        90_000,
+        250,
+        () => restarted.tail(),
+      );
       expect(await restarted.stop(), restarted.tail()).toBe(0);
 
-      const after = await readOutputs(topics, { until: N - before.filter((m) => m.topic === topics.output).length, timeoutMs: 60_000, settleMs: 2000 });
+      const after = await readOutputs(topics, {
+        until: N - before.filter((m) => m.topic === topics.output).length,
+        timeoutMs: 60_000,
+        settleMs: 2000,
+      });
       const where = places([...before, ...after]);
       const missing = numberedIds('del', N).filter((id) => !where.has(id));
       const duplicated = [...where].filter(([, at]) => at.size > 1).map(([id, at]) => `${id}: ${[...at].join(' ')}`);
@@ -233,10 +245,16 @@ describe('output topic unavailable', () => {
       operation: AclOperationTypes.WRITE,
       permissionType: AclPermissionTypes.DENY,
     };
-    await theAdmin().createAcls({ acl: [allow(AclResourceTypes.TOPIC), allow(AclResourceTypes.GROUP), allow(AclResourceTypes.TRANSACTIONAL_ID), deny] });
+    await theAdmin().createAcls({
+      acl: [allow(AclResourceTypes.TOPIC), allow(AclResourceTypes.GROUP), allow(AclResourceTypes.TRANSACTIONAL_ID), deny],
+    });
     const N = 300;
     await produce(topics.input, calls('acl', 0, N));
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(ownBroker().sasl ?? '', 'scram-sha-512', 'limited', LIMITED_PASSWORD) };
+    const env = {
+      ...topicEnv(topics),
+      SUBJECT_TEMPLATE: TEMPLATE,
+      ...scramWorkerEnv(ownBroker().sasl ?? '', 'scram-sha-512', 'limited', LIMITED_PASSWORD),
+    };
     const startedAt = Date.now();
     const worker = await startWorker(env);
     const stop = await stopsAfterFault(worker, startedAt, 0, 90_000);
@@ -257,7 +275,13 @@ describe('output topic unavailable', () => {
 
     await theAdmin().deleteAcls({ filters: [deny] });
     const fixed = await startWorker(env);
-    await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === N, 'every call committed once the ACL is fixed', 90_000, 250, () => fixed.tail());
+    await eventuallyWithLogs(
+      async () => (await committedInputRecords(topics)) === N,
+      'every call committed once the ACL is fixed',
+      90_000,
+      250,
+      () => fixed.tail(),
+    );
     expect(await fixed.stop(), fixed.tail()).toBe(0);
     const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 2000 });
     const where = places(all);

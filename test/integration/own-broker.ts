@@ -52,7 +52,15 @@ const running = new Set<string>();
 function stackEnvFor(stateDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: stateDir, ...extra };
   // Never inherit another stack's settings from the shell running the tests.
-  for (const name of ['KAFKA_SECURITY', 'KAFKA_SCRAM_USERS', 'KAFKA_SUPER_USERS', 'KAFKA_AUTO_CREATE_TOPICS', 'KAFKA_SASL_PORT', 'KAFKA_TLS_PORT', 'KAFKA_SASL_TLS_PORT']) {
+  for (const name of [
+    'KAFKA_SECURITY',
+    'KAFKA_SCRAM_USERS',
+    'KAFKA_SUPER_USERS',
+    'KAFKA_AUTO_CREATE_TOPICS',
+    'KAFKA_SASL_PORT',
+    'KAFKA_TLS_PORT',
+    'KAFKA_SASL_TLS_PORT',
+  ]) {
     if (!(name in extra)) Reflect.deleteProperty(env, name);
   }
   return env;
@@ -76,7 +84,9 @@ async function runStack(command: string, env: NodeJS.ProcessEnv, timeoutMs: numb
     clearTimeout(timer);
   });
   if (code !== 0) {
-    throw new Error(`bash scripts/stack.sh ${command} failed (status ${String(code)}):\n${Buffer.concat(out).toString('utf8')}${Buffer.concat(err).toString('utf8')}`);
+    throw new Error(
+      `bash scripts/stack.sh ${command} failed (status ${String(code)}):\n${Buffer.concat(out).toString('utf8')}${Buffer.concat(err).toString('utf8')}`,
+    );
   }
   return Buffer.concat(out).toString('utf8');
 }
@@ -84,7 +94,13 @@ async function runStack(command: string, env: NodeJS.ProcessEnv, timeoutMs: numb
 /** Starts a Kafka of this test's own (`scripts/stack.sh up-kafka`) on free ports in a fresh state dir. */
 export async function startOwnBroker(options: OwnBrokerOptions = {}): Promise<OwnBroker> {
   const stateDir = mkdtempSync(join(tmpdir(), 'toolcall-own-broker-'));
-  const [kafkaPort, controllerPort, saslPort, tlsPort, saslTlsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [kafkaPort, controllerPort, saslPort, tlsPort, saslTlsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const extra: Record<string, string> = {
     KAFKA_PORT: String(kafkaPort),
     KAFKA_CONTROLLER_PORT: String(controllerPort),
@@ -130,7 +146,10 @@ export async function startOwnBroker(options: OwnBrokerOptions = {}): Promise<Ow
     caFile: lines.get('KAFKA_TLS_CA_FILE'),
     stateDir,
     serverLog,
-    failedAuthentications: () => serverLog().split('\n').filter((l) => l.includes('Failed authentication with')).length,
+    failedAuthentications: () =>
+      serverLog()
+        .split('\n')
+        .filter((l) => l.includes('Failed authentication with')).length,
     down: async () => {
       if (!running.has(stateDir)) return;
       await runStack('down', env, 120_000);
@@ -167,7 +186,12 @@ export function pointHarnessAt(broker: OwnBroker): () => void {
 }
 
 /** The worker's environment for SASL/SCRAM on `listener` (e.g. {@link OwnBroker.sasl}): KAFKA_BROKERS and KAFKA_SASL_*. */
-export function scramWorkerEnv(listener: string, mechanism: 'scram-sha-256' | 'scram-sha-512', username: string, password: string): Record<string, string> {
+export function scramWorkerEnv(
+  listener: string,
+  mechanism: 'scram-sha-256' | 'scram-sha-512',
+  username: string,
+  password: string,
+): Record<string, string> {
   return { KAFKA_BROKERS: listener, KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password };
 }
 
@@ -204,10 +228,13 @@ export async function startBasicAuthProxy(target: string, username: string, pass
     forwarded++;
     const headers = { ...req.headers, host: upstream.host };
     Reflect.deleteProperty(headers, 'authorization');
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer: IncomingMessage) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+      (answer: IncomingMessage) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error_code: 50201, message: 'registry unreachable' }));

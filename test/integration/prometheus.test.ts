@@ -62,7 +62,6 @@ function stack(): { brokers: string[]; registry: string } {
   return { brokers: brokers.split(',').map((b) => b.trim()), registry };
 }
 
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -158,7 +157,22 @@ function substituteVariables(expr: string, variables: Readonly<Record<string, st
   });
 }
 
-const PROMQL_KEYWORDS = new Set(['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'inf', 'nan', 'atan2']);
+const PROMQL_KEYWORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'bool',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /**
  * Metric names a PromQL expression selects: identifiers left once strings, label matchers, range and
@@ -215,7 +229,8 @@ function dashboardQueries(): { queries: DashboardQuery[]; variableQueries: strin
   const queries: DashboardQuery[] = [];
   const walk = (panels: readonly DashboardPanel[]): void => {
     for (const panel of panels) {
-      for (const target of panel.targets ?? []) if (target.expr !== undefined) queries.push({ panel: panel.title ?? '?', expr: target.expr });
+      for (const target of panel.targets ?? [])
+        if (target.expr !== undefined) queries.push({ panel: panel.title ?? '?', expr: target.expr });
       walk(panel.panels ?? []);
     }
   };
@@ -228,7 +243,9 @@ function dashboardQueries(): { queries: DashboardQuery[]; variableQueries: strin
 
 // ------------------------------------------------------------------------------------------------- the run
 
-const calls = readFileSync(join(ROOT, 'examples', 'calls.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '');
+const calls = readFileSync(join(ROOT, 'examples', 'calls.jsonl'), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '');
 // An array argument sent as text that is not JSON: a `not_json` pass-through (then rejected with wrong_type).
 calls.push(JSON.stringify({ id: 'call_not_json', tool: 'search_issues', arguments: { query: 'q', labels: '[bug, "ci"' } }));
 // A JSON list sent in a string parameter: a `string_declared` pass-through (the schema does not let us decode it).
@@ -247,17 +264,24 @@ let workerMetrics = '';
 beforeAll(async () => {
   const { brokers, registry } = stack();
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test builds before vitest)`);
-  if (!existsSync(PROMETHEUS)) throw new Error(`${PROMETHEUS} is missing: run \`bash scripts/ci-prereqs.sh\` (installs Debian's prometheus package)`);
+  if (!existsSync(PROMETHEUS))
+    throw new Error(`${PROMETHEUS} is missing: run \`bash scripts/ci-prereqs.sh\` (installs Debian's prometheus package)`);
 
   const subjectTemplate = `${RUN}-{tool}`;
   const errors: string[] = [];
-  const report = await pushToolSchemas({ registry, dir: join(ROOT, 'examples', 'tools'), subjectTemplate }, { out: () => undefined, err: (line) => errors.push(line) });
+  const report = await pushToolSchemas(
+    { registry, dir: join(ROOT, 'examples', 'tools'), subjectTemplate },
+    { out: () => undefined, err: (line) => errors.push(line) },
+  );
   if (report.failed.length > 0) throw new Error(`schemas push failed:\n${errors.join('\n')}`);
 
   kafka = new Kafka({ clientId: RUN, brokers, logLevel: logLevel.NOTHING, retry: { retries: 6 } });
   admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: Object.values(topics).map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })), waitForLeaders: true });
+  await admin.createTopics({
+    topics: Object.values(topics).map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })),
+    waitForLeaders: true,
+  });
   producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   await producer.send({ topic: topics.input, acks: -1, messages: calls.map((value, i) => ({ key: `agent-${i % 5}`, value })) });
@@ -299,18 +323,28 @@ beforeAll(async () => {
   );
   prometheus = start(
     PROMETHEUS,
-    [`--config.file=${config}`, `--storage.tsdb.path=${join(scratch, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`, '--storage.tsdb.retention.time=1h'],
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(scratch, 'data')}`,
+      `--web.listen-address=127.0.0.1:${promPort}`,
+      '--storage.tsdb.retention.time=1h',
+    ],
     { PATH: process.env.PATH ?? '' },
   );
   const prom = prometheus;
-  await eventually(async () => (await getText(`${promBase}/-/ready`)).status === 200, () => `Prometheus to be ready\n${prom.output()}`, 60_000);
+  await eventually(
+    async () => (await getText(`${promBase}/-/ready`)).status === 200,
+    () => `Prometheus to be ready\n${prom.output()}`,
+    60_000,
+  );
 
   const running = worker;
   const total = `sum(toolcall_calls_total{job="${JOB}"})`;
   await eventually(
     // At least: a transaction aborted and retried counts its records again (metrics are not transactional).
     async () => (await scalarOf(total)) >= calls.length,
-    () => `Prometheus to see all ${calls.length} records processed (${total})\n--- worker ---\n${running.output()}\n--- prometheus ---\n${prom.output()}`,
+    () =>
+      `Prometheus to see all ${calls.length} records processed (${total})\n--- worker ---\n${running.output()}\n--- prometheus ---\n${prom.output()}`,
     120_000,
   );
   // A few more scrapes, so every series has several samples inside the rate windows.
@@ -326,9 +360,12 @@ afterAll(async () => {
 
 describe('the dashboard and the alert rules against a real Prometheus scraping the worker', () => {
   it('drove traffic of every outcome, repair kind and several pass-through reasons', () => {
-    for (const outcome of ['normalized', 'rejected', 'dead_lettered']) expect(workerMetrics).toMatch(new RegExp(`^toolcall_calls_total\\{[^}]*outcome="${outcome}"`, 'm'));
-    for (const kind of ['json_decoded', 'entities_decoded']) expect(workerMetrics).toMatch(new RegExp(`^toolcall_repairs_total\\{[^}]*kind="${kind}"`, 'm'));
-    for (const reason of ['string_declared', 'shape_mismatch', 'not_json']) expect(workerMetrics).toMatch(new RegExp(`^toolcall_pass_throughs_total\\{[^}]*reason="${reason}"`, 'm'));
+    for (const outcome of ['normalized', 'rejected', 'dead_lettered'])
+      expect(workerMetrics).toMatch(new RegExp(`^toolcall_calls_total\\{[^}]*outcome="${outcome}"`, 'm'));
+    for (const kind of ['json_decoded', 'entities_decoded'])
+      expect(workerMetrics).toMatch(new RegExp(`^toolcall_repairs_total\\{[^}]*kind="${kind}"`, 'm'));
+    for (const reason of ['string_declared', 'shape_mismatch', 'not_json'])
+      expect(workerMetrics).toMatch(new RegExp(`^toolcall_pass_throughs_total\\{[^}]*reason="${reason}"`, 'm'));
     expect(workerMetrics).toMatch(/^toolcall_dead_letters_total\{reason="record_not_json"\} [1-9]\d*$/m);
     expect(workerMetrics).toMatch(/^toolcall_validation_errors_total\{code="tool_unknown",tool="unknown"\} [1-9]\d*$/m);
   });
@@ -363,10 +400,13 @@ describe('the dashboard and the alert rules against a real Prometheus scraping t
         continue;
       }
       const answer = await promApi<string[]>(`/api/v1/label/${match[2]}/values`, { 'match[]': match[1] });
-      if (answer.status !== 'success' || (answer.data?.length ?? 0) === 0) problems.push(`template variable query returns nothing: ${variable}`);
+      if (answer.status !== 'success' || (answer.data?.length ?? 0) === 0)
+        problems.push(`template variable query returns nothing: ${variable}`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
-    process.stdout.write(`prometheus.test: ${queries.length} dashboard queries and ${variableQueries.length} variable queries returned data\n`);
+    process.stdout.write(
+      `prometheus.test: ${queries.length} dashboard queries and ${variableQueries.length} variable queries returned data\n`,
+    );
   }, 60_000);
 
   it('runs every alert expression: each parses and evaluates, and Prometheus evaluates every rule without error', async () => {
@@ -420,7 +460,9 @@ describe('the dashboard and the alert rules against a real Prometheus scraping t
     }
     expect(unknown, unknown.join('\n')).toEqual([]);
     // The extraction itself finds what it should (a broken extractor would pass vacuously).
-    expect([...metricNames('histogram_quantile(0.99, sum by (le) (rate(a_bucket{x="y"}[5m]))) / on (job) group_left b_total offset 5m')].sort()).toEqual(['a_bucket', 'b_total']);
+    expect(
+      [...metricNames('histogram_quantile(0.99, sum by (le) (rate(a_bucket{x="y"}[5m]))) / on (job) group_left b_total offset 5m')].sort(),
+    ).toEqual(['a_bucket', 'b_total']);
     expect(referenced.size).toBeGreaterThanOrEqual(15);
   }, 30_000);
 });

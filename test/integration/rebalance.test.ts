@@ -110,7 +110,13 @@ describe.each(KAFKA_CLIENTS)('rebalance (%s)', (client) => {
     expect(await b.stop(), b.tail()).toBe(0);
 
     await producing;
-    await eventuallyWithLogs(async () => (await committed()) === N, 'every input record committed', 120_000, 250, () => a.tail());
+    await eventuallyWithLogs(
+      async () => (await committed()) === N,
+      'every input record committed',
+      120_000,
+      250,
+      () => a.tail(),
+    );
     const aFigures = await figures(a);
     const aRebalances = a.logs().filter((l) => l.msg === 'partitions assigned').length;
     expect(await a.stop(), a.tail()).toBe(0);

@@ -82,7 +82,13 @@ describe('schemas push and ToolSchemaSource against the real registry', () => {
       if (match === null) throw new Error(`unexpected output line: ${line}`);
       const example = examples[index];
       if (example === undefined) throw new Error('more lines than examples');
-      return { file: example.file, tool: example.definition.name, subject: match[1] ?? '', version: Number(match[2]), id: Number(match[3]) };
+      return {
+        file: example.file,
+        tool: example.definition.name,
+        subject: match[1] ?? '',
+        version: Number(match[2]),
+        id: Number(match[3]),
+      };
     });
     for (const pushed of firstPush) {
       expect(pushed.subject).toBe(subjectFor(pushed.tool, TEMPLATE));
@@ -105,7 +111,9 @@ describe('schemas push and ToolSchemaSource against the real registry', () => {
       expect(tool.definition.name).toBe(definition.name);
       expect(tool.definition.description).toBe(definition.description);
       // The registered document is exactly what push sent.
-      const registered = (await (await fetch(`${registryUrl()}/subjects/${encodeURIComponent(pushed?.subject ?? '')}/versions/1`)).json()) as JsonObject;
+      const registered = (await (
+        await fetch(`${registryUrl()}/subjects/${encodeURIComponent(pushed?.subject ?? '')}/versions/1`)
+      ).json()) as JsonObject;
       expect(typeof registered.schema === 'string' && JSON.parse(registered.schema)).toEqual(toRegistryDocument(definition));
       expect(registered.schemaType).toBe('JSON');
     }
@@ -153,7 +161,8 @@ describe('schemas push and ToolSchemaSource against the real registry', () => {
     expect(pinned1?.identity).toEqual({ subject: v1?.subject, version: 1, id: v1?.id });
     expect(pinned2?.identity).toEqual({ subject: v1?.subject, version: 2, id: v2?.id });
     expect(latest?.identity).toEqual(pinned2?.identity);
-    const hasMode = (tool: typeof latest) => tool?.usable === true && isJsonObject(tool.definition.inputSchema.properties) && 'mode' in tool.definition.inputSchema.properties;
+    const hasMode = (tool: typeof latest) =>
+      tool?.usable === true && isJsonObject(tool.definition.inputSchema.properties) && 'mode' in tool.definition.inputSchema.properties;
     expect(hasMode(pinned1)).toBe(false);
     expect(hasMode(pinned2)).toBe(true);
     // Version 1 rejects the new parameter (additionalProperties: false), version 2 accepts it.
@@ -177,7 +186,10 @@ describe('schemas push and ToolSchemaSource against the real registry', () => {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir);
     await writeFile(join(dir, 'broken.json'), '{ not json');
-    await writeFile(join(dir, 'bad_schema.json'), JSON.stringify({ name: 'bad_schema', inputSchema: { type: 'object', properties: { q: { type: 12 } } } }));
+    await writeFile(
+      join(dir, 'bad_schema.json'),
+      JSON.stringify({ name: 'bad_schema', inputSchema: { type: 'object', properties: { q: { type: 12 } } } }),
+    );
     await writeFile(join(dir, 'fine.json'), JSON.stringify({ name: 'fine', description: 'Fine.', inputSchema: { type: 'object' } }));
     const output = capture();
     const code = await schemasMain(['push', '--registry', registryUrl(), '--subject-template', TEMPLATE, dir], output);

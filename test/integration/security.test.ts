@@ -91,7 +91,25 @@ beforeAll(async () => {
   await pushExampleSchemas(TEMPLATE);
   scratch = mkdtempSync(join(tmpdir(), 'toolcall-sec-'));
   rogueCa = join(scratch, 'rogue-ca.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(scratch, 'rogue-ca.key'), '-out', rogueCa, '-days', '2', '-subj', '/CN=not the broker CA'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(scratch, 'rogue-ca.key'),
+      '-out',
+      rogueCa,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=not the broker CA',
+    ],
+    { stdio: 'ignore' },
+  );
 }, 300_000);
 
 afterEach(async () => {
@@ -138,7 +156,8 @@ async function refused(env: Record<string, string>, boundMs: number): Promise<{ 
   const started = Date.now();
   const worker = await startWorker(env);
   const code = await Promise.race([worker.exited, sleep(boundMs).then(() => 'still running' as const)]);
-  if (code === 'still running') throw new Error(`the worker was still running ${boundMs} ms after start: it should have given up\n${worker.tail()}`);
+  if (code === 'still running')
+    throw new Error(`the worker was still running ${boundMs} ms after start: it should have given up\n${worker.tail()}`);
   const errorLines = worker.logs().filter((l) => (l.level ?? 0) >= 50).length;
   return { worker, refusal: { code, ms: Date.now() - started, errorLines } };
 }
@@ -147,7 +166,11 @@ describe('Kafka SASL/SCRAM and TLS', () => {
   it('SASL/SCRAM-SHA-512 with the right credentials: calls go end to end', async () => {
     const topics = uniqueTopics('itsec-sasl');
     await createTopics(topics, 3);
-    const worker = await startReadyWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD) });
+    const worker = await startReadyWorker({
+      ...topicEnv(topics),
+      SUBJECT_TEMPLATE: TEMPLATE,
+      ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD),
+    });
     await endToEnd(topics, 'sasl', 200, worker);
     expect(await worker.stop(), worker.tail()).toBe(0);
     expect(leakedSecrets(worker)).toEqual([]);
@@ -158,7 +181,10 @@ describe('Kafka SASL/SCRAM and TLS', () => {
     const topics = uniqueTopics('itsec-badpw');
     await createTopics(topics, 1);
     const before = ownBroker().failedAuthentications();
-    const { worker, refusal } = await refused({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, WRONG_PASSWORD) }, 30_000);
+    const { worker, refusal } = await refused(
+      { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, WRONG_PASSWORD) },
+      30_000,
+    );
     // Observe a while longer: a process that is gone makes no more attempts, which the broker's log confirms.
     await sleep(3000);
     const attempts = ownBroker().failedAuthentications() - before;
@@ -187,21 +213,35 @@ describe('Kafka SASL/SCRAM and TLS', () => {
 
     const topics2 = uniqueTopics('itsec-sasltls');
     await createTopics(topics2, 3);
-    const worker2 = await startReadyWorker({ ...topicEnv(topics2), SUBJECT_TEMPLATE: TEMPLATE, ...tlsEnv, ...scramWorkerEnv(listener('saslTls'), 'scram-sha-256', USER, PASSWORD) });
+    const worker2 = await startReadyWorker({
+      ...topicEnv(topics2),
+      SUBJECT_TEMPLATE: TEMPLATE,
+      ...tlsEnv,
+      ...scramWorkerEnv(listener('saslTls'), 'scram-sha-256', USER, PASSWORD),
+    });
     await endToEnd(topics2, 'sasltls', 150, worker2);
     expect(await worker2.stop(), worker2.tail()).toBe(0);
     expect(leakedSecrets(worker2)).toEqual([]);
-    console.log(`TLS: 150 calls end to end over SSL ${listener('tls')} and 150 over SASL_SSL ${listener('saslTls')} (SCRAM-SHA-256), both exit 0`);
+    console.log(
+      `TLS: 150 calls end to end over SSL ${listener('tls')} and 150 over SASL_SSL ${listener('saslTls')} (SCRAM-SHA-256), both exit 0`,
+    );
   }, 150_000);
 
   for (const variant of ['a wrong CA', 'no CA (the system trust store)'] as const) {
     it(`TLS with ${variant}: refused with a clear TLS error, exit 1 within a bounded number of attempts`, async () => {
       const topics = uniqueTopics('itsec-badca');
-      const env: Record<string, string> = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_BROKERS: listener('tls'), KAFKA_SSL: 'true' };
+      const env: Record<string, string> = {
+        ...topicEnv(topics),
+        SUBJECT_TEMPLATE: TEMPLATE,
+        KAFKA_BROKERS: listener('tls'),
+        KAFKA_SSL: 'true',
+      };
       if (variant === 'a wrong CA') env.KAFKA_SSL_CA_FILE = rogueCa;
       const { worker, refusal } = await refused(env, 60_000);
       const attempts = worker.logs().filter((l) => l.namespace === 'Connection' && /certificate/i.test(JSON.stringify(l))).length;
-      console.log(`TLS with ${variant}: exit ${String(refusal.code)} after ${refusal.ms} ms; TLS connection attempts logged: ${attempts}; worker error lines: ${refusal.errorLines}`);
+      console.log(
+        `TLS with ${variant}: exit ${String(refusal.code)} after ${refusal.ms} ms; TLS connection attempts logged: ${attempts}; worker error lines: ${refusal.errorLines}`,
+      );
       expect(refusal.code).toBe(1);
       const fatal = worker.logs().find((l) => l.msg === 'fatal error, shutting down');
       expect(JSON.stringify(fatal?.err), worker.tail()).toMatch(/self[- ]signed certificate|unable to verify|certificate/i);
@@ -224,7 +264,12 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     const good = uniqueTopics('itsec-reg');
     await createTopics(good, 3);
     const saslEnv = scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD);
-    const worker = await startReadyWorker({ ...topicEnv(good), ...saslEnv, SUBJECT_TEMPLATE: TEMPLATE, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_PASSWORD) });
+    const worker = await startReadyWorker({
+      ...topicEnv(good),
+      ...saslEnv,
+      SUBJECT_TEMPLATE: TEMPLATE,
+      ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_PASSWORD),
+    });
     await endToEnd(good, 'reg', 100, worker);
     expect(proxy.forwarded()).toBeGreaterThan(0);
     expect(await worker.stop(), worker.tail()).toBe(0);
@@ -241,7 +286,11 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     const bad = await startWorker({ ...badEnv, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_WRONG_PASSWORD) });
     const waitStart = Date.now();
     let readyz = { status: 0, body: '' };
-    await eventually(async () => (readyz = await bad.get('/readyz')).status === 503 && readyz.body.includes('registry'), '/readyz 503 naming the registry', 30_000);
+    await eventually(
+      async () => (readyz = await bad.get('/readyz')).status === 503 && readyz.body.includes('registry'),
+      '/readyz 503 naming the registry',
+      30_000,
+    );
     await eventually(async () => (await metricValue(bad, 'toolcall_schema_waits_total')) >= 2, 'two schema waits', 30_000, 500);
     await sleep(5000);
     const waitedMs = Date.now() - waitStart;
@@ -263,8 +312,15 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     expect(deadLettered).toBe(0);
     expect(rejected).toBe(0);
     expect(readyz.status).toBe(503);
-    expect(JSON.parse(readyz.body)).toMatchObject({ ok: false, checks: { registry: expect.stringMatching(/refuses the credentials \(HTTP 401\)/) as unknown } });
-    expect(bad.logs().some((l) => l.msg === 'schema lookup failed' && JSON.stringify(l.err).includes('check the registry username and password'))).toBe(true);
+    expect(JSON.parse(readyz.body)).toMatchObject({
+      ok: false,
+      checks: { registry: expect.stringMatching(/refuses the credentials \(HTTP 401\)/) as unknown },
+    });
+    expect(
+      bad
+        .logs()
+        .some((l) => l.msg === 'schema lookup failed' && JSON.stringify(l.err).includes('check the registry username and password')),
+    ).toBe(true);
     // Backoff, not a storm: refused requests stay in the order of the partition pauses.
     expect(refusedRequests).toBeLessThanOrEqual(4 * (waits + 2) + Math.ceil(waitedMs / 5000) + 4);
     expect(leakedSecrets(bad)).toEqual([]);
@@ -278,6 +334,8 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     expect(misplacedCalls(all, topics, 'regbad')).toEqual([]);
     expect(await fixed.stop(), fixed.tail()).toBe(0);
     expect(leakedSecrets(fixed)).toEqual([]);
-    console.log(`registry right password after the wrong one: ${result.records} outputs for ${N} calls, missing=${result.missing.length} duplicates=${result.duplicates}`);
+    console.log(
+      `registry right password after the wrong one: ${result.records} outputs for ${N} calls, missing=${result.missing.length} duplicates=${result.duplicates}`,
+    );
   }, 240_000);
 });

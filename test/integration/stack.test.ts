@@ -71,11 +71,7 @@ async function createTopic(admin: Admin, topic: string, numPartitions: number): 
 }
 
 /** Reads a topic from the beginning with a fresh group until `until` holds; returns the values seen in order. */
-async function readAll(
-  topic: string,
-  readUncommitted: boolean,
-  until: (values: string[]) => boolean,
-): Promise<string[]> {
+async function readAll(topic: string, readUncommitted: boolean, until: (values: string[]) => boolean): Promise<string[]> {
   const consumer = await connect(
     kafka().consumer({ groupId: `${RUN}-reader-${randomUUID().slice(0, 8)}`, readUncommitted, maxWaitTimeInMs: 200 }),
   );
@@ -94,9 +90,7 @@ async function readAll(
 
 async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<number> {
   const offsets = await admin.fetchOffsets({ groupId, topics: [topic] });
-  return offsets
-    .flatMap((entry) => entry.partitions)
-    .reduce((sum, partition) => sum + Math.max(0, Number(partition.offset)), 0);
+  return offsets.flatMap((entry) => entry.partitions).reduce((sum, partition) => sum + Math.max(0, Number(partition.offset)), 0);
 }
 
 describe('kafkajs 2.2.4 against the local Kafka', () => {
@@ -154,9 +148,7 @@ describe('kafkajs 2.2.4 against the local Kafka', () => {
     await seeder.send({ topic: input, messages: inputs.map((value) => ({ value })) });
     await disconnect(seeder);
 
-    const producer = await connect(
-      kafka().producer({ transactionalId: `${RUN}-tx`, idempotent: true, maxInFlightRequests: 1 }),
-    );
+    const producer = await connect(kafka().producer({ transactionalId: `${RUN}-tx`, idempotent: true, maxInFlightRequests: 1 }));
 
     // Committed: each consumed batch is written out and its offsets committed in the same transaction.
     const consumer = await connect(kafka().consumer({ groupId, maxWaitTimeInMs: 200 }));

@@ -110,7 +110,9 @@ export async function startContainerStack(log: (line: string) => void): Promise<
   };
   if (failed.length > 0) {
     await stop();
-    throw new Error(`testcontainers could not start the stack (${images.kafka}, ${images.registry}): ${failed.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`);
+    throw new Error(
+      `testcontainers could not start the stack (${images.kafka}, ${images.registry}): ${failed.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
+    );
   }
   const [kafkaContainer, registryContainer] = running;
   if (kafkaContainer === undefined || registryContainer === undefined) throw new Error('testcontainers returned no container');
@@ -147,7 +149,11 @@ export function containerStackInfo(): ContainerStackInfo | undefined {
  * stack.sh's fault commands for the container stack: `docker stop` (SIGTERM, SIGKILL after 20 s, as
  * STACK_STOP_TIMEOUT) or `docker start`, then wait until the service answers again.
  */
-export async function containerStackCommand(info: ContainerStackInfo, command: 'stop-registry' | 'start-registry' | 'stop-kafka' | 'start-kafka', timeoutMs: number): Promise<string> {
+export async function containerStackCommand(
+  info: ContainerStackInfo,
+  command: 'stop-registry' | 'start-registry' | 'stop-kafka' | 'start-kafka',
+  timeoutMs: number,
+): Promise<string> {
   const [action, service] = command.split('-') as ['stop' | 'start', 'kafka' | 'registry'];
   const id = service === 'kafka' ? info.kafka : info.registry;
   const deadline = Date.now() + timeoutMs;
@@ -180,7 +186,13 @@ async function dockerCli(args: readonly string[], timeoutMs: number): Promise<{ 
 
 /** Until the broker answers a metadata request with itself as controller. */
 async function kafkaReady(brokers: string, deadline: number): Promise<void> {
-  const admin = new Kafka({ clientId: 'test-stack-ready', brokers: [brokers], logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 0 } }).admin();
+  const admin = new Kafka({
+    clientId: 'test-stack-ready',
+    brokers: [brokers],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 2_000,
+    retry: { retries: 0 },
+  }).admin();
   let last = '';
   try {
     for (;;) {

@@ -84,7 +84,13 @@ interface KillRun {
  * records at a time, while the worker runs; it is SIGKILLed after a random 100-1500 ms. The last round's worker
  * runs to the end (every input offset committed) and is stopped with SIGTERM (exit 0).
  */
-async function killRepeatedly(topics: TestTopics, prefix: string, total: number, kills: number, env: Record<string, string>): Promise<KillRun> {
+async function killRepeatedly(
+  topics: TestTopics,
+  prefix: string,
+  total: number,
+  kills: number,
+  env: Record<string, string>,
+): Promise<KillRun> {
   const started = Date.now();
   const rounds = kills + 1;
   const perRound = Math.ceil(total / rounds);
@@ -108,12 +114,19 @@ async function killRepeatedly(topics: TestTopics, prefix: string, total: number,
     const before = await committed();
     const worker = await startWorker(env);
     const startedAt = Date.now();
-    await eventuallyWithLogs(async () => (await committed()) > before || !worker.running(), `progress of worker ${round + 1}`, 90_000, 20, () => worker.tail());
-    if (!worker.running()) throw new Error(`worker ${round + 1} exited (${String(await worker.exited)}) instead of processing\n${worker.tail()}`);
+    await eventuallyWithLogs(
+      async () => (await committed()) > before || !worker.running(),
+      `progress of worker ${round + 1}`,
+      90_000,
+      20,
+      () => worker.tail(),
+    );
+    if (!worker.running())
+      throw new Error(`worker ${round + 1} exited (${String(await worker.exited)}) instead of processing\n${worker.tail()}`);
     rejoinMs.push(Date.now() - startedAt);
     // The rest of the round arrives while the worker processes its backlog.
     const producing = (async () => {
-      for (let sent = 0; sent < trickle; ) {
+      for (let sent = 0; sent < trickle;) {
         const n = Math.min(5, trickle - sent);
         await produceNext(n);
         sent += n;
@@ -130,7 +143,13 @@ async function killRepeatedly(topics: TestTopics, prefix: string, total: number,
       await producing;
     } else {
       await producing;
-      await eventuallyWithLogs(async () => (await committed()) === total, 'every input record committed', 120_000, 250, () => worker.tail());
+      await eventuallyWithLogs(
+        async () => (await committed()) === total,
+        'every input record committed',
+        120_000,
+        250,
+        () => worker.tail(),
+      );
       expect(await worker.stop(), worker.tail()).toBe(0);
     }
   }
@@ -194,17 +213,30 @@ describe('worker under faults', () => {
       REGISTRY_MAX_RETRIES: '0',
       MAX_BACKOFF_MS: '2000',
     });
-    const cached = (i: number): string => JSON.stringify({ id: `reg-a-${i}`, tool: 'search_issues', arguments: { query: `a${i}`, labels: '["x"]' } });
-    const uncached = (i: number): string => JSON.stringify({ id: `reg-b-${i}`, tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: i + 1, currency: 'EUR' } });
+    const cached = (i: number): string =>
+      JSON.stringify({ id: `reg-a-${i}`, tool: 'search_issues', arguments: { query: `a${i}`, labels: '["x"]' } });
+    const uncached = (i: number): string =>
+      JSON.stringify({
+        id: `reg-b-${i}`,
+        tool: 'transfer_funds',
+        arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: i + 1, currency: 'EUR' },
+      });
 
     // search_issues gets cached; transfer_funds is never looked up before the outage.
-    await produce(topics.input, Array.from({ length: 50 }, (_, i) => ({ key: 'a', value: cached(i), partition: 0 })));
+    await produce(
+      topics.input,
+      Array.from({ length: 50 }, (_, i) => ({ key: 'a', value: cached(i), partition: 0 })),
+    );
     expect(await readAll([topics.output], { until: 50, timeoutMs: 30_000 })).toHaveLength(50);
 
     stopped.add('registry');
     const outageStart = Date.now();
     await stackCommand('stop-registry');
-    const registryAnswers = async (): Promise<boolean> => fetch(`${registryUrl}/subjects`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const registryAnswers = async (): Promise<boolean> =>
+      fetch(`${registryUrl}/subjects`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
     expect(await registryAnswers()).toBe(false);
     await sleep(3000); // past REGISTRY_CACHE_TTL_MS: the cached entry is stale now
 
@@ -225,7 +257,12 @@ describe('worker under faults', () => {
     expect((await worker.get('/livez')).status).toBe(200);
     // The waiting partition retries while the registry is down, and waits again each time.
     let waits = 0;
-    await eventually(async () => (waits = await metricValue(worker, 'toolcall_schema_waits_total')) >= 2, 'a second schema wait', 30_000, 500);
+    await eventually(
+      async () => (waits = await metricValue(worker, 'toolcall_schema_waits_total')) >= 2,
+      'a second schema wait',
+      30_000,
+      500,
+    );
 
     await stackCommand('start-registry');
     stopped.delete('registry');
@@ -284,7 +321,9 @@ describe('worker under faults', () => {
         const code = await worker.exited;
         if (!supervising()) break;
         exits.push({ code, signal: worker.signal(), afterMs: Date.now() - startedAt });
-        console.log(`broker outage: the worker exited with ${String(code)} (${worker.signal() ?? 'no signal'}); restarting it. Last log lines:\n${worker.tail(8)}`);
+        console.log(
+          `broker outage: the worker exited with ${String(code)} (${worker.signal() ?? 'no signal'}); restarting it. Last log lines:\n${worker.tail(8)}`,
+        );
         await sleep(1000);
         if (!supervising()) break;
         current = await startWorker(env);
@@ -309,7 +348,13 @@ describe('worker under faults', () => {
       outageMs = Date.now() - outageStart;
 
       await produce(topics.input, records(1000, N));
-      await eventuallyWithLogs(async () => (await committed()) === N, 'every input record committed after the broker restart', 150_000, 500, () => current.tail(40));
+      await eventuallyWithLogs(
+        async () => (await committed()) === N,
+        'every input record committed after the broker restart',
+        150_000,
+        500,
+        () => current.tail(40),
+      );
     } finally {
       // Whatever happened, no worker is started after this point (afterEach kills what runs).
       supervision.on = false;

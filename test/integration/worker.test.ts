@@ -57,7 +57,9 @@ afterAll(async () => {
 
 /** Identity of a pushed tool, as the worker puts it in `schema`. */
 function identity(pushed: readonly PushedTool[], tool: string, version?: number): { subject: string; version: number; id: number } {
-  const found = pushed.filter((p) => p.tool === tool && (version === undefined || p.version === version)).sort((a, b) => b.version - a.version)[0];
+  const found = pushed
+    .filter((p) => p.tool === tool && (version === undefined || p.version === version))
+    .sort((a, b) => b.version - a.version)[0];
   if (found === undefined) throw new Error(`${tool} v${String(version)} was not pushed`);
   return { subject: found.subject, version: found.version, id: found.id };
 }
@@ -103,7 +105,9 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     await createTopics(topics, 3);
     pushed = await pushExampleSchemas(TEMPLATE);
     // Version 2 of write_file adds an optional `mode`; version 1 refuses it (additionalProperties: false).
-    const original = JSON.parse(await readFile(join(EXAMPLE_TOOLS, 'write_file.json'), 'utf8')) as { inputSchema: { properties: Record<string, unknown> } };
+    const original = JSON.parse(await readFile(join(EXAMPLE_TOOLS, 'write_file.json'), 'utf8')) as {
+      inputSchema: { properties: Record<string, unknown> };
+    };
     original.inputSchema.properties.mode = { type: 'string', enum: ['overwrite', 'append'] };
     const dir = await mkdtemp(join(tmpdir(), 'itw-v2-'));
     try {
@@ -119,53 +123,141 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     };
     const call = (value: unknown): string => JSON.stringify(value);
     // Envelopes.
-    add('env-openai_chat', call({ id: 'call-chat', type: 'function', function: { name: 'search_issues', arguments: call({ query: 'Tom &amp;amp; Jerry', labels: '["bug","ui"]' }) } }));
-    add('env-openai_responses', call({ type: 'function_call', call_id: 'call-resp', name: 'search_issues', arguments: call({ query: 'x', filters: '{"state":"open"}', limit: 5 }) }));
-    add('env-anthropic', call({ type: 'tool_use', id: 'call-anth', name: 'update_records', input: { table: 't', ops: '[{"op":"add","path":"/a","value":1}]' } }));
-    add('env-mcp', call({ jsonrpc: '2.0', id: 'call-mcp', method: 'tools/call', params: { name: 'write_file', arguments: { path: 'a.html', content: '&lt;b&gt;hi&lt;/b&gt;' } } }));
-    add('env-gemini', call({ functionCall: { id: 'call-gem', name: 'create_event', args: { title: 'Ember &amp;amp; Oak', start: '2025-01-01T10:00:00Z', attendees: '["a@example.com"]' } } }));
-    add('env-canonical', call({ id: 'call-can', tool: 'transfer_funds', arguments: call({ from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'EUR', memo: 'Rent &amp; bills' }) }));
+    add(
+      'env-openai_chat',
+      call({
+        id: 'call-chat',
+        type: 'function',
+        function: { name: 'search_issues', arguments: call({ query: 'Tom &amp;amp; Jerry', labels: '["bug","ui"]' }) },
+      }),
+    );
+    add(
+      'env-openai_responses',
+      call({
+        type: 'function_call',
+        call_id: 'call-resp',
+        name: 'search_issues',
+        arguments: call({ query: 'x', filters: '{"state":"open"}', limit: 5 }),
+      }),
+    );
+    add(
+      'env-anthropic',
+      call({
+        type: 'tool_use',
+        id: 'call-anth',
+        name: 'update_records',
+        input: { table: 't', ops: '[{"op":"add","path":"/a","value":1}]' },
+      }),
+    );
+    add(
+      'env-mcp',
+      call({
+        jsonrpc: '2.0',
+        id: 'call-mcp',
+        method: 'tools/call',
+        params: { name: 'write_file', arguments: { path: 'a.html', content: '&lt;b&gt;hi&lt;/b&gt;' } },
+      }),
+    );
+    add(
+      'env-gemini',
+      call({
+        functionCall: {
+          id: 'call-gem',
+          name: 'create_event',
+          args: { title: 'Ember &amp;amp; Oak', start: '2025-01-01T10:00:00Z', attendees: '["a@example.com"]' },
+        },
+      }),
+    );
+    add(
+      'env-canonical',
+      call({
+        id: 'call-can',
+        tool: 'transfer_funds',
+        arguments: call({ from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'EUR', memo: 'Rent &amp; bills' }),
+      }),
+    );
     // Records that cannot be processed at all.
     add('dlq-not-json', 'this is not JSON {');
     add('dlq-not-object', '[1,2,3]');
     add('dlq-unknown-envelope', call({ foo: 1, bar: 'baz' }));
     add('dlq-no-tool-name', call({ id: 'call-noname', type: 'function', function: { arguments: '{}' } }));
-    add('dlq-oversize', call({ id: 'call-big', tool: 'write_file', arguments: { path: 'big.txt', content: 'x'.repeat(MAX_RECORD_BYTES) } }));
+    add(
+      'dlq-oversize',
+      call({ id: 'call-big', tool: 'write_file', arguments: { path: 'big.txt', content: 'x'.repeat(MAX_RECORD_BYTES) } }),
+    );
     add('dlq-invalid-utf8', Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d]));
     add('dlq-wire-truncated', Buffer.from([0x00, 0x00, 0x01]));
     add('dlq-tombstone', null);
     // Outputs over MAX_OUTPUT_BYTES, which an output topic could refuse (a crash loop on the same record): dead-lettered.
     add('dlq-output-rejected', call({ id: 'call-big-rej', tool: 'no_such_tool', arguments: { blob: 'y'.repeat(1400) } }));
     // `&#1;` (4 bytes) decodes to U+0001, which JSON writes as `\u0001` (6 bytes): the output outgrows the input.
-    add('dlq-output-normalized', call({ id: 'call-big-norm', tool: 'write_file', arguments: { path: 'c.txt', content: '&#1;'.repeat(480) } }));
+    add(
+      'dlq-output-normalized',
+      call({ id: 'call-big-norm', tool: 'write_file', arguments: { path: 'c.txt', content: '&#1;'.repeat(480) } }),
+    );
     // Over MAX_RECORD_BYTES and over MAX_OUTPUT_BYTES: dead-lettered without its value, the headers saying where it is.
-    add('dlq-oversize-omitted', call({ id: 'call-huge', tool: 'write_file', arguments: { path: 'h.txt', content: 'x'.repeat(MAX_OUTPUT_BYTES) } }));
+    add(
+      'dlq-oversize-omitted',
+      call({ id: 'call-huge', tool: 'write_file', arguments: { path: 'h.txt', content: 'x'.repeat(MAX_OUTPUT_BYTES) } }),
+    );
     // Understood but invalid calls.
-    add('rej-enum', call({ id: 'call-enum', tool: 'transfer_funds', arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'JPY' } }));
+    add(
+      'rej-enum',
+      call({
+        id: 'call-enum',
+        tool: 'transfer_funds',
+        arguments: { from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'JPY' },
+      }),
+    );
     add('rej-missing', call({ id: 'call-missing', tool: 'create_event', arguments: { start: '2025-01-01T10:00:00Z' } }));
     add('rej-unknown-tool', call({ id: 'call-unknown', tool: 'no_such_tool', arguments: { a: 1 } }));
     // A name no registry URL can carry (it failed the batch on every retry, for ever): rejected at once.
     add('rej-lone-surrogate', call({ id: 'call-lone', tool: '\ud800x', arguments: { a: 1 } }));
     add('rej-double-encoded', call({ id: 'call-double', tool: 'write_file', arguments: call(call({ path: 'a', content: 'b' })) }));
     // Registry wire format: magic byte, 4-byte schema id, then the same JSON.
-    add('wire-format', wire(identity(pushed, 'search_issues').id, call({ id: 'call-wire', type: 'function', function: { name: 'search_issues', arguments: call({ query: 'a &amp; b', labels: '["x"]' }) } })));
+    add(
+      'wire-format',
+      wire(
+        identity(pushed, 'search_issues').id,
+        call({
+          id: 'call-wire',
+          type: 'function',
+          function: { name: 'search_issues', arguments: call({ query: 'a &amp; b', labels: '["x"]' }) },
+        }),
+      ),
+    );
     // Headers and idempotency keys.
-    add('trace', call({ id: 'call-trace', tool: 'write_file', arguments: { path: 't.txt', content: 'x' } }), { traceparent: TRACEPARENT, 'x-tenant': 'acme' });
-    add('own-headers', call({ id: 'call-own', tool: 'write_file', arguments: { path: 'o.txt', content: 'x' } }), { 'idempotency-key': 'spoofed', 'toolcall-disposition': 'spoofed' });
+    add('trace', call({ id: 'call-trace', tool: 'write_file', arguments: { path: 't.txt', content: 'x' } }), {
+      traceparent: TRACEPARENT,
+      'x-tenant': 'acme',
+    });
+    add('own-headers', call({ id: 'call-own', tool: 'write_file', arguments: { path: 'o.txt', content: 'x' } }), {
+      'idempotency-key': 'spoofed',
+      'toolcall-disposition': 'spoofed',
+    });
     const noId = call({ functionCall: { name: 'write_file', args: { path: 'n.txt', content: 'x' } } });
     add('no-id', noId);
     add('no-id', noId);
     // Schema version pinning (write_file has v1 and v2; latest is v2).
-    add('pin-v1-mode', call({ id: 'call-pin1', tool: 'write_file', schemaVersion: 1, arguments: { path: 'p.txt', content: 'x', mode: 'append' } }));
+    add(
+      'pin-v1-mode',
+      call({ id: 'call-pin1', tool: 'write_file', schemaVersion: 1, arguments: { path: 'p.txt', content: 'x', mode: 'append' } }),
+    );
     add('pin-v1-plain', call({ id: 'call-pin1b', tool: 'write_file', schemaVersion: 1, arguments: { path: 'p.txt', content: 'x' } }));
     add('pin-latest-mode', call({ id: 'call-pin2', tool: 'write_file', arguments: { path: 'p.txt', content: 'x', mode: 'append' } }));
     // Order per key: interleaved keys, each key's calls numbered.
     for (let seq = 0; seq < ORDER_PER_KEY; seq++) {
-      for (let k = 0; k < ORDER_KEYS; k++) add(`order-${k}`, call({ id: `ord-${k}-${seq}`, tool: 'search_issues', arguments: { query: `q${seq}`, limit: 1 + (seq % 100) } }));
+      for (let k = 0; k < ORDER_KEYS; k++)
+        add(`order-${k}`, call({ id: `ord-${k}-${seq}`, tool: 'search_issues', arguments: { query: `q${seq}`, limit: 1 + (seq % 100) } }));
     }
 
     await produce(topics.input, cases);
-    worker = await startWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, MAX_RECORD_BYTES: String(MAX_RECORD_BYTES), MAX_OUTPUT_BYTES: String(MAX_OUTPUT_BYTES) });
+    worker = await startWorker({
+      ...topicEnv(topics),
+      SUBJECT_TEMPLATE: TEMPLATE,
+      MAX_RECORD_BYTES: String(MAX_RECORD_BYTES),
+      MAX_OUTPUT_BYTES: String(MAX_OUTPUT_BYTES),
+    });
     await worker.ready(60_000);
     inputs = await readAll([topics.input], { until: cases.length, timeoutMs: 30_000 });
     outputs = await readAll(outputTopics(topics), { until: cases.length, timeoutMs: 60_000, settleMs: 1500 });
@@ -184,12 +276,60 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
   });
 
   it.each([
-    ['env-openai_chat', 'openai_chat', 'call-chat', 'search_issues', { query: 'Tom & Jerry', labels: ['bug', 'ui'] }, [{ pointer: '/query', kind: 'entities_decoded' }, { pointer: '/labels', kind: 'json_decoded' }]],
-    ['env-openai_responses', 'openai_responses', 'call-resp', 'search_issues', { query: 'x', filters: { state: 'open' }, limit: 5 }, [{ pointer: '/filters', kind: 'json_decoded' }]],
-    ['env-anthropic', 'anthropic', 'call-anth', 'update_records', { table: 't', ops: [{ op: 'add', path: '/a', value: 1 }] }, [{ pointer: '/ops', kind: 'json_decoded' }]],
-    ['env-mcp', 'mcp', 'call-mcp', 'write_file', { path: 'a.html', content: '<b>hi</b>' }, [{ pointer: '/content', kind: 'entities_decoded' }]],
-    ['env-gemini', 'gemini', 'call-gem', 'create_event', { title: 'Ember & Oak', start: '2025-01-01T10:00:00Z', attendees: ['a@example.com'] }, [{ pointer: '/title', kind: 'entities_decoded' }, { pointer: '/attendees', kind: 'json_decoded' }]],
-    ['env-canonical', 'canonical', 'call-can', 'transfer_funds', { from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'EUR', memo: 'Rent & bills' }, [{ pointer: '/memo', kind: 'entities_decoded' }]],
+    [
+      'env-openai_chat',
+      'openai_chat',
+      'call-chat',
+      'search_issues',
+      { query: 'Tom & Jerry', labels: ['bug', 'ui'] },
+      [
+        { pointer: '/query', kind: 'entities_decoded' },
+        { pointer: '/labels', kind: 'json_decoded' },
+      ],
+    ],
+    [
+      'env-openai_responses',
+      'openai_responses',
+      'call-resp',
+      'search_issues',
+      { query: 'x', filters: { state: 'open' }, limit: 5 },
+      [{ pointer: '/filters', kind: 'json_decoded' }],
+    ],
+    [
+      'env-anthropic',
+      'anthropic',
+      'call-anth',
+      'update_records',
+      { table: 't', ops: [{ op: 'add', path: '/a', value: 1 }] },
+      [{ pointer: '/ops', kind: 'json_decoded' }],
+    ],
+    [
+      'env-mcp',
+      'mcp',
+      'call-mcp',
+      'write_file',
+      { path: 'a.html', content: '<b>hi</b>' },
+      [{ pointer: '/content', kind: 'entities_decoded' }],
+    ],
+    [
+      'env-gemini',
+      'gemini',
+      'call-gem',
+      'create_event',
+      { title: 'Ember & Oak', start: '2025-01-01T10:00:00Z', attendees: ['a@example.com'] },
+      [
+        { pointer: '/title', kind: 'entities_decoded' },
+        { pointer: '/attendees', kind: 'json_decoded' },
+      ],
+    ],
+    [
+      'env-canonical',
+      'canonical',
+      'call-can',
+      'transfer_funds',
+      { from_account: 'AB12345678', to_account: 'CD12345678', amount: 10, currency: 'EUR', memo: 'Rent & bills' },
+      [{ pointer: '/memo', kind: 'entities_decoded' }],
+    ],
   ] as const)('normalizes the %s envelope end to end', (key, format, id, tool, args, repairs) => {
     const message = onlyOutput(key);
     expect(message.topic).toBe(topics.output);
@@ -237,7 +377,10 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
   });
 
   it('dead-letters a call whose output would exceed MAX_OUTPUT_BYTES (output_too_large), the input unchanged', () => {
-    for (const [key, id] of [['dlq-output-rejected', 'call-big-rej'], ['dlq-output-normalized', 'call-big-norm']] as const) {
+    for (const [key, id] of [
+      ['dlq-output-rejected', 'call-big-rej'],
+      ['dlq-output-normalized', 'call-big-norm'],
+    ] as const) {
       const message = onlyOutput(key);
       const input = inputOf(key);
       expect(input.value?.length, key).toBeLessThanOrEqual(MAX_RECORD_BYTES);
@@ -257,7 +400,9 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     expect(omitted.topic).toBe(topics.dlq);
     expect(omitted.value).toBeNull();
     expect(omitted.headers).toMatchObject({ 'toolcall-error-code': 'record_too_large', '__connect.errors.offset': input.offset });
-    expect(omitted.headers['__connect.errors.exception.message']).toMatch(new RegExp(`is not copied: read it at ${topics.input}/${String(input.partition)}@${input.offset}`));
+    expect(omitted.headers['__connect.errors.exception.message']).toMatch(
+      new RegExp(`is not copied: read it at ${topics.input}/${String(input.partition)}@${input.offset}`),
+    );
   });
 
   it('rejects invalid calls to the rejected topic with actionable errors and the raw call', () => {
@@ -283,7 +428,10 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     }
     const lone = onlyOutput('rej-lone-surrogate');
     expect(lone.topic).toBe(topics.rejected);
-    expect((json(lone).errors as { code: string; message: string }[])[0]).toMatchObject({ code: 'tool_unknown', message: expect.stringMatching(/can be known: the tool name is not well-formed Unicode/) as unknown });
+    expect((json(lone).errors as { code: string; message: string }[])[0]).toMatchObject({
+      code: 'tool_unknown',
+      message: expect.stringMatching(/can be known: the tool name is not well-formed Unicode/) as unknown,
+    });
     // A known tool carries its schema identity; an unknown one has none.
     expect(json(onlyOutput('rej-enum')).schemaId).toBe(identity(pushed, 'transfer_funds').id);
     expect(json(onlyOutput('rej-unknown-tool'))).not.toHaveProperty('schemaId');
@@ -293,7 +441,10 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     const value = json(onlyOutput('wire-format'));
     expect(onlyOutput('wire-format').topic).toBe(topics.output);
     expect(value).toMatchObject({ id: 'call-wire', format: 'openai_chat', arguments: { query: 'a & b', labels: ['x'] } });
-    expect(value.repairs).toEqual([{ pointer: '/query', kind: 'entities_decoded' }, { pointer: '/labels', kind: 'json_decoded' }]);
+    expect(value.repairs).toEqual([
+      { pointer: '/query', kind: 'entities_decoded' },
+      { pointer: '/labels', kind: 'json_decoded' },
+    ]);
   });
 
   it('carries incoming headers (traceparent) and replaces ours rather than duplicating them', () => {
@@ -393,37 +544,49 @@ describe('worker lifecycle and delivery modes', () => {
 
   // At-least-once too: the batch in hand when SIGTERM arrives is published and committed, so a rolling restart
   // replays nothing (kafkajs's consumer.commitOffsets does nothing once stop() began; the batch's own commit does).
-  it.each(['exactly-once', 'at-least-once'] as const)('SIGTERM mid-stream (%s): exit 0, what was committed is exactly what was published; a restart finishes exactly once', async (delivery) => {
-    const topics = uniqueTopics(`itw-term-${delivery === 'exactly-once' ? 'eos' : 'alo'}`);
-    await createTopics(topics, 3);
-    const N = 3000;
-    await produce(topics.input, Array.from({ length: N }, (_, i) => ({ key: `k${i % 30}`, value: numberedCall('term', i) })));
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: template, DELIVERY: delivery };
-    const first = await startWorker(env);
-    await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) > 0, 'first commit', 60_000, 20);
-    first.kill('SIGTERM');
-    expect(await first.exited, first.tail()).toBe(0);
-    const committed = sumOffsets(await committedOffsets(topics.groupId, topics.input));
-    const published = await readAll(outputTopics(topics), { until: committed, timeoutMs: 30_000, settleMs: 1500 });
-    console.log(`SIGTERM mid-stream (${delivery}): ${committed} of ${N} input records committed at shutdown, ${published.length} outputs published`);
-    expect(published.length).toBe(committed);
+  it.each(['exactly-once', 'at-least-once'] as const)(
+    'SIGTERM mid-stream (%s): exit 0, what was committed is exactly what was published; a restart finishes exactly once',
+    async (delivery) => {
+      const topics = uniqueTopics(`itw-term-${delivery === 'exactly-once' ? 'eos' : 'alo'}`);
+      await createTopics(topics, 3);
+      const N = 3000;
+      await produce(
+        topics.input,
+        Array.from({ length: N }, (_, i) => ({ key: `k${i % 30}`, value: numberedCall('term', i) })),
+      );
+      const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: template, DELIVERY: delivery };
+      const first = await startWorker(env);
+      await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) > 0, 'first commit', 60_000, 20);
+      first.kill('SIGTERM');
+      expect(await first.exited, first.tail()).toBe(0);
+      const committed = sumOffsets(await committedOffsets(topics.groupId, topics.input));
+      const published = await readAll(outputTopics(topics), { until: committed, timeoutMs: 30_000, settleMs: 1500 });
+      console.log(
+        `SIGTERM mid-stream (${delivery}): ${committed} of ${N} input records committed at shutdown, ${published.length} outputs published`,
+      );
+      expect(published.length).toBe(committed);
 
-    // Ready before it is stopped: the first worker may have committed everything already (one transaction on
-    // @platformatic/kafka can carry a whole read), and a SIGTERM during start-up would find no handler yet.
-    const second = await startReadyWorker(env);
-    await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) === N, 'all records committed', 60_000);
-    expect(await second.stop(), second.tail()).toBe(0);
-    const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 30_000, settleMs: 1500 });
-    const ids = all.map(callId);
-    expect(new Set(ids).size).toBe(N);
-    expect(ids).toHaveLength(N);
-  }, 120_000);
+      // Ready before it is stopped: the first worker may have committed everything already (one transaction on
+      // @platformatic/kafka can carry a whole read), and a SIGTERM during start-up would find no handler yet.
+      const second = await startReadyWorker(env);
+      await eventually(async () => sumOffsets(await committedOffsets(topics.groupId, topics.input)) === N, 'all records committed', 60_000);
+      expect(await second.stop(), second.tail()).toBe(0);
+      const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 30_000, settleMs: 1500 });
+      const ids = all.map(callId);
+      expect(new Set(ids).size).toBe(N);
+      expect(ids).toHaveLength(N);
+    },
+    120_000,
+  );
 
   it('DELIVERY=at-least-once delivers every record to the right topic and commits everything', async () => {
     const topics = uniqueTopics('itw-alo');
     await createTopics(topics, 3);
     const N = 500;
-    await produce(topics.input, Array.from({ length: N }, (_, i) => ({ key: `k${i % 7}`, value: numberedCall('alo', i) })));
+    await produce(
+      topics.input,
+      Array.from({ length: N }, (_, i) => ({ key: `k${i % 7}`, value: numberedCall('alo', i) })),
+    );
     const worker = await startWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: template, DELIVERY: 'at-least-once' });
     await worker.ready();
     const all = await readAll(outputTopics(topics), { until: N, timeoutMs: 60_000, settleMs: 1000 });

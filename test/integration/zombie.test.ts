@@ -52,7 +52,13 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
     const topics = uniqueTopics('itzb');
     await createTopics(topics, 4);
     const N = 3000;
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_CLIENT: client, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS), REGISTRY_TIMEOUT_MS: '1500' };
+    const env = {
+      ...topicEnv(topics),
+      SUBJECT_TEMPLATE: TEMPLATE,
+      KAFKA_CLIENT: client,
+      KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS),
+      REGISTRY_TIMEOUT_MS: '1500',
+    };
     const started = Date.now();
     const a = await startReadyWorker({ ...env, WORKER_ID: 'zombie-a' });
     const b = await startReadyWorker({ ...env, WORKER_ID: 'zombie-b' });
@@ -66,7 +72,12 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
       }
     })();
     producing.catch(() => undefined); // awaited below
-    await eventually(async () => (await metricValue(a, 'toolcall_assigned_partitions')) > 0 && (await metricValue(b, 'toolcall_assigned_partitions')) > 0, 'both workers own partitions', 60_000, 200);
+    await eventually(
+      async () => (await metricValue(a, 'toolcall_assigned_partitions')) > 0 && (await metricValue(b, 'toolcall_assigned_partitions')) > 0,
+      'both workers own partitions',
+      60_000,
+      200,
+    );
     await eventually(async () => (await committedInputRecords(topics)) >= 300, 'both at work', 60_000, 100);
 
     // Frozen the moment its /metrics says it holds records: a batch fetched and not yet committed.
@@ -80,14 +91,26 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
     const frozenAt = Date.now();
     const committedAtFreeze = await committedInputRecords(topics);
     // B takes all four partitions once A's session expired.
-    await eventuallyWithLogs(async () => (await metricValue(b, 'toolcall_assigned_partitions')) === 4, 'B owns every partition', 60_000, 200, () => b.tail());
+    await eventuallyWithLogs(
+      async () => (await metricValue(b, 'toolcall_assigned_partitions')) === 4,
+      'B owns every partition',
+      60_000,
+      200,
+      () => b.tail(),
+    );
     const handedOverMs = Date.now() - frozenAt;
     await sleep(2_000);
     a.kill('SIGCONT');
     const frozenMs = Date.now() - frozenAt;
 
     await producing;
-    await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === N, 'every input record committed', 180_000, 250, () => `${a.tail()}\n${b.tail()}`);
+    await eventuallyWithLogs(
+      async () => (await committedInputRecords(topics)) === N,
+      'every input record committed',
+      180_000,
+      250,
+      () => `${a.tail()}\n${b.tail()}`,
+    );
     const aAborted = await metricValue(a, 'toolcall_transactions_total', { result: 'aborted' });
     const bAborted = await metricValue(b, 'toolcall_transactions_total', { result: 'aborted' });
     const aExit = await a.stop();

@@ -24,7 +24,9 @@ function schemaDir(): string {
 
 /** The definitions of a directory in the object form: file stem -> parsed definition. */
 function definitionsOf(dir: string): Record<string, object> {
-  return Object.fromEntries(readdirSync(dir).map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, file), 'utf8')) as object]));
+  return Object.fromEntries(
+    readdirSync(dir).map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, file), 'utf8')) as object]),
+  );
 }
 
 describe('createNormalizer gives the records the normalize command prints', () => {

@@ -7,7 +7,9 @@ import { envelopeRecord, layout } from '../fuzz/arbitraries.js';
 
 /** examples/calls.jsonl, then a seeded sample of generated calls in every envelope, one per line. */
 export function corpus(): string[] {
-  const examples = readFileSync(join(ROOT, 'examples', 'calls.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+  const examples = readFileSync(join(ROOT, 'examples', 'calls.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   const generated = fc
     .sample(fc.tuple(envelopeRecord, layout), { seed: 14, numRuns: 1000 })
     .map(([record, write]) => write(record.value))

@@ -34,7 +34,8 @@ function npm(args: string[], cwd: string): string {
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 540_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${String(result.status)}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${String(result.status)}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
@@ -124,15 +125,21 @@ describe('the packed package, installed in a fresh project', { timeout: 600_000 
   let files: string[] = [];
 
   beforeAll(() => {
-    if (!existsSync(join(ROOT, 'dist', 'library', 'index.js'))) throw new Error('dist/ is missing: run "npm run build" first (npm test does)');
+    if (!existsSync(join(ROOT, 'dist', 'library', 'index.js')))
+      throw new Error('dist/ is missing: run "npm run build" first (npm test does)');
     const work = mkdtempSync(join(tmpdir(), 'library-pack-'));
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     const tarball = join(work, packed[0]?.filename ?? '');
     files = (packed[0]?.files ?? []).map((file) => file.path);
     project = join(work, 'consumer');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const peers = ['ai', 'zod', '@modelcontextprotocol/sdk', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`);
+    const peers = ['ai', 'zod', '@modelcontextprotocol/sdk', 'typescript', '@types/node'].map(
+      (name) => `${name}@${installedVersion(name)}`,
+    );
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, ...peers], project);
   }, 600_000);
 
@@ -175,7 +182,8 @@ describe('the packed package, installed in a fresh project', { timeout: 600_000 
 
   it('compiles a strict TypeScript consumer and the examples against the shipped types', () => {
     writeFileSync(join(project, 'consumer.ts'), CONSUMER);
-    for (const file of readdirSync(join(ROOT, 'examples', 'library'))) copyFileSync(join(ROOT, 'examples', 'library', file), join(project, file));
+    for (const file of readdirSync(join(ROOT, 'examples', 'library')))
+      copyFileSync(join(ROOT, 'examples', 'library', file), join(project, file));
     const compilerOptions = {
       target: 'ES2022',
       module: 'NodeNext',
@@ -191,7 +199,10 @@ describe('the packed package, installed in a fresh project', { timeout: 600_000 
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
     // Every declaration file is checked (skipLibCheck off), ours included. `ai` 7's own declarations do not compile
     // without DOM types and under their own constraints, so only errors in our package or in the consumer count.
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, skipLibCheck: false }, include: ['*.ts'] }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...compilerOptions, skipLibCheck: false }, include: ['*.ts'] }),
+    );
     const compiled = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8', timeout: 540_000 });
     expect(compiled.error).toBeUndefined();
     const errors = compiled.stdout.split('\n').filter((line) => /error TS/.test(line));
@@ -211,7 +222,9 @@ describe('the packed package, installed in a fresh project', { timeout: 600_000 
     expect(ai).toContain('execute received: {"title":"Design review & planning","attendees":["ana@example.com"]}');
     const mcp = run(process.execPath, ['mcp.ts'], project);
     expect(mcp).toContain('issue 7 labelled bug, p1');
-    expect(mcp).toMatch(/isError: true\nInvalid arguments for tool "label_issue"[^\n]*\n- \/issue \(missing_required\): .*Hint: Add "issue"/);
+    expect(mcp).toMatch(
+      /isError: true\nInvalid arguments for tool "label_issue"[^\n]*\n- \/issue \(missing_required\): .*Hint: Add "issue"/,
+    );
   });
 
   it('gives the records, so the arguments and validity, of the installed CLI on a corpus (calls, golden calls, seeded calls)', () => {

@@ -35,7 +35,9 @@ function tsFiles(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? m[2] ?? '');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map(
+    (m) => m[1] ?? m[2] ?? '',
+  );
 }
 
 function partOf(path: string): string {
@@ -59,7 +61,8 @@ function violations(): string[] {
     const part = partOf(file);
     for (const spec of importsOf(file)) {
       if (!spec.startsWith('.')) {
-        if (part === 'core' && spec.startsWith('node:') && !CORE_NODE_MODULES.has(spec)) found.push(`${from}: the pure core imports ${spec}`);
+        if (part === 'core' && spec.startsWith('node:') && !CORE_NODE_MODULES.has(spec))
+          found.push(`${from}: the pure core imports ${spec}`);
         continue;
       }
       const target = resolve(dirname(file), spec);
@@ -68,7 +71,8 @@ function violations(): string[] {
         if (part !== 'core') continue;
         const [own, theirs] = [coreStageOf(file), coreStageOf(target)];
         if (own === undefined || theirs === undefined) found.push(`${from} -> ${spec}: outside the core's stages`);
-        else if (stageFolderOf(file) !== stageFolderOf(target) && theirs >= own) found.push(`${from} -> ${spec}: imports a stage at or above its own`);
+        else if (stageFolderOf(file) !== stageFolderOf(target) && theirs >= own)
+          found.push(`${from} -> ${spec}: imports a stage at or above its own`);
         continue;
       }
       if (!(ALLOWED[part] ?? []).includes(targetPart)) found.push(`${from} -> ${spec}: ${part} may not import ${targetPart}`);

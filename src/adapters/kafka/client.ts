@@ -9,7 +9,8 @@ export interface KafkaConnectionOptions {
   readonly brokers: readonly string[];
   readonly clientId: string;
   readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
-  readonly sasl: { readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; readonly username: string; readonly password: string } | undefined;
+  readonly sasl:
+    { readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; readonly username: string; readonly password: string } | undefined;
   readonly connectionTimeoutMs: number;
 }
 

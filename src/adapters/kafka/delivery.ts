@@ -72,7 +72,8 @@ export function errorTypes(error: unknown): string[] {
 export function describeError(error: unknown): { name: string; message: string; type?: string } {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
   const types = errorTypes(error);
-  const message = error instanceof AggregateError && error.errors.length > 0 ? `${error.message} (last: ${lastMessage(error)})` : error.message;
+  const message =
+    error instanceof AggregateError && error.errors.length > 0 ? `${error.message} (last: ${lastMessage(error)})` : error.message;
   return types.length > 0 ? { name: error.name, message, type: types.join(',') } : { name: error.name, message };
 }
 
@@ -82,7 +83,15 @@ function lastMessage(error: AggregateError): string {
 }
 
 /** Errors that mean the transaction in hand belongs to a previous owner or generation: abort and claim again. */
-export const FENCED_TYPES = ['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID', 'REBALANCE_IN_PROGRESS', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED'] as const;
+export const FENCED_TYPES = [
+  'PRODUCER_FENCED',
+  'INVALID_PRODUCER_EPOCH',
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+  'FENCED_INSTANCE_ID',
+  'REBALANCE_IN_PROGRESS',
+  'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+] as const;
 
 /**
  * How many failed deliveries in a row answered only OPERATION_NOT_ATTEMPTED before the worker reads it as a
@@ -127,12 +136,19 @@ export class OutputGuard {
   }
 
   /** The fatal message when the failure is an unavailable output topic, else undefined (left to the retry). */
-  async check(error: unknown, written: readonly string[], from: readonly { topic: string; partition: number; offset: string }[]): Promise<string | undefined> {
+  async check(
+    error: unknown,
+    written: readonly string[],
+    from: readonly { topic: string; partition: number; offset: string }[],
+  ): Promise<string | undefined> {
     const types = errorTypes(error);
     let timer: NodeJS.Timeout | undefined;
     // A listing names only the topics this principal may describe: "missing" also covers "not authorised".
     const existing = await Promise.race([
-      this.listTopics().then((names) => new Set(names), () => undefined),
+      this.listTopics().then(
+        (names) => new Set(names),
+        () => undefined,
+      ),
       new Promise<undefined>((resolve) => {
         timer = setTimeout(() => {
           resolve(undefined);
@@ -165,7 +181,12 @@ export class OutputGuard {
 }
 
 /** Creates the topics that are missing (CREATE_TOPICS), or fails naming them. */
-export async function ensureTopics(options: StreamOptions, list: () => Promise<readonly string[]>, create: (missing: string[]) => Promise<void>, log: Logger): Promise<void> {
+export async function ensureTopics(
+  options: StreamOptions,
+  list: () => Promise<readonly string[]>,
+  create: (missing: string[]) => Promise<void>,
+  log: Logger,
+): Promise<void> {
   const wanted = Object.values(options.topics);
   const existing = new Set(await list());
   const missing = wanted.filter((t) => !existing.has(t));

@@ -6,7 +6,13 @@ import type { Logger } from 'pino';
 import type { KafkaConnectionOptions } from './client.js';
 import type { DeliveryObserver, KafkaClientName, KafkaStream, StreamOptions } from './port.js';
 
-export async function createKafkaStream(client: KafkaClientName, connection: KafkaConnectionOptions, options: StreamOptions, observer: DeliveryObserver, logger: Logger): Promise<KafkaStream> {
+export async function createKafkaStream(
+  client: KafkaClientName,
+  connection: KafkaConnectionOptions,
+  options: StreamOptions,
+  observer: DeliveryObserver,
+  logger: Logger,
+): Promise<KafkaStream> {
   if (client === 'platformatic') {
     const { PlatformaticStream } = await import('./platformatic.js');
     return new PlatformaticStream({ options, connection, observer, logger: logger.child({ component: 'platformatic-kafka' }) });

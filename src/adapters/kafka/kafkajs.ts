@@ -80,9 +80,18 @@ export class KafkajsStream implements KafkaStream {
   async start(handler: StreamHandler): Promise<void> {
     this.#handler = handler;
     await this.#admin.connect();
-    await ensureTopics(this.#options, () => this.#admin.listTopics(), (missing) => this.#admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true }).then(() => undefined), this.#log);
+    await ensureTopics(
+      this.#options,
+      () => this.#admin.listTopics(),
+      (missing) => this.#admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true }).then(() => undefined),
+      this.#log,
+    );
     if (this.#options.delivery === 'at-least-once') {
-      this.#sharedProducer = this.#kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+      this.#sharedProducer = this.#kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
       await this.#sharedProducer.connect();
     }
     await this.#consumer.connect();
@@ -174,7 +183,9 @@ export class KafkajsStream implements KafkaStream {
           );
         } catch (error) {
           const written = [...new Set(result.outputs.map((o) => o.topic))];
-          const stopped = this.#stopping || (await this.#stopIfOutputUnavailable(error, written, topic, partition, records[0]?.offset ?? result.lastOffset));
+          const stopped =
+            this.#stopping ||
+            (await this.#stopIfOutputUnavailable(error, written, topic, partition, records[0]?.offset ?? result.lastOffset));
           // Once stopping, as kafkajs threw it: a retry would only fetch the batch again for nothing.
           throw stopped ? error : retriableIfNotAttempted(error, errorTypes(error));
         }
@@ -207,7 +218,14 @@ export class KafkajsStream implements KafkaStream {
    * (exactly-once), or produce then `commit` (at-least-once). `commit` is the batch's own commit: the consumer's
    * `commitOffsets` does nothing once `stop()` began, which would leave the batch in hand uncommitted on every SIGTERM.
    */
-  async #deliver(topic: string, partition: number, state: PartitionState, outputs: readonly OutputMessage[], next: string, commit: (offset: string) => Promise<void>): Promise<void> {
+  async #deliver(
+    topic: string,
+    partition: number,
+    state: PartitionState,
+    outputs: readonly OutputMessage[],
+    next: string,
+    commit: (offset: string) => Promise<void>,
+  ): Promise<void> {
     const requests = produceRequests(outputs);
     if (this.#options.delivery === 'at-least-once') {
       const producer = this.#sharedProducer;
@@ -235,7 +253,13 @@ export class KafkajsStream implements KafkaStream {
     }
   }
 
-  async #stopIfOutputUnavailable(error: unknown, written: readonly string[], topic: string, partition: number, fromOffset: string): Promise<boolean> {
+  async #stopIfOutputUnavailable(
+    error: unknown,
+    written: readonly string[],
+    topic: string,
+    partition: number,
+    fromOffset: string,
+  ): Promise<boolean> {
     const message = await this.#guard.check(error, written, [{ topic, partition, offset: fromOffset }]);
     if (message === undefined) return false;
     this.#handler?.fatal(new Error(message), message);
@@ -308,11 +332,20 @@ export async function claimPartition(
  * One input batch's outputs and its consumed offset (`next`, the first offset not consumed) in one transaction:
  * committed together, or aborted (and the error rethrown) together. Exported for the benchmark's pipe.
  */
-export async function commitInTransaction(producer: Producer, groupId: string, topic: string, partition: number, requests: readonly TopicMessages[][], next: string): Promise<void> {
+export async function commitInTransaction(
+  producer: Producer,
+  groupId: string,
+  topic: string,
+  partition: number,
+  requests: readonly TopicMessages[][],
+  next: string,
+): Promise<void> {
   const transaction = await producer.transaction();
   try {
     for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
-    await withConcurrentTransactionRetry(() => transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }));
+    await withConcurrentTransactionRetry(() =>
+      transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
+    );
     await transaction.commit();
   } catch (error) {
     await transaction.abort().catch(() => undefined);
@@ -343,5 +376,8 @@ function retriableIfNotAttempted(error: unknown, types: readonly string[]): unkn
   if (!types.includes('OPERATION_NOT_ATTEMPTED') || types.includes('TOPIC_AUTHORIZATION_FAILED')) return error;
   const message = error instanceof Error ? error.message : String(error);
   // No `cause`: kafkajs judges a crash by the innermost cause's `retriable`, which is false here.
-  return Object.assign(new Error(`delivery not attempted by the broker, will retry: ${message}`), { retriable: true, type: 'OPERATION_NOT_ATTEMPTED' });
+  return Object.assign(new Error(`delivery not attempted by the broker, will retry: ${message}`), {
+    retriable: true,
+    type: 'OPERATION_NOT_ATTEMPTED',
+  });
 }

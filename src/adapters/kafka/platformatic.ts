@@ -74,7 +74,11 @@ export function platformaticBaseOptions(connection: KafkaConnectionOptions): Bas
   };
   if (connection.ssl !== false) options.tls = { ...connection.ssl };
   if (connection.sasl !== undefined) {
-    options.sasl = { mechanism: connection.sasl.mechanism.toUpperCase() as SASLMechanismValue, username: connection.sasl.username, password: connection.sasl.password };
+    options.sasl = {
+      mechanism: connection.sasl.mechanism.toUpperCase() as SASLMechanismValue,
+      username: connection.sasl.username,
+      password: connection.sasl.password,
+    };
   }
   return options;
 }
@@ -130,10 +134,15 @@ export class PlatformaticStream implements KafkaStream {
     this.#admin = new Admin({ ...base });
     const { topics } = this.#options;
     this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
-    this.#consumer.on('consumer:group:join', (payload: { generationId?: number; assignments?: { topic: string; partitions: number[] }[] }) => {
-      this.#onAssignment(payload.generationId, payload.assignments ?? []);
+    this.#consumer.on(
+      'consumer:group:join',
+      (payload: { generationId?: number; assignments?: { topic: string; partitions: number[] }[] }) => {
+        this.#onAssignment(payload.generationId, payload.assignments ?? []);
+      },
+    );
+    this.#consumer.on('consumer:group:rebalance', () => {
+      this.#log.debug('group rebalancing: rejoining');
     });
-    this.#consumer.on('consumer:group:rebalance', () => { this.#log.debug('group rebalancing: rejoining'); });
     // Retried by the client (the coordinator moving or loading, a rebalance): not failures.
     this.#consumer.on('consumer:heartbeat:error', (payload: { error?: unknown }) => {
       this.#log.debug({ err: describeError(payload.error) }, 'heartbeat failed; retried');
@@ -146,7 +155,12 @@ export class PlatformaticStream implements KafkaStream {
 
   async start(handler: StreamHandler): Promise<void> {
     this.#handler = handler;
-    await ensureTopics(this.#options, () => this.#admin.listTopics(), (missing) => this.#admin.createTopics({ topics: missing }).then(() => undefined), this.#log);
+    await ensureTopics(
+      this.#options,
+      () => this.#admin.listTopics(),
+      (missing) => this.#admin.createTopics({ topics: missing }).then(() => undefined),
+      this.#log,
+    );
     this.#stream = await this.#openStream();
     this.#loop = this.#run(handler).catch((error: unknown) => {
       if (this.#stopping) return;
@@ -206,7 +220,8 @@ export class PlatformaticStream implements KafkaStream {
 
   #onAssignment(generationId: number | undefined, assignments: readonly { topic: string; partitions: number[] }[]): void {
     const assigned = new Map<string, TopicPartition>();
-    for (const { topic, partitions } of assignments) for (const partition of partitions) assigned.set(`${topic}:${partition}`, { topic, partition });
+    for (const { topic, partitions } of assignments)
+      for (const partition of partitions) assigned.set(`${topic}:${partition}`, { topic, partition });
     for (const [key, state] of this.#partitions) {
       if (!assigned.has(key)) {
         this.#partitions.delete(key);
@@ -217,9 +232,13 @@ export class PlatformaticStream implements KafkaStream {
         state.position = undefined;
       }
     }
-    for (const key of assigned.keys()) if (!this.#partitions.has(key)) this.#partitions.set(key, { position: undefined, heldUntil: undefined });
+    for (const key of assigned.keys())
+      if (!this.#partitions.has(key)) this.#partitions.set(key, { position: undefined, heldUntil: undefined });
     this.#handler?.assigned([...assigned.values()]);
-    this.#log.info({ assignment: Object.fromEntries(assignments.map((a) => [a.topic, a.partitions])), generationId }, 'partitions assigned');
+    this.#log.info(
+      { assignment: Object.fromEntries(assignments.map((a) => [a.topic, a.partitions])), generationId },
+      'partitions assigned',
+    );
     this.#requestRebuild();
   }
 
@@ -254,7 +273,11 @@ export class PlatformaticStream implements KafkaStream {
     return true;
   }
 
-  async #handle(handler: StreamHandler, messages: readonly InMessage[], stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): Promise<void> {
+  async #handle(
+    handler: StreamHandler,
+    messages: readonly InMessage[],
+    stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>,
+  ): Promise<void> {
     const byPartition = new Map<string, InMessage[]>();
     for (const m of messages) {
       const key = `${m.topic}:${m.partition}`;
@@ -315,20 +338,26 @@ export class PlatformaticStream implements KafkaStream {
           groups: [{ groupId: this.#options.groupId, topics: [{ name: topic, partitionIndexes: [partition] }] }],
           requireStable: true,
         });
-        const offset = groups[0]?.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partitionIndex === partition)?.committedOffset ?? -1n;
-        if (attempt > 0) this.#log.info({ topic, partition, waitedMs: Date.now() - started }, 'partition offsets stable: an open transaction ended');
+        const offset =
+          groups[0]?.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partitionIndex === partition)?.committedOffset ?? -1n;
+        if (attempt > 0)
+          this.#log.info({ topic, partition, waitedMs: Date.now() - started }, 'partition offsets stable: an open transaction ended');
         this.#log.debug({ topic, partition, from: offset.toString() }, 'partition claimed');
         return offset < 0n ? 0n : offset;
       } catch (error) {
         const unstable = errorTypes(error).includes('UNSTABLE_OFFSET_COMMIT');
         if (!unstable || this.#stopping || Date.now() - started > STABLE_WAIT_MS) throw error;
-        if (attempt === 0) this.#log.info({ topic, partition }, 'waiting for an open transaction on this partition to end before reading its offset');
+        if (attempt === 0)
+          this.#log.info({ topic, partition }, 'waiting for an open transaction on this partition to end before reading its offset');
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
   }
 
-  async #deliver(outputs: readonly OutputMessage[], done: readonly { topic: string; partition: number; last: InMessage; state: PartitionState }[]): Promise<void> {
+  async #deliver(
+    outputs: readonly OutputMessage[],
+    done: readonly { topic: string; partition: number; last: InMessage; state: PartitionState }[],
+  ): Promise<void> {
     const requests = splitRequests(outputs).map((request) => request.map(outMessage));
     if (this.#options.delivery === 'at-least-once') {
       for (const messages of requests) await this.#producer.send({ messages });
@@ -354,7 +383,11 @@ export class PlatformaticStream implements KafkaStream {
   }
 
   /** A failed delivery: fatal when the output topics are unavailable, else read again from the committed offsets. */
-  async #failed(error: unknown, outputs: readonly OutputMessage[], done: readonly { topic: string; partition: number; last: InMessage }[]): Promise<void> {
+  async #failed(
+    error: unknown,
+    outputs: readonly OutputMessage[],
+    done: readonly { topic: string; partition: number; last: InMessage }[],
+  ): Promise<void> {
     if (done.length > 0) this.#observer.transaction('aborted');
     for (const state of this.#partitions.values()) state.position = undefined;
     if (this.#stopping) return;
@@ -383,15 +416,20 @@ export class PlatformaticStream implements KafkaStream {
   #scheduleHoldEnd(): void {
     clearTimeout(this.#holdTimer);
     let earliest: number | undefined;
-    for (const state of this.#partitions.values()) if (state.heldUntil !== undefined) earliest = Math.min(earliest ?? Infinity, state.heldUntil);
+    for (const state of this.#partitions.values())
+      if (state.heldUntil !== undefined) earliest = Math.min(earliest ?? Infinity, state.heldUntil);
     if (earliest === undefined) return;
-    this.#holdTimer = setTimeout(() => {
-      const now = Date.now();
-      for (const state of this.#partitions.values()) if (state.heldUntil !== undefined && state.heldUntil <= now) state.heldUntil = undefined;
-      this.#scheduleHoldEnd();
-      // The held partitions' records were dropped: a new stream reads them again from the committed offset.
-      if (!this.#stopping) this.#requestRebuild();
-    }, Math.max(0, earliest - Date.now()));
+    this.#holdTimer = setTimeout(
+      () => {
+        const now = Date.now();
+        for (const state of this.#partitions.values())
+          if (state.heldUntil !== undefined && state.heldUntil <= now) state.heldUntil = undefined;
+        this.#scheduleHoldEnd();
+        // The held partitions' records were dropped: a new stream reads them again from the committed offset.
+        if (!this.#stopping) this.#requestRebuild();
+      },
+      Math.max(0, earliest - Date.now()),
+    );
   }
 }
 
@@ -404,7 +442,8 @@ async function within(work: Promise<unknown>, ms: number, onError: (error: unkno
 
 function readUpTo(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, max: number): InMessage[] {
   const out: InMessage[] = [];
-  for (let m = stream.read() as InMessage | null; m !== null; m = out.length < max ? (stream.read() as InMessage | null) : null) out.push(m);
+  for (let m = stream.read() as InMessage | null; m !== null; m = out.length < max ? (stream.read() as InMessage | null) : null)
+    out.push(m);
   return out;
 }
 
@@ -429,7 +468,12 @@ function outMessage(out: OutputMessage): OutMessage {
     if (Array.isArray(value)) for (const v of value) headers.set(Buffer.from(name), toBuffer(v));
     else headers.set(Buffer.from(name), toBuffer(value));
   }
-  return { topic: out.topic, ...(out.key === null ? {} : { key: out.key }), ...(out.value === null ? {} : { value: toBuffer(out.value) }), headers };
+  return {
+    topic: out.topic,
+    ...(out.key === null ? {} : { key: out.key }),
+    ...(out.value === null ? {} : { value: toBuffer(out.value) }),
+    headers,
+  };
 }
 
 function toBuffer(value: Buffer | string): Buffer {

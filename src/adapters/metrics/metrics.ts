@@ -177,7 +177,10 @@ export class WorkerMetrics {
  * source counted since the previous one, so the exported series only ever grow, as a counter must.
  * `read` returns totals by label value (`labelName` undefined: one unlabelled total under any key).
  */
-function mirrorCounter(registry: Registry, spec: { name: string; help: string; labelName: string | undefined; read: () => Record<string, number> }): void {
+function mirrorCounter(
+  registry: Registry,
+  spec: { name: string; help: string; labelName: string | undefined; read: () => Record<string, number> },
+): void {
   const seen = new Map<string, number>();
   const { labelName } = spec;
   new Counter({

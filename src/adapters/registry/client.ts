@@ -15,7 +15,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isJsonObject, tryParseJson, type JsonValue } from '../../core/shared/json.js';
-import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, MAX_SUBJECT_CHARS, parseRegistryUrl, subjectFor, subjectProblem, subjectTemplateProblem } from '../../core/schema/registry-document.js';
+import {
+  DEFAULT_SUBJECT_TEMPLATE,
+  fromRegistryDocument,
+  MAX_SUBJECT_CHARS,
+  parseRegistryUrl,
+  subjectFor,
+  subjectProblem,
+  subjectTemplateProblem,
+} from '../../core/schema/registry-document.js';
 import { compileTool, unusableTool, type CompiledTool, type SchemaIdentity } from '../../core/schema/tool.js';
 import type { SchemaCompiler } from '../../core/validation/validate.js';
 
@@ -114,7 +122,6 @@ export class RegistryUnavailableError extends RegistryError {
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599);
 }
-
 
 /** One version of a subject, as `GET /subjects/{subject}/versions/{version}` returns it. */
 export interface RegisteredSchema {
@@ -296,7 +303,8 @@ export class RegistryClient {
     if (isRetryableStatus(status)) {
       return { kind: 'retry', reason: `HTTP ${status}${detail}`, status, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
     }
-    const hint = status === 404 ? ' (a 404 without a registry error code: is the URL the Confluent-compatible API, e.g. .../apis/ccompat/v7?)' : '';
+    const hint =
+      status === 404 ? ' (a 404 without a registry error code: is the URL the Confluent-compatible API, e.g. .../apis/ccompat/v7?)' : '';
     throw new RegistryError(`schema registry ${this.#baseUrl}: ${method} ${path} failed with HTTP ${status}${detail}${hint}`, status);
   }
 
@@ -318,7 +326,10 @@ export class RegistryClient {
 
   /** A 2xx whose body is not what a registry sends (an HTML login page, a proxy's error): not our data to use. */
   #notARegistry(method: string, path: string, what: string): RegistryUnavailableError {
-    return new RegistryUnavailableError(`schema registry ${this.#baseUrl}: ${method} ${path} answered ${what}; is this a schema registry?`, undefined);
+    return new RegistryUnavailableError(
+      `schema registry ${this.#baseUrl}: ${method} ${path} answered ${what}; is this a schema registry?`,
+      undefined,
+    );
   }
 }
 
@@ -415,7 +426,8 @@ export class ToolSchemaSource {
    * @throws RangeError when `version` is not a positive integer (the envelope decoder guarantees it is).
    */
   async get(tool: string, version?: number): Promise<CompiledTool | undefined> {
-    if (version !== undefined && !isPositiveInteger(version)) throw new RangeError(`a schema version must be a positive integer, got ${String(version)}`);
+    if (version !== undefined && !isPositiveInteger(version))
+      throw new RangeError(`a schema version must be a positive integer, got ${String(version)}`);
     const subject = subjectFor(tool, this.#template);
     if (subjectProblem(subject) !== undefined) {
       this.#hits++;
@@ -527,7 +539,12 @@ export class ToolSchemaSource {
     try {
       registered = await this.#client.getSubjectVersion(subject, version);
     } catch (error) {
-      if (error instanceof RegistryError && !error.canRetry && error.status !== undefined && UNADDRESSABLE_SUBJECT_STATUSES.has(error.status)) {
+      if (
+        error instanceof RegistryError &&
+        !error.canRetry &&
+        error.status !== undefined &&
+        UNADDRESSABLE_SUBJECT_STATUSES.has(error.status)
+      ) {
         // The registry answered, about this subject's URL: it cannot hold such a subject. Not an outage.
         this.#unavailable = false;
         const reason = `the schema registry refuses the subject of this tool name (HTTP ${error.status}), so no schema can be registered for it`;
@@ -579,7 +596,10 @@ export class ToolSchemaSource {
    * then evict that cache's oldest written entries beyond its bound.
    */
   #store(key: string, entry: Entry): void {
-    const [cache, other, max] = entry.value === undefined ? [this.#negatives, this.#cache, this.#maxNegativeEntries] : [this.#cache, this.#negatives, this.#maxEntries];
+    const [cache, other, max] =
+      entry.value === undefined
+        ? [this.#negatives, this.#cache, this.#maxNegativeEntries]
+        : [this.#cache, this.#negatives, this.#maxEntries];
     other.delete(key);
     cache.delete(key);
     cache.set(key, entry);
@@ -592,7 +612,9 @@ export class ToolSchemaSource {
 
 /** An answer just received from the registry: not stale, no failed refresh yet. */
 function freshEntry(value: CompiledTool | undefined, expiresAt: number, reason?: string): Entry {
-  return reason === undefined ? { value, expiresAt, retryAt: 0, failure: undefined } : { value, expiresAt, retryAt: 0, failure: undefined, reason };
+  return reason === undefined
+    ? { value, expiresAt, retryAt: 0, failure: undefined }
+    : { value, expiresAt, retryAt: 0, failure: undefined, reason };
 }
 
 /** Versions never contain NUL, so `version NUL subject` keys cannot collide whatever the subject holds. */

@@ -12,7 +12,13 @@ import { compareWithBaseline, parseBaseline, serializeBaseline } from '../../aud
 import { atOrAbove, auditTools, CONFIDENCE_LEVELS, type Confidence, type Finding } from '../../audit/index.js';
 import { renderTable } from '../../audit/report.js';
 import { tryParseJson } from '../../core/shared/json.js';
-import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, parseRegistryUrl, subjectTemplateProblem, toolFromSubject } from '../../core/schema/registry-document.js';
+import {
+  DEFAULT_SUBJECT_TEMPLATE,
+  fromRegistryDocument,
+  parseRegistryUrl,
+  subjectTemplateProblem,
+  toolFromSubject,
+} from '../../core/schema/registry-document.js';
 import type { ToolDefinition } from '../../core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
@@ -83,7 +89,8 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
   const [dir, extra] = positionals;
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, AUDIT_USAGE);
   const registry = values.registry;
-  if (dir === undefined && registry === undefined) throw new UsageError('a schema directory DIR or --registry URL is required', AUDIT_USAGE);
+  if (dir === undefined && registry === undefined)
+    throw new UsageError('a schema directory DIR or --registry URL is required', AUDIT_USAGE);
   if (dir !== undefined && registry !== undefined) throw new UsageError('give either DIR or --registry URL, not both', AUDIT_USAGE);
   if (registry === undefined) {
     for (const option of ['subject-template', 'username', 'password-env', 'timeout-ms'] as const) {
@@ -91,12 +98,14 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
     }
   }
   const failOnText = values['fail-on'] ?? 'low';
-  if (!(CONFIDENCE_LEVELS as readonly string[]).includes(failOnText)) throw new UsageError(`--fail-on must be one of ${CONFIDENCE_LEVELS.join(', ')} (got "${failOnText}")`, AUDIT_USAGE);
+  if (!(CONFIDENCE_LEVELS as readonly string[]).includes(failOnText))
+    throw new UsageError(`--fail-on must be one of ${CONFIDENCE_LEVELS.join(', ')} (got "${failOnText}")`, AUDIT_USAGE);
   const failOn = failOnText as Confidence;
   const gating = (finding: Finding): boolean => atOrAbove(finding.confidence, failOn);
   const baselineFile = values.baseline;
   const update = values['update-baseline'] === true;
-  if (update && baselineFile === undefined) throw new UsageError('--update-baseline needs --baseline FILE (where to write it)', AUDIT_USAGE);
+  if (update && baselineFile === undefined)
+    throw new UsageError('--update-baseline needs --baseline FILE (where to write it)', AUDIT_USAGE);
 
   // Read the baseline before the (possibly slow) audit, so a wrong path fails fast.
   let baseline: Set<string> | undefined;
@@ -105,7 +114,10 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
     try {
       text = await readFile(baselineFile, 'utf8');
     } catch (error) {
-      throw new UsageError(`--baseline: cannot read "${baselineFile}" (${errorText(error)}); create it with --update-baseline`, AUDIT_USAGE);
+      throw new UsageError(
+        `--baseline: cannot read "${baselineFile}" (${errorText(error)}); create it with --update-baseline`,
+        AUDIT_USAGE,
+      );
     }
     const parsed = parseBaseline(text);
     if (!parsed.ok) throw new UsageError(`--baseline: "${baselineFile}" is not a baseline: ${parsed.reason}`, AUDIT_USAGE);
@@ -134,22 +146,32 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
   if (baseline === undefined) {
     writeReport(findings, values.json === true, output);
     const failing = findings.filter(gating).length;
-    if (failing < findings.length && findings.length > 0) output.err(`${findings.length - failing} finding${findings.length - failing === 1 ? '' : 's'} below --fail-on ${failOn} reported, not failing`);
+    if (failing < findings.length && findings.length > 0)
+      output.err(
+        `${findings.length - failing} finding${findings.length - failing === 1 ? '' : 's'} below --fail-on ${failOn} reported, not failing`,
+      );
     return failing > 0 || readFailed ? 1 : 0;
   }
 
   const { added, resolved } = compareWithBaseline(findings, baseline);
   writeReport(findings, values.json === true, output, new Set(added.map((f) => f.id)));
   if (resolved.length > 0) {
-    output.err(`${resolved.length} baseline entr${resolved.length === 1 ? 'y is' : 'ies are'} no longer found (fixed): ${resolved.join(', ')}; run with --update-baseline to drop ${resolved.length === 1 ? 'it' : 'them'}`);
+    output.err(
+      `${resolved.length} baseline entr${resolved.length === 1 ? 'y is' : 'ies are'} no longer found (fixed): ${resolved.join(', ')}; run with --update-baseline to drop ${resolved.length === 1 ? 'it' : 'them'}`,
+    );
   }
   const failing = added.filter(gating);
   if (failing.length > 0) {
-    output.err(`${failing.length} new finding${failing.length === 1 ? '' : 's'} not in the baseline ${baselineFile ?? ''}${failOn === 'low' ? '' : ` at or above --fail-on ${failOn}`}:`);
+    output.err(
+      `${failing.length} new finding${failing.length === 1 ? '' : 's'} not in the baseline ${baselineFile ?? ''}${failOn === 'low' ? '' : ` at or above --fail-on ${failOn}`}:`,
+    );
     for (const finding of failing) output.err(`  ${finding.id} (${finding.confidence}): ${finding.suggestion}`);
     return 1;
   }
-  if (added.length > 0) output.err(`${added.length} new finding${added.length === 1 ? '' : 's'} below --fail-on ${failOn}, not failing: ${added.map((f) => f.id).join(', ')}`);
+  if (added.length > 0)
+    output.err(
+      `${added.length} new finding${added.length === 1 ? '' : 's'} below --fail-on ${failOn}, not failing: ${added.map((f) => f.id).join(', ')}`,
+    );
   output.err(`no new findings (${findings.length} known in the baseline)`);
   return readFailed ? 1 : 0;
 }
@@ -179,7 +201,15 @@ interface RegistryOptions {
   readonly timeoutMs: number;
 }
 
-function registryOptions(values: { 'subject-template'?: string | undefined; username?: string | undefined; 'password-env'?: string | undefined; 'timeout-ms'?: string | undefined }, url: string): RegistryOptions {
+function registryOptions(
+  values: {
+    'subject-template'?: string | undefined;
+    username?: string | undefined;
+    'password-env'?: string | undefined;
+    'timeout-ms'?: string | undefined;
+  },
+  url: string,
+): RegistryOptions {
   try {
     parseRegistryUrl(url);
   } catch (error) {
@@ -190,13 +220,20 @@ function registryOptions(values: { 'subject-template'?: string | undefined; user
   if (problem !== undefined) throw new UsageError(`--subject-template: ${problem}`, AUDIT_USAGE);
   const username = values.username;
   const passwordEnv = values['password-env'];
-  if ((username === undefined) !== (passwordEnv === undefined)) throw new UsageError('--username and --password-env go together', AUDIT_USAGE);
+  if ((username === undefined) !== (passwordEnv === undefined))
+    throw new UsageError('--username and --password-env go together', AUDIT_USAGE);
   let password: string | undefined;
   if (passwordEnv !== undefined) {
     password = readSecretEnv(passwordEnv);
     if (password === undefined) throw new UsageError(`--password-env: environment variable ${passwordEnv} is not set`, AUDIT_USAGE);
   }
-  return { url, subjectTemplate, username, password, timeoutMs: positiveInt(values['timeout-ms'], 'timeout-ms', DEFAULT_REGISTRY_CONFIG.timeoutMs, AUDIT_USAGE) };
+  return {
+    url,
+    subjectTemplate,
+    username,
+    password,
+    timeoutMs: positiveInt(values['timeout-ms'], 'timeout-ms', DEFAULT_REGISTRY_CONFIG.timeoutMs, AUDIT_USAGE),
+  };
 }
 
 /**
@@ -235,7 +272,8 @@ async function loadRegistry(options: RegistryOptions, output: AuditOutput): Prom
     definitions.push(read.definition);
   }
   if (skipped > 0) output.err(`skipped ${skipped} subject${skipped === 1 ? '' : 's'} that hold${skipped === 1 ? 's' : ''} no JSON Schema`);
-  if (definitions.length === 0 && problems.length === 0) output.err(`no tool subjects in ${parsed.baseUrl} follow the template "${options.subjectTemplate}"`);
+  if (definitions.length === 0 && problems.length === 0)
+    output.err(`no tool subjects in ${parsed.baseUrl} follow the template "${options.subjectTemplate}"`);
   return { definitions: definitions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 
@@ -243,7 +281,12 @@ async function loadRegistry(options: RegistryOptions, output: AuditOutput): Prom
  * `GET /subjects`: every subject the registry holds. One request with a timeout; the credentials only ever go in
  * the Authorization header, and messages show the base URL without them.
  */
-async function listSubjects(baseUrl: string, username: string | undefined, password: string | undefined, timeoutMs: number): Promise<string[]> {
+async function listSubjects(
+  baseUrl: string,
+  username: string | undefined,
+  password: string | undefined,
+  timeoutMs: number,
+): Promise<string[]> {
   const headers: Record<string, string> = { accept: 'application/vnd.schemaregistry.v1+json, application/json' };
   if (username !== undefined) headers.authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
   let response: Response;
@@ -269,4 +312,3 @@ function errorText(error: unknown): string {
   const code: unknown = cause instanceof Error ? (cause as Error & { code?: unknown }).code : undefined;
   return typeof code === 'string' ? `${error.message} (${code})` : error.message;
 }
-

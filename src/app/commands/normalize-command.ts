@@ -52,11 +52,11 @@ export async function normalizeStream(
       summary.lines++;
       for (const record of normalizeLine(line.oversize ? undefined : line.bytes, line.oversize ? line.size : 0, tools, options)) {
         summary.calls++;
-      summary[record.disposition === 'normalized' ? 'normalized' : record.disposition === 'rejected' ? 'rejected' : 'deadLettered']++;
-      summary.repairs += record.repairs.length;
-      summary.passThroughs += record.passThroughs.length;
-      // Prefix the line number onto the record's own JSON: an object spread here would cost more than the
-      // normalization itself.
+        summary[record.disposition === 'normalized' ? 'normalized' : record.disposition === 'rejected' ? 'rejected' : 'deadLettered']++;
+        summary.repairs += record.repairs.length;
+        summary.passThroughs += record.passThroughs.length;
+        // Prefix the line number onto the record's own JSON: an object spread here would cost more than the
+        // normalization itself.
         const text = `{"line":${summary.lines},${serializeOutputRecord(record).slice(1)}\n`;
         buffered.push(text);
         bufferedChars += text.length;

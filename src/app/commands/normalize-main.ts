@@ -57,9 +57,21 @@ export async function normalizeMain(args: string[]): Promise<number> {
   }
 
   const options = pipelineOptions({
-    maxRecordBytes: positiveInt(values['max-record-bytes'], 'max-record-bytes', DEFAULT_RECORD_LIMITS.maxRecordBytes, NORMALIZE_USAGE, MAX_CONFIGURABLE_RECORD_BYTES),
+    maxRecordBytes: positiveInt(
+      values['max-record-bytes'],
+      'max-record-bytes',
+      DEFAULT_RECORD_LIMITS.maxRecordBytes,
+      NORMALIZE_USAGE,
+      MAX_CONFIGURABLE_RECORD_BYTES,
+    ),
     maxDepth: positiveInt(values['max-depth'], 'max-depth', DEFAULT_RECORD_LIMITS.maxDepth, NORMALIZE_USAGE, MAX_CONFIGURABLE_DEPTH),
-    maxEntityPasses: positiveInt(values['max-entity-passes'], 'max-entity-passes', DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses, NORMALIZE_USAGE, MAX_CONFIGURABLE_ENTITY_PASSES),
+    maxEntityPasses: positiveInt(
+      values['max-entity-passes'],
+      'max-entity-passes',
+      DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses,
+      NORMALIZE_USAGE,
+      MAX_CONFIGURABLE_ENTITY_PASSES,
+    ),
     deep: values.deep === true,
     entityExempt: listFlag(values['entity-exempt']),
   });

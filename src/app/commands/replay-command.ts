@@ -127,7 +127,11 @@ export function parseGoldenCase(text: string, line: number): { ok: true; golden:
 function parseExpectation(expect: JsonObject): { ok: true; expectation: GoldenExpectation } | { ok: false; reason: string } {
   const known = new Set(['valid', 'arguments', 'repairs', 'errors']);
   const unknown = Object.keys(expect).filter((key) => !known.has(key));
-  if (unknown.length > 0) return { ok: false, reason: `unknown "expect" key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')} (expected valid, arguments, repairs, errors)` };
+  if (unknown.length > 0)
+    return {
+      ok: false,
+      reason: `unknown "expect" key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')} (expected valid, arguments, repairs, errors)`,
+    };
 
   let errors: ExpectedError[] | undefined;
   if (expect.errors !== undefined) {
@@ -147,7 +151,11 @@ function parseExpectation(expect: JsonObject): { ok: true; expectation: GoldenEx
     for (const entry of expect.repairs) {
       const kind = typeof entry === 'string' ? entry : isJsonObject(entry) ? entry.kind : undefined;
       const pointer = isJsonObject(entry) ? entry.pointer : undefined;
-      if (typeof kind !== 'string' || !(REPAIR_KINDS as readonly string[]).includes(kind) || (pointer !== undefined && typeof pointer !== 'string')) {
+      if (
+        typeof kind !== 'string' ||
+        !(REPAIR_KINDS as readonly string[]).includes(kind) ||
+        (pointer !== undefined && typeof pointer !== 'string')
+      ) {
         return { ok: false, reason: `"expect.repairs" entries must be ${REPAIR_KINDS.join(' or ')}, or {"pointer", "kind"}` };
       }
       repairs.push(typeof pointer === 'string' ? { kind, pointer } : { kind });
@@ -178,17 +186,28 @@ export function runCase(golden: GoldenCase, tools: ReadonlyMap<string, CompiledT
   const failures: string[] = [];
   const { expect } = golden;
   if (isExpectationList(expect)) {
-    if (results.length !== expect.length) failures.push(`expected ${expect.length} call${expect.length === 1 ? '' : 's'}, the record holds ${results.length}`);
+    if (results.length !== expect.length)
+      failures.push(`expected ${expect.length} call${expect.length === 1 ? '' : 's'}, the record holds ${results.length}`);
     expect.forEach((wanted, i) => {
       const result = results[i];
       if (result !== undefined) failures.push(...compare(wanted, result).map((failure) => `call ${i + 1}: ${failure}`));
     });
   } else if (results.length !== 1) {
-    failures.push(`the call is a whole message holding ${results.length} calls: give "expect" as a list of ${results.length} expectations, one per call in order`);
+    failures.push(
+      `the call is a whole message holding ${results.length} calls: give "expect" as a list of ${results.length} expectations, one per call in order`,
+    );
   } else {
     failures.push(...compare(expect, results[0] as OutputRecord));
   }
-  return { line: golden.line, name: golden.name, passed: failures.length === 0, failures, call: golden.call, result: results[0] ?? null, results };
+  return {
+    line: golden.line,
+    name: golden.name,
+    passed: failures.length === 0,
+    failures,
+    call: golden.call,
+    result: results[0] ?? null,
+    results,
+  };
 }
 
 function isExpectationList(expect: GoldenExpectation | readonly GoldenExpectation[]): expect is readonly GoldenExpectation[] {
@@ -198,14 +217,19 @@ function isExpectationList(expect: GoldenExpectation | readonly GoldenExpectatio
 function compare(expect: GoldenExpectation, result: OutputRecord): string[] {
   const failures: string[] = [];
   if (result.valid !== expect.valid) {
-    failures.push(expect.valid ? `expected a valid call, got ${result.disposition === 'dead_letter' ? 'an unreadable record (dead letter)' : 'a rejected one'}` : 'expected the call to be rejected, but it is valid');
+    failures.push(
+      expect.valid
+        ? `expected a valid call, got ${result.disposition === 'dead_letter' ? 'an unreadable record (dead letter)' : 'a rejected one'}`
+        : 'expected the call to be rejected, but it is valid',
+    );
   }
   const args = result.arguments;
   const wanted = expect.arguments;
   if (wanted !== undefined) {
     if (isNameList(wanted)) {
       const missing = wanted.filter((name) => !isJsonObject(args) || !Object.hasOwn(args, name));
-      if (missing.length > 0) failures.push(`missing argument${missing.length === 1 ? '' : 's'} ${missing.map((n) => `"${n}"`).join(', ')}`);
+      if (missing.length > 0)
+        failures.push(`missing argument${missing.length === 1 ? '' : 's'} ${missing.map((n) => `"${n}"`).join(', ')}`);
     } else if (canonical(args ?? null) !== canonical(wanted)) {
       failures.push(`arguments differ: expected ${preview(wanted)}, got ${preview(args ?? null)}`);
     }
@@ -220,12 +244,19 @@ function compare(expect: GoldenExpectation, result: OutputRecord): string[] {
       if (index === -1) unmatched.push(wanted);
       else remaining.splice(index, 1);
     }
-    if (unmatched.length > 0) failures.push(`expected repair${unmatched.length === 1 ? '' : 's'} not made: ${unmatched.map(describeRepair).join(', ')}`);
-    if (remaining.length > 0) failures.push(`unexpected repair${remaining.length === 1 ? '' : 's'}: ${remaining.map(describeRepair).join(', ')}`);
+    if (unmatched.length > 0)
+      failures.push(`expected repair${unmatched.length === 1 ? '' : 's'} not made: ${unmatched.map(describeRepair).join(', ')}`);
+    if (remaining.length > 0)
+      failures.push(`unexpected repair${remaining.length === 1 ? '' : 's'}: ${remaining.map(describeRepair).join(', ')}`);
   }
   if (expect.errors !== undefined) {
-    const absent = expect.errors.filter((wanted) => !result.errors.some((e) => e.code === wanted.code && (wanted.path === undefined || e.path === wanted.path)));
-    if (absent.length > 0) failures.push(`expected error${absent.length === 1 ? '' : 's'} not reported: ${absent.map((e) => (e.path === undefined ? e.code : `${e.code} at ${e.path === '' ? '""' : e.path}`)).join(', ')}`);
+    const absent = expect.errors.filter(
+      (wanted) => !result.errors.some((e) => e.code === wanted.code && (wanted.path === undefined || e.path === wanted.path)),
+    );
+    if (absent.length > 0)
+      failures.push(
+        `expected error${absent.length === 1 ? '' : 's'} not reported: ${absent.map((e) => (e.path === undefined ? e.code : `${e.code} at ${e.path === '' ? '""' : e.path}`)).join(', ')}`,
+      );
   }
   return failures;
 }
@@ -262,7 +293,9 @@ export function renderResults(results: readonly CaseResult[]): string {
     out.push(`  call:     ${r.call === null ? '(unreadable)' : preview(r.call)}`);
     for (const failure of r.failures) out.push(`  failed:   ${failure}`);
     for (const result of r.results) {
-      out.push(`  got:      ${result.disposition}${result.tool === null ? '' : ` call of "${result.tool}"`}${result.format === null ? '' : ` (${result.format})`}, arguments ${preview(result.arguments ?? null, 200)}`);
+      out.push(
+        `  got:      ${result.disposition}${result.tool === null ? '' : ` call of "${result.tool}"`}${result.format === null ? '' : ` (${result.format})`}, arguments ${preview(result.arguments ?? null, 200)}`,
+      );
       for (const error of result.errors) {
         out.push(`  broke:    ${error.code} at ${error.path === '' ? '""' : error.path}: ${error.message}`);
         out.push(`            hint: ${error.hint}`);
@@ -317,7 +350,15 @@ export async function replayMain(args: string[], output: ReplayOutput = STDIO): 
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const parsed = parseGoldenCase(trimmed, line);
     if (!parsed.ok) {
-      results.push({ line, name: null, passed: false, failures: [`a readable golden case: ${parsed.reason}`], call: null, result: null, results: [] });
+      results.push({
+        line,
+        name: null,
+        passed: false,
+        failures: [`a readable golden case: ${parsed.reason}`],
+        call: null,
+        result: null,
+        results: [],
+      });
       return;
     }
     results.push(runCase(parsed.golden, loaded.tools, options));

@@ -9,14 +9,17 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { validityFindings } from '../../audit/validity.js';
 import { createSchemaChecker } from '../../core/schema/meta-schema.js';
-import {
-  DEFAULT_REGISTRY_CONFIG,
-  RegistryClient,
-  RegistryError,
-} from '../../adapters/registry/client.js';
+import { DEFAULT_REGISTRY_CONFIG, RegistryClient, RegistryError } from '../../adapters/registry/client.js';
 import { readSecretEnv } from '../../config/secrets.js';
 import { isJsonObject } from '../../core/shared/json.js';
-import { DEFAULT_SUBJECT_TEMPLATE, parseRegistryUrl, subjectFor, subjectProblem, subjectTemplateProblem, toRegistryDocument } from '../../core/schema/registry-document.js';
+import {
+  DEFAULT_SUBJECT_TEMPLATE,
+  parseRegistryUrl,
+  subjectFor,
+  subjectProblem,
+  subjectTemplateProblem,
+  toRegistryDocument,
+} from '../../core/schema/registry-document.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
@@ -179,7 +182,11 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
   // The library would otherwise compile each document with a strict draft-07 Ajv, which rejects 2020-12 schemas
   // ("no schema with key or ref https://json-schema.org/draft/2020-12/schema") and our `x-tool` key.
   const library = new SchemaRegistry({ host: url.baseUrl, ...auth }, { [SchemaType.JSON]: { ajvInstance: registrationAjv() } });
-  const connection = { url: url.baseUrl, timeoutMs: options.timeoutMs ?? DEFAULT_REGISTRY_CONFIG.timeoutMs, maxRetries: DEFAULT_REGISTRY_CONFIG.maxRetries };
+  const connection = {
+    url: url.baseUrl,
+    timeoutMs: options.timeoutMs ?? DEFAULT_REGISTRY_CONFIG.timeoutMs,
+    maxRetries: DEFAULT_REGISTRY_CONFIG.maxRetries,
+  };
   const client = new RegistryClient(username === undefined ? connection : { ...connection, username, password: password ?? '' });
 
   const pushed: PushedTool[] = [];
@@ -233,7 +240,8 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
 async function register(library: SchemaRegistry, client: RegistryClient, subject: string, schema: string): Promise<number> {
   const level = await client.getCompatibility(subject);
   const compatibility = level === undefined ? COMPATIBILITY.NONE : LEVELS.get(level);
-  if (compatibility === undefined) throw new Error(`the subject's compatibility level "${level ?? ''}" is unknown to the registration client`);
+  if (compatibility === undefined)
+    throw new Error(`the subject's compatibility level "${level ?? ''}" is unknown to the registration client`);
   const { id } = await library.register({ type: SchemaType.JSON, schema }, { subject, compatibility, updateConfig: false });
   return id;
 }
@@ -264,4 +272,3 @@ function registrationAjv(): { addSchema: Ajv['addSchema']; compile: (schema: unk
     },
   };
 }
-

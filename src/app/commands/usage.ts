@@ -13,7 +13,9 @@ export class UsageError extends Error {
 }
 
 /** `parseArgs` with its errors turned into {@link UsageError}s. */
-type ParsedArgs<T extends ParseArgsOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+type ParsedArgs<T extends ParseArgsOptions> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
 type ParseArgsOptions = NonNullable<ParseArgsConfig['options']>;
 
 export function parseCommandArgs<T extends ParseArgsOptions>(args: string[], options: T, usage: string): ParsedArgs<T> {
@@ -25,7 +27,13 @@ export function parseCommandArgs<T extends ParseArgsOptions>(args: string[], opt
 }
 
 /** A positive integer option, or the default when absent. */
-export function positiveInt(value: string | undefined, name: string, fallback: number, usage: string, max = Number.MAX_SAFE_INTEGER): number {
+export function positiveInt(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  usage: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got "${value}"`, usage);
@@ -40,10 +48,16 @@ export function listFlag(values: readonly string[] | undefined): string[] {
 
 /** True when `path` is a directory this process can stat. */
 export async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /** True when `path` is a regular file this process can stat. */
 export async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }

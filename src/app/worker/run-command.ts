@@ -46,7 +46,20 @@ export async function runMain(args: string[]): Promise<number> {
     // Belt and braces: nothing we log carries these, but a future log line must not leak them either.
     // pino's wildcards match one level each, so the paths cover the config's own nesting (kafka.sasl.password).
     redact: {
-      paths: ['password', '*.password', '*.*.password', 'sasl', '*.sasl', '*.*.sasl', 'authorization', '*.authorization', '*.*.authorization', 'key', '*.ssl.key', '*.*.ssl.key'],
+      paths: [
+        'password',
+        '*.password',
+        '*.*.password',
+        'sasl',
+        '*.sasl',
+        '*.*.sasl',
+        'authorization',
+        '*.authorization',
+        '*.*.authorization',
+        'key',
+        '*.ssl.key',
+        '*.*.ssl.key',
+      ],
       censor: '[redacted]',
     },
   });

@@ -11,7 +11,15 @@ import type { Logger } from 'pino';
 import { RegistryUnavailableError, RegistryError, type ToolSchemaSource } from '../../adapters/registry/client.js';
 import type { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { describeError } from '../../adapters/kafka/delivery.js';
-import type { BatchControl, BatchResult, DeliveryObserver, KafkaStream, PartitionBatch, StreamHandler, TopicPartition } from '../../adapters/kafka/port.js';
+import type {
+  BatchControl,
+  BatchResult,
+  DeliveryObserver,
+  KafkaStream,
+  PartitionBatch,
+  StreamHandler,
+  TopicPartition,
+} from '../../adapters/kafka/port.js';
 import type { WorkerConfig } from '../../config/config.js';
 import type { JsonValue } from '../../core/shared/json.js';
 import { buildBoundedOutput, type FanOut, type InputMessage, type OutputMessage } from '../../core/records/output.js';
@@ -35,10 +43,18 @@ export interface WorkerHealth {
 /** The worker's metrics as the Kafka port reports into them. */
 export function deliveryObserver(metrics: WorkerMetrics): DeliveryObserver {
   return {
-    transaction: (result) => { metrics.transactions.inc({ result }); },
-    lag: (topic, partition, lag) => { metrics.consumerLag.set({ topic, partition: String(partition) }, lag); },
-    forgetPartition: (topic, partition) => { metrics.forgetPartition(topic, partition); },
-    inFlight: (delta) => { metrics.inFlight.inc(delta); },
+    transaction: (result) => {
+      metrics.transactions.inc({ result });
+    },
+    lag: (topic, partition, lag) => {
+      metrics.consumerLag.set({ topic, partition: String(partition) }, lag);
+    },
+    forgetPartition: (topic, partition) => {
+      metrics.forgetPartition(topic, partition);
+    },
+    inFlight: (delta) => {
+      metrics.inFlight.inc(delta);
+    },
     batchTimer: () => metrics.batchSeconds.startTimer(),
   };
 }
@@ -58,7 +74,14 @@ export class Worker implements StreamHandler {
   /** Backoff of the next schema wait per partition (doubles per consecutive wait, reset on progress). */
   readonly #backoffMs = new Map<string, number>();
 
-  constructor(deps: { config: WorkerConfig; stream: KafkaStream; schemas: ToolSchemaSource; metrics: WorkerMetrics; logger: Logger; onFatal: (error: Error) => void }) {
+  constructor(deps: {
+    config: WorkerConfig;
+    stream: KafkaStream;
+    schemas: ToolSchemaSource;
+    metrics: WorkerMetrics;
+    logger: Logger;
+    onFatal: (error: Error) => void;
+  }) {
     this.#config = deps.config;
     this.#stream = deps.stream;
     this.#schemas = deps.schemas;
@@ -112,7 +135,12 @@ export class Worker implements StreamHandler {
     let blocked = false;
     for (const record of batch.records) {
       if (!control.isLive()) break;
-      const input: InputMessage = { key: record.key, value: record.value, headers: record.headers, source: { topic, partition, offset: record.offset } };
+      const input: InputMessage = {
+        key: record.key,
+        value: record.value,
+        headers: record.headers,
+        source: { topic, partition, offset: record.offset },
+      };
       // Synchronous while the tool's schema is cached (almost always): no promise per record.
       const processed = this.#process(input);
       let output: OutputMessage[] | typeof WAIT;
@@ -157,7 +185,9 @@ export class Worker implements StreamHandler {
       this.#metrics.processingSeconds.observe((performance.now() - started) / 1e3);
       return [output];
     }
-    const tools = read.calls.map((slot) => (slot.read.ok ? this.#schemas.peek(slot.read.call.tool, slot.read.call.schemaVersion) : undefined));
+    const tools = read.calls.map((slot) =>
+      slot.read.ok ? this.#schemas.peek(slot.read.call.tool, slot.read.call.schemaVersion) : undefined,
+    );
     if (!tools.includes('miss')) return this.#outputs(input, read, tools as (CompiledTool | undefined)[], performance.now() - started);
     const decodeMs = performance.now() - started;
     return this.#lookupAll(read.calls, tools).then((resolved) => {
@@ -168,7 +198,10 @@ export class Worker implements StreamHandler {
   }
 
   /** The tools of a record's calls, fetching those not cached, one after another; WAIT when one cannot be fetched. */
-  async #lookupAll(calls: readonly CallSlot[], peeked: readonly (CompiledTool | undefined | 'miss')[]): Promise<(CompiledTool | undefined)[] | typeof WAIT> {
+  async #lookupAll(
+    calls: readonly CallSlot[],
+    peeked: readonly (CompiledTool | undefined | 'miss')[],
+  ): Promise<(CompiledTool | undefined)[] | typeof WAIT> {
     const tools: (CompiledTool | undefined)[] = [];
     for (const [i, slot] of calls.entries()) {
       const tool = peeked[i];
@@ -184,7 +217,12 @@ export class Worker implements StreamHandler {
   }
 
   /** The outputs of a record whose tools are all known; `elapsedMs`: the time already spent on it (decoding). */
-  #outputs(input: InputMessage, read: { message: boolean; calls: readonly CallSlot[] }, tools: readonly (CompiledTool | undefined)[], elapsedMs: number): OutputMessage[] {
+  #outputs(
+    input: InputMessage,
+    read: { message: boolean; calls: readonly CallSlot[] },
+    tools: readonly (CompiledTool | undefined)[],
+    elapsedMs: number,
+  ): OutputMessage[] {
     const started = performance.now();
     const options = this.#config.pipeline;
     const outputs = read.calls.map((slot, i) => {
@@ -205,9 +243,15 @@ export class Worker implements StreamHandler {
   }
 
   /** The envelope half: the record that could not be read (one dead letter), or the calls in it. */
-  #read(input: InputMessage): { ok: false; record: OutputRecord; raw: JsonValue | undefined } | { ok: true; message: boolean; calls: readonly CallSlot[] } {
+  #read(
+    input: InputMessage,
+  ): { ok: false; record: OutputRecord; raw: JsonValue | undefined } | { ok: true; message: boolean; calls: readonly CallSlot[] } {
     if (input.value === null) {
-      return { ok: false, record: unreadableRecord({ code: 'record_not_json', message: 'The record has no value (a tombstone).' }), raw: undefined };
+      return {
+        ok: false,
+        record: unreadableRecord({ code: 'record_not_json', message: 'The record has no value (a tombstone).' }),
+        raw: undefined,
+      };
     }
     const wire = unwrapWireFormat(input.value);
     if (!wire.ok) return { ok: false, record: unreadableRecord(wire.error), raw: undefined };
@@ -218,7 +262,13 @@ export class Worker implements StreamHandler {
     return read;
   }
 
-  #finish(input: InputMessage, record: OutputRecord, tool: CompiledTool | undefined, raw: JsonValue | undefined, fanOut: FanOut | undefined): OutputMessage {
+  #finish(
+    input: InputMessage,
+    record: OutputRecord,
+    tool: CompiledTool | undefined,
+    raw: JsonValue | undefined,
+    fanOut: FanOut | undefined,
+  ): OutputMessage {
     const output = buildBoundedOutput(input, record, tool?.identity, raw, this.#config.topics, this.#config.maxOutputBytes, fanOut);
     this.#tally.add(this.#metrics, output.record, tool !== undefined);
     return output.message;
@@ -241,7 +291,10 @@ export class Worker implements StreamHandler {
       }
       // Anything else is about this name, not the registry (a name no URL can carry, say): thrown, it would fail
       // the batch on every retry and stall the partition for good. The call goes out as a call to no known tool.
-      this.#log.error({ tool: this.#metrics.toolLabel(name, false), err: describeError(error) }, 'schema lookup failed on this tool name: the call is rejected as a call to an unknown tool');
+      this.#log.error(
+        { tool: this.#metrics.toolLabel(name, false), err: describeError(error) },
+        'schema lookup failed on this tool name: the call is rejected as a call to an unknown tool',
+      );
       return undefined;
     }
   }

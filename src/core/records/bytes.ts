@@ -79,12 +79,14 @@ export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFA
   if (!parsed.ok && parsed.error.code === 'record_not_json' && text.includes('\u0000')) {
     return {
       ok: false,
-      error: { code: 'record_invalid_encoding', message: `The record (${bytes.length} bytes) holds NUL bytes, which JSON text never does: it looks like UTF-16 (or other non-UTF-8) text, not UTF-8.` },
+      error: {
+        code: 'record_invalid_encoding',
+        message: `The record (${bytes.length} bytes) holds NUL bytes, which JSON text never does: it looks like UTF-16 (or other non-UTF-8) text, not UTF-8.`,
+      },
     };
   }
   return parsed;
 }
-
 
 /** Shortens a message quoted from elsewhere (a parser) to a bounded length. */
 export function truncateReason(reason: string, maxChars: number = MAX_REASON_CHARS): string {
@@ -119,7 +121,6 @@ function parseWithinDepth(text: string, maxDepth: number): RecordResult {
   if (nestsDeeperThan(text, parsed.value, maxDepth)) return { ok: false, error: tooDeepFailure(maxDepth) };
   return parsed;
 }
-
 
 /** The failure for a value nested deeper than `maxDepth`; also used for arguments sent as JSON text. */
 export function tooDeepFailure(maxDepth: number, what = 'The record'): RecordFailure {

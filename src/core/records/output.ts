@@ -155,7 +155,12 @@ export interface OutputValue {
  * The value, without undefined members: `JSON.stringify` leaves its fast path for an object holding one (a
  * normalized value took twice as long). The two common shapes are literals; the rest is built member by member.
  */
-function outputValue(record: OutputRecord, schema: SchemaIdentity | undefined, source: SourceCoordinates, raw: JsonValue | undefined): OutputValue {
+function outputValue(
+  record: OutputRecord,
+  schema: SchemaIdentity | undefined,
+  source: SourceCoordinates,
+  raw: JsonValue | undefined,
+): OutputValue {
   const { id, tool, format, repairs, passThroughs } = record;
   const where = { partition: source.partition, offset: source.offset };
   if (record.disposition === 'normalized' && schema !== undefined && passThroughs.length === 0) {
@@ -207,7 +212,10 @@ export function buildBoundedOutput(
   const inputSize = message.topic === topics.dlq ? byteSize(message.value, maxBytes) : undefined;
   if (inputSize !== undefined) {
     const note = `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
-    const headers = { ...message.headers, [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE) };
+    const headers = {
+      ...message.headers,
+      [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE),
+    };
     message = { ...message, value: null, headers };
   }
   return { message, record: final };
@@ -234,7 +242,7 @@ function outputTooLarge(record: OutputRecord, size: number, maxBytes: number): O
         code: 'output_too_large',
         path: '',
         message: `The ${what} would be ${String(size)} bytes, over the ${String(maxBytes)}-byte bound (MAX_OUTPUT_BYTES); the call is dead-lettered unchanged instead.`,
-        hint: 'Send smaller arguments; operators can raise MAX_OUTPUT_BYTES together with the output topics\' max.message.bytes.',
+        hint: "Send smaller arguments; operators can raise MAX_OUTPUT_BYTES together with the output topics' max.message.bytes.",
       },
       ...record.errors,
     ],

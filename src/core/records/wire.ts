@@ -9,7 +9,13 @@ export type WireResult = { ok: true; payload: Uint8Array; schemaId: number | und
 export function unwrapWireFormat(value: Uint8Array): WireResult {
   if (value.length === 0 || value[0] !== 0) return { ok: true, payload: value, schemaId: undefined };
   if (value.length < 5) {
-    return { ok: false, error: { code: 'record_invalid_encoding', message: `The record starts with the wire-format magic byte but is only ${value.length} bytes long (a 5-byte header is expected).` } };
+    return {
+      ok: false,
+      error: {
+        code: 'record_invalid_encoding',
+        message: `The record starts with the wire-format magic byte but is only ${value.length} bytes long (a 5-byte header is expected).`,
+      },
+    };
   }
   const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
   return { ok: true, payload: value.subarray(5), schemaId: view.getUint32(1) };

@@ -32,7 +32,11 @@ export interface SchemaLimits {
  *   (ajv checks a draft-07/06 `enum` for duplicates pairwise, as its meta-schema says `uniqueItems`), and the
  *   worker's event loop is blocked while it compiles; README "Limits" gives the figures.
  */
-export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = Object.freeze({ maxSchemaBytes: 1_048_576, maxSchemaDepth: 128, maxSchemaMembers: 10_000 });
+export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = Object.freeze({
+  maxSchemaBytes: 1_048_576,
+  maxSchemaDepth: 128,
+  maxSchemaMembers: 10_000,
+});
 
 /** Why a schema is refused: which limit, the bound, and what was measured (a lower bound once the walk stops). */
 export interface SchemaLimitViolation {

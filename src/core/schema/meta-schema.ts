@@ -58,7 +58,12 @@ export function schemaDraftOf(schema: JsonObject): SchemaDraft | undefined {
   const uri = schema.$schema;
   if (uri === undefined) return '2020-12';
   if (typeof uri !== 'string') return undefined;
-  return DRAFT_BY_URI.get(uri.trim().replace(/#$/, '').replace(/^http:/, 'https:'));
+  return DRAFT_BY_URI.get(
+    uri
+      .trim()
+      .replace(/#$/, '')
+      .replace(/^http:/, 'https:'),
+  );
 }
 
 /** One meta-schema violation: `instancePath` is a JSON Pointer into the checked schema. */
@@ -124,7 +129,12 @@ export function createSchemaChecker(): SchemaChecker {
       // The whole schema does not compile (a mistake elsewhere): try the subschema on its own, with the root's
       // definitions beside it so `#/$defs/...` references still resolve.
       const sub = valueAtPointer(root, pointer);
-      if (sub === undefined || pointer === '' || (typeof sub !== 'boolean' && (typeof sub !== 'object' || sub === null || Array.isArray(sub)))) return undefined;
+      if (
+        sub === undefined ||
+        pointer === '' ||
+        (typeof sub !== 'boolean' && (typeof sub !== 'object' || sub === null || Array.isArray(sub)))
+      )
+        return undefined;
       if (typeof sub === 'boolean') return sub ? [] : [{ instancePath: '', keyword: 'false schema', message: 'no value is allowed' }];
       const standalone: JsonObject = { ...sub };
       for (const key of ['$defs', 'definitions'] as const) {
@@ -197,4 +207,3 @@ function encodePointerForUri(pointer: string): string {
     .map((token) => encodeURIComponent(token).replace(/%7E/gi, '~'))
     .join('/');
 }
-

@@ -70,11 +70,12 @@ export function subjectProblem(subject: string): string | undefined {
     return `the registry subject of this tool name is ${subject.length} characters long, over the ${MAX_SUBJECT_CHARS}-character limit`;
   }
   if (subject === '') return 'the registry subject of this tool name is empty';
-  if (subject === '.' || subject === '..') return `the registry subject of this tool name is "${subject}", which cannot be addressed in a registry URL`;
-  if (!(subject as string & WellFormed).isWellFormed()) return 'the tool name is not well-formed Unicode (it holds a lone surrogate), so it cannot name a registry subject';
+  if (subject === '.' || subject === '..')
+    return `the registry subject of this tool name is "${subject}", which cannot be addressed in a registry URL`;
+  if (!(subject as string & WellFormed).isWellFormed())
+    return 'the tool name is not well-formed Unicode (it holds a lone surrogate), so it cannot name a registry subject';
   return undefined;
 }
-
 
 /** The tool part of `subject` under `template`, or undefined when the subject does not follow the template. */
 export function toolFromSubject(subject: string, template: string): string | undefined {

@@ -117,7 +117,8 @@ export class SchemaRefs {
         }
         const id = schema.$id;
         if (typeof id === 'string' && schema !== this.root) {
-          if (id.startsWith('#')) anchors.set(id.slice(1), { schema, pointer }); // draft-06/07 location-independent id
+          if (id.startsWith('#'))
+            anchors.set(id.slice(1), { schema, pointer }); // draft-06/07 location-independent id
           else ids.set(id.replace(/#$/, ''), { schema, pointer });
         }
       });

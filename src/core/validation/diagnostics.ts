@@ -40,12 +40,7 @@ const UNLISTED_COUNT_LIMIT = 200;
  * When there are more, the last one is `more_errors`, saying how many were left out (see {@link capped}).
  * Never throws: a failure of the evaluation itself is reported as `tool_schema_unusable`.
  */
-export function runValidation(
-  validateFn: ValidateFunction,
-  index: SchemaIndex,
-  args: JsonValue,
-  maxDiagnostics: number,
-): Diagnostic[] {
+export function runValidation(validateFn: ValidateFunction, index: SchemaIndex, args: JsonValue, maxDiagnostics: number): Diagnostic[] {
   try {
     if (validateFn(args)) return [];
     // Copy at once: ajv keeps the errors on the function and overwrites them on the next call.
@@ -344,7 +339,9 @@ class Renderer {
         if (fixed.length === 3) break;
       }
     }
-    const required = Array.isArray(model.required) ? model.required.filter((name): name is string => typeof name === 'string' && !fixedNames.has(name)) : [];
+    const required = Array.isArray(model.required)
+      ? model.required.filter((name): name is string => typeof name === 'string' && !fixedNames.has(name))
+      : [];
     const parts = [...fixed, ...required.slice(0, 5).map((name) => preview(name))];
     if (required.length > 5) parts.push(`${String(required.length - 5)} more`);
     return parts.length === 0 ? undefined : joinAnd(parts);

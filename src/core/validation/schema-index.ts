@@ -55,7 +55,10 @@ export class SchemaIndex {
     for (const key of SAME_VALUE_SINGLE_KEYWORDS) if (Object.hasOwn(schema, key)) add(schema[key], `${pointer}/${key}`, true);
     for (const key of SAME_VALUE_LIST_KEYWORDS) {
       const list = schema[key];
-      if (Object.hasOwn(schema, key) && Array.isArray(list)) list.forEach((s, i) => { add(s, `${pointer}/${key}/${i}`, true); });
+      if (Object.hasOwn(schema, key) && Array.isArray(list))
+        list.forEach((s, i) => {
+          add(s, `${pointer}/${key}/${i}`, true);
+        });
     }
     for (const key of SAME_VALUE_MAP_KEYWORDS) {
       const map = schema[key];
@@ -73,7 +76,10 @@ export class SchemaIndex {
     for (const key of ITEMS_KEYWORDS) {
       const items = schema[key];
       if (!Object.hasOwn(schema, key)) continue;
-      if (Array.isArray(items)) items.forEach((s, i) => { add(s, `${pointer}/${key}/${i}`, false); });
+      if (Array.isArray(items))
+        items.forEach((s, i) => {
+          add(s, `${pointer}/${key}/${i}`, false);
+        });
       else add(items, `${pointer}/${key}`, false);
     }
     const refKeys = followDynamic ? ['$ref', '$dynamicRef', '$recursiveRef'] : ['$ref'];
@@ -179,7 +185,8 @@ export class SchemaIndex {
     if (pointer === '') return schema;
     for (const raw of pointer.slice(1).split('/')) {
       const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      const resolved = isJsonObject(schema) && typeof schema.$ref === 'string' && schema.properties === undefined ? this.resolve(schema.$ref) : schema;
+      const resolved =
+        isJsonObject(schema) && typeof schema.$ref === 'string' && schema.properties === undefined ? this.resolve(schema.$ref) : schema;
       if (Array.isArray(value) && /^\d+$/.test(token)) {
         const position = Number(token);
         const prefixItems = schemaKeyword(resolved, 'prefixItems');

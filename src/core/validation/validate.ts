@@ -43,9 +43,7 @@ export interface SchemaCompiler {
  * returns `[]` when the arguments are valid, otherwise at most `maxDiagnostics` diagnostics in a deterministic
  * order (ajv's evaluation order, after noise from `anyOf`/`oneOf`/`if`/`contains`/`propertyNames` is folded).
  */
-export type CompiledValidator =
-  | { ok: true; validate(args: JsonValue): Diagnostic[] }
-  | { ok: false; diagnostic: Diagnostic };
+export type CompiledValidator = { ok: true; validate(args: JsonValue): Diagnostic[] } | { ok: false; diagnostic: Diagnostic };
 
 /** Options of {@link createSchemaCompiler}. */
 export interface SchemaCompilerOptions {
@@ -159,7 +157,10 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
 // Draft selection and compilation
 
 function normalizeSchemaUri(uri: string): string {
-  return uri.trim().replace(/#$/, '').replace(/^http:/, 'https:');
+  return uri
+    .trim()
+    .replace(/#$/, '')
+    .replace(/^http:/, 'https:');
 }
 
 const DRAFT_BY_URI = new Map<string, Draft>([
@@ -169,9 +170,7 @@ const DRAFT_BY_URI = new Map<string, Draft>([
   ['https://json-schema.org/draft-06/schema', 'draft-07'],
 ]);
 
-function selectDraft(
-  $schema: JsonValue | undefined,
-): { ok: true; draft: Draft } | { ok: false; failure: CompiledValidator } {
+function selectDraft($schema: JsonValue | undefined): { ok: true; draft: Draft } | { ok: false; failure: CompiledValidator } {
   if ($schema === undefined) return { ok: true, draft: '2020-12' };
   const draft = typeof $schema === 'string' ? DRAFT_BY_URI.get(normalizeSchemaUri($schema)) : undefined;
   if (draft !== undefined) return { ok: true, draft };

@@ -33,7 +33,11 @@ describe('baseline', () => {
     expect(text).not.toContain('evidence');
     const parsed = JSON.parse(text) as { version: number; findings: { id: string }[] };
     expect(parsed.version).toBe(1);
-    expect(parsed.findings.map((f) => f.id)).toEqual(['prose-only:a:currency:required', 'schema-only:b:amount:maximum', 'validity:a:-:$schema']);
+    expect(parsed.findings.map((f) => f.id)).toEqual([
+      'prose-only:a:currency:required',
+      'schema-only:b:amount:maximum',
+      'validity:a:-:$schema',
+    ]);
     expect(serializeBaseline([])).toBe('{\n  "version": 1,\n  "findings": []\n}\n');
   });
 
@@ -61,13 +65,17 @@ describe('baseline', () => {
 
 describe('report', () => {
   it('prints a table with evidence, suggestion and id under each row, then a summary', () => {
-    const text = renderTable([finding('prose-only:a:currency:required', { evidence: 'The currency is required.' })], { markNew: new Set(['prose-only:a:currency:required']) });
+    const text = renderTable([finding('prose-only:a:currency:required', { evidence: 'The currency is required.' })], {
+      markNew: new Set(['prose-only:a:currency:required']),
+    });
     expect(text.split('\n')[0]).toMatch(/^LAYER\s+TOOL\s+PARAMETER\s+KEYWORD\s+CONFIDENCE$/);
     expect(text).toContain('prose-only (new)  a     currency   required');
     expect(text).toContain('    evidence:   The currency is required.');
     expect(text).toContain('    id:         prose-only:a:currency:required');
     expect(text).toContain('1 finding in 1 tool: 0 validity, 1 prose-only, 0 schema-only');
     expect(renderTable([])).toBe('No findings.\n');
-    expect(summary([finding('validity:a:-:$schema'), finding('validity:b:x:type')])).toBe('2 findings in 2 tools: 2 validity, 0 prose-only, 0 schema-only');
+    expect(summary([finding('validity:a:-:$schema'), finding('validity:b:x:type')])).toBe(
+      '2 findings in 2 tools: 2 validity, 0 prose-only, 0 schema-only',
+    );
   });
 });

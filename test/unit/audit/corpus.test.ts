@@ -58,7 +58,11 @@ describe('audit corpus: recall on seeded conflicts', () => {
   });
 
   it('covers every layer and both directions', () => {
-    const layers = new Set(Object.values(expected).flat().map((e) => e.layer));
+    const layers = new Set(
+      Object.values(expected)
+        .flat()
+        .map((e) => e.layer),
+    );
     expect([...layers].sort()).toEqual(['prose-only', 'schema-only', 'validity']);
   });
 

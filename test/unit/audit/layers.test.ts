@@ -20,7 +20,13 @@ describe('validity layer', () => {
 
   it('reports a required name with no property, on that name', () => {
     const [finding] = validityFindings(tool({ amount: { type: 'number' } }, { required: ['amount', 'currency'] }));
-    expect(finding).toMatchObject({ layer: 'validity', parameter: 'currency', keyword: 'required', id: 'validity:t:currency:required', path: '' });
+    expect(finding).toMatchObject({
+      layer: 'validity',
+      parameter: 'currency',
+      keyword: 'required',
+      id: 'validity:t:currency:required',
+      path: '',
+    });
     expect(finding?.suggestion).toContain('"currency"');
   });
 
@@ -39,7 +45,9 @@ describe('validity layer', () => {
   });
 
   it('checks nested required lists against their own object', () => {
-    const findings = validityFindings(tool({ filters: { type: 'object', properties: { state: { type: 'string' } }, required: ['status'] } }));
+    const findings = validityFindings(
+      tool({ filters: { type: 'object', properties: { state: { type: 'string' } }, required: ['status'] } }),
+    );
     expect(where(findings)).toEqual(['validity filters required']);
   });
 
@@ -54,7 +62,13 @@ describe('validity layer', () => {
         ok: { type: 'string', minLength: 2, enum: ['ab', 'cd'], default: 'ab' },
       }),
     );
-    expect(where(findings)).toEqual(['validity code const', 'validity day default', 'validity limit default', 'validity mode default', 'validity priority enum']);
+    expect(where(findings)).toEqual([
+      'validity code const',
+      'validity day default',
+      'validity limit default',
+      'validity mode default',
+      'validity priority enum',
+    ]);
   });
 
   it('validates defaults through $ref in draft-07 definitions', () => {
@@ -98,7 +112,15 @@ describe('validity layer', () => {
   });
 
   it('reports an unsupported $schema for the tool as a whole, and an external $ref the worker cannot resolve', () => {
-    expect(where(validityFindings({ name: 't', description: undefined, inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } }))).toEqual(['validity - $schema']);
+    expect(
+      where(
+        validityFindings({
+          name: 't',
+          description: undefined,
+          inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' },
+        }),
+      ),
+    ).toEqual(['validity - $schema']);
     expect(where(validityFindings(tool({ a: { $ref: 'https://example.com/a.json' } })))).toEqual(['validity a $ref']);
   });
 
@@ -110,7 +132,14 @@ describe('validity layer', () => {
 
 describe('prose-only layer', () => {
   it('finds the article case: "The currency is required" with currency optional in the schema', () => {
-    const definition = tool({ amount: { type: 'number', description: 'Amount, greater than 0.', exclusiveMinimum: 0 }, currency: { type: 'string', enum: ['USD', 'EUR'], description: 'Currency: USD or EUR.' } }, { required: ['amount'] }, 'Move money. The currency is required.');
+    const definition = tool(
+      {
+        amount: { type: 'number', description: 'Amount, greater than 0.', exclusiveMinimum: 0 },
+        currency: { type: 'string', enum: ['USD', 'EUR'], description: 'Currency: USD or EUR.' },
+      },
+      { required: ['amount'] },
+      'Move money. The currency is required.',
+    );
     expect(where(diffProseAndSchema(definition))).toEqual(['prose-only currency required']);
   });
 
@@ -152,10 +181,16 @@ describe('prose-only layer', () => {
   });
 
   it('covers "positive" with exclusiveMinimum 0 or any minimum above 0, and an integer minimum 1', () => {
-    for (const schema of [{ type: 'number', exclusiveMinimum: 0 }, { type: 'number', minimum: 0.01 }, { type: 'integer', minimum: 1 }] as JsonObject[]) {
+    for (const schema of [
+      { type: 'number', exclusiveMinimum: 0 },
+      { type: 'number', minimum: 0.01 },
+      { type: 'integer', minimum: 1 },
+    ] as JsonObject[]) {
       expect(diffProseAndSchema(tool({ n: { ...schema, description: 'Must be positive.' } }))).toEqual([]);
     }
-    expect(where(diffProseAndSchema(tool({ n: { type: 'number', minimum: 0, description: 'Must be positive.' } })))).toEqual(['prose-only n minimum']);
+    expect(where(diffProseAndSchema(tool({ n: { type: 'number', minimum: 0, description: 'Must be positive.' } })))).toEqual([
+      'prose-only n minimum',
+    ]);
   });
 
   it('takes enum as the home of ISO codes, format/pattern of date formats, minLength 1 of non-empty', () => {
@@ -196,7 +231,11 @@ describe('prose-only layer', () => {
 
   it('does not pin what the tool description counts on a parameter it merely names nearby', () => {
     const definition = tool(
-      { query: { type: 'string', description: 'Search text.' }, cursor: { type: 'string', description: 'Opaque cursor.' }, labels: { type: 'array', items: { type: 'string' }, description: 'Label names.' } },
+      {
+        query: { type: 'string', description: 'Search text.' },
+        cursor: { type: 'string', description: 'Opaque cursor.' },
+        labels: { type: 'array', items: { type: 'string' }, description: 'Label names.' },
+      },
       {},
       'Search `query` across repositories updated between 2020 and 2024. Returns at most 100 results; use `cursor` for more. Filter by `labels`; returns at most 50 issues.',
     );
@@ -205,19 +244,31 @@ describe('prose-only layer', () => {
 
   it('reads "at least one digit" as a rule on the characters (pattern), not on the length', () => {
     const definition = tool({
-      password: { type: 'string', minLength: 12, pattern: '^(?=.*\\d).+$', description: 'At least 12 characters, with at least one digit.' },
+      password: {
+        type: 'string',
+        minLength: 12,
+        pattern: '^(?=.*\\d).+$',
+        description: 'At least 12 characters, with at least one digit.',
+      },
       pin: { type: 'string', minLength: 12, description: 'Secret, minimum 12 characters with at least one digit.' },
     });
     expect(where(diffProseAndSchema(definition))).toEqual(['prose-only pin pattern']);
   });
 
   it('reads "at most 2 decimal places" as precision (multipleOf), not as a maximum', () => {
-    expect(where(diffProseAndSchema(tool({ price: { type: 'number', description: 'Price with at most 2 decimal places.' } })))).toEqual(['prose-only price multipleOf']);
-    expect(diffProseAndSchema(tool({ price: { type: 'number', multipleOf: 0.01, description: 'Price with at most 2 decimal places.' } }))).toEqual([]);
+    expect(where(diffProseAndSchema(tool({ price: { type: 'number', description: 'Price with at most 2 decimal places.' } })))).toEqual([
+      'prose-only price multipleOf',
+    ]);
+    expect(
+      diffProseAndSchema(tool({ price: { type: 'number', multipleOf: 0.01, description: 'Price with at most 2 decimal places.' } })),
+    ).toEqual([]);
   });
 
   it('reports a rule about several parameters for the tool as a whole, unless anyOf encodes it', () => {
-    const props = { email: { type: 'string', format: 'email', description: 'Email address.' }, phone: { type: 'string', description: 'Phone.' } } as JsonObject;
+    const props = {
+      email: { type: 'string', format: 'email', description: 'Email address.' },
+      phone: { type: 'string', description: 'Phone.' },
+    } as JsonObject;
     const text = 'Provide at least one of `email` or `phone`.';
     const [finding] = diffProseAndSchema(tool(props, {}, text));
     expect(finding).toMatchObject({ layer: 'prose-only', parameter: null, keyword: 'anyOf', id: 'prose-only:t:-:anyOf' });
@@ -225,15 +276,24 @@ describe('prose-only layer', () => {
   });
 
   it('reads nested properties against their own object', () => {
-    const definition = tool({ filters: { type: 'object', description: 'Filters.', properties: { state: { type: 'string', description: 'Required.' } } } });
+    const definition = tool({
+      filters: { type: 'object', description: 'Filters.', properties: { state: { type: 'string', description: 'Required.' } } },
+    });
     const [finding] = diffProseAndSchema(definition);
-    expect(finding).toMatchObject({ parameter: 'filters', keyword: 'required', id: 'prose-only:t:filters:required@/properties/state', path: '/properties/filters/properties/state' });
+    expect(finding).toMatchObject({
+      parameter: 'filters',
+      keyword: 'required',
+      id: 'prose-only:t:filters:required@/properties/state',
+      path: '/properties/filters/properties/state',
+    });
   });
 });
 
 describe('schema-only layer', () => {
-  it('reports a maximum the prose never gives (the article\'s 500000), and not one it gives in any spelling', () => {
-    expect(where(diffProseAndSchema(tool({ amount: { type: 'number', maximum: 500000, description: 'Amount to move.' } })))).toEqual(['schema-only amount maximum']);
+  it("reports a maximum the prose never gives (the article's 500000), and not one it gives in any spelling", () => {
+    expect(where(diffProseAndSchema(tool({ amount: { type: 'number', maximum: 500000, description: 'Amount to move.' } })))).toEqual([
+      'schema-only amount maximum',
+    ]);
     for (const said of ['at most 500000', 'up to 500,000 EUR', 'no more than 500k', 'capped at 500 000']) {
       expect(diffProseAndSchema(tool({ amount: { type: 'number', maximum: 500000, description: `Amount, ${said}.` } }))).toEqual([]);
     }
@@ -250,18 +310,34 @@ describe('schema-only layer', () => {
   });
 
   it('reports a pattern with no word about the format, and accepts an example that matches it', () => {
-    expect(where(diffProseAndSchema(tool({ code: { type: 'string', pattern: '^[A-Z0-9]{8}$', description: 'Promotional code.' } })))).toEqual(['schema-only code pattern']);
-    expect(diffProseAndSchema(tool({ code: { type: 'string', pattern: '^[A-Z0-9]{8}$', description: 'Promotional code such as SUMMER24.' } }))).toEqual([]);
+    expect(
+      where(diffProseAndSchema(tool({ code: { type: 'string', pattern: '^[A-Z0-9]{8}$', description: 'Promotional code.' } }))),
+    ).toEqual(['schema-only code pattern']);
+    expect(
+      diffProseAndSchema(tool({ code: { type: 'string', pattern: '^[A-Z0-9]{8}$', description: 'Promotional code such as SUMMER24.' } })),
+    ).toEqual([]);
   });
 
   it('reports an enum of values a model cannot read (numbers, one-letter codes) that the prose never mentions', () => {
-    expect(where(diffProseAndSchema(tool({ window: { type: 'integer', enum: [60, 300, 600], description: 'Rate window.' } })))).toEqual(['schema-only window enum']);
-    expect(where(diffProseAndSchema(tool({ grade: { type: 'string', enum: ['K', 'M', 'Z'], description: 'Grade.' } })))).toEqual(['schema-only grade enum']);
-    expect(diffProseAndSchema(tool({ window: { type: 'integer', enum: [60, 300, 600], description: 'Rate window: 60, 300 or 600 seconds.' } }))).toEqual([]);
+    expect(where(diffProseAndSchema(tool({ window: { type: 'integer', enum: [60, 300, 600], description: 'Rate window.' } })))).toEqual([
+      'schema-only window enum',
+    ]);
+    expect(where(diffProseAndSchema(tool({ grade: { type: 'string', enum: ['K', 'M', 'Z'], description: 'Grade.' } })))).toEqual([
+      'schema-only grade enum',
+    ]);
+    expect(
+      diffProseAndSchema(tool({ window: { type: 'integer', enum: [60, 300, 600], description: 'Rate window: 60, 300 or 600 seconds.' } })),
+    ).toEqual([]);
   });
 
   it('leaves alone an enum whose values explain themselves (the model reads them in the schema)', () => {
-    for (const values of [['asc', 'desc'], ['open', 'closed', 'all'], ['debug', 'info', 'warn', 'error'], ['+1', '-1', 'laugh', 'heart'], ['us-east-1', 'eu-west-1']]) {
+    for (const values of [
+      ['asc', 'desc'],
+      ['open', 'closed', 'all'],
+      ['debug', 'info', 'warn', 'error'],
+      ['+1', '-1', 'laugh', 'heart'],
+      ['us-east-1', 'eu-west-1'],
+    ]) {
       expect(diffProseAndSchema(tool({ choice: { type: 'string', enum: values, description: 'Which one.' } }))).toEqual([]);
     }
   });
@@ -283,25 +359,42 @@ describe('ids', () => {
   });
 
   it('are stable across runs, rewording and unrelated edits, and gone when fixed', () => {
-    const base = tool({ amount: { type: 'number', maximum: 500000, description: 'Amount to move.' }, memo: { type: 'string', description: 'Note.' } });
+    const base = tool({
+      amount: { type: 'number', maximum: 500000, description: 'Amount to move.' },
+      memo: { type: 'string', description: 'Note.' },
+    });
     const ids = auditTool(base).map((f) => f.id);
     expect(ids).toEqual(['schema-only:t:amount:maximum']);
     expect(auditTool(base).map((f) => f.id)).toEqual(ids);
-    const reworded = tool({ memo: { type: 'string', description: 'A note for the customer.' }, amount: { type: 'number', maximum: 400000, description: 'How much to move.' }, extra: { type: 'boolean', description: 'Flag.' } });
+    const reworded = tool({
+      memo: { type: 'string', description: 'A note for the customer.' },
+      amount: { type: 'number', maximum: 400000, description: 'How much to move.' },
+      extra: { type: 'boolean', description: 'Flag.' },
+    });
     expect(auditTool(reworded).map((f) => f.id)).toEqual(ids);
     const fixed = tool({ amount: { type: 'number', maximum: 500000, description: 'Amount to move, at most 500000 EUR.' } });
     expect(auditTool(fixed)).toEqual([]);
   });
 
   it('are unique within a tool and sorted deterministically', () => {
-    const definition = tool({ a: { type: 'integer', maximum: 7, enum: [1, 2], description: 'x' }, b: { type: 'string', pattern: '^a$', format: 'email', description: 'y' } });
+    const definition = tool({
+      a: { type: 'integer', maximum: 7, enum: [1, 2], description: 'x' },
+      b: { type: 'string', pattern: '^a$', format: 'email', description: 'y' },
+    });
     const findings = auditTool(definition);
     expect(new Set(findings.map((f) => f.id)).size).toBe(findings.length);
-    expect(findings.map((f) => f.id)).toEqual([...findings].sort((x, y) => (x.parameter ?? '').localeCompare(y.parameter ?? '') || x.keyword.localeCompare(y.keyword)).map((f) => f.id));
+    expect(findings.map((f) => f.id)).toEqual(
+      [...findings]
+        .sort((x, y) => (x.parameter ?? '').localeCompare(y.parameter ?? '') || x.keyword.localeCompare(y.keyword))
+        .map((f) => f.id),
+    );
   });
 
   it('does not mutate the definition', () => {
-    const definition = tool({ q: { type: 'string', enum: ['a', 1], default: 'z', description: 'One of `a` or `b`.' } }, { required: ['q', 'r'] });
+    const definition = tool(
+      { q: { type: 'string', enum: ['a', 1], default: 'z', description: 'One of `a` or `b`.' } },
+      { required: ['q', 'r'] },
+    );
     const before = JSON.stringify(definition);
     auditTool(definition);
     expect(JSON.stringify(definition)).toBe(before);

@@ -44,7 +44,9 @@ describe('schema-only noise is not reported', () => {
   });
 
   it('still reports an upper bound a realistic value crosses, at medium confidence', () => {
-    const findings = diffProseAndSchema(tool({ window_hours: { type: 'integer', maximum: 168, description: 'Look-back window in hours.' } }));
+    const findings = diffProseAndSchema(
+      tool({ window_hours: { type: 'integer', maximum: 168, description: 'Look-back window in hours.' } }),
+    );
     expect(where(findings)).toEqual(['schema-only window_hours maximum']);
     expect(findings[0]?.confidence).toBe('medium');
   });
@@ -57,14 +59,22 @@ describe('prose read for what it says', () => {
   });
 
   it('reads "at least one of A or B is required" as anyOf of required lists, not as required', () => {
-    const definition = tool({ email: { type: 'string' }, phone: { type: 'string' } }, {}, 'Find a contact. At least one of `email` or `phone` is required.');
+    const definition = tool(
+      { email: { type: 'string' }, phone: { type: 'string' } },
+      {},
+      'Find a contact. At least one of `email` or `phone` is required.',
+    );
     const findings = diffProseAndSchema(definition);
     expect(where(findings)).toEqual(['prose-only - anyOf']);
     expect(rejectedAfterFix(definition, findings[0], [{ email: 'a@b.c' }, { phone: '1' }, { email: 'a@b.c', phone: '1' }])).toEqual([]);
   });
 
   it('reads "A and B must be provided together" as dependentRequired', () => {
-    const definition = tool({ start: { type: 'string' }, end: { type: 'string' } }, {}, 'List events. `start` and `end` must be provided together.');
+    const definition = tool(
+      { start: { type: 'string' }, end: { type: 'string' } },
+      {},
+      'List events. `start` and `end` must be provided together.',
+    );
     const findings = diffProseAndSchema(definition);
     expect(where(findings)).toEqual(['prose-only - dependentRequired']);
     expect(findings[0]?.fix?.set).toEqual({ dependentRequired: { start: ['end'], end: ['start'] } });
@@ -72,16 +82,27 @@ describe('prose read for what it says', () => {
   });
 
   it('reads "exactly one of X, Y or Z" and "provide X or Y, not both" as oneOf', () => {
-    const three = tool({ issue: { type: 'string' }, pull: { type: 'string' }, commit: { type: 'string' } }, {}, 'Comment on something. Exactly one of `issue`, `pull` or `commit` must be given.');
+    const three = tool(
+      { issue: { type: 'string' }, pull: { type: 'string' }, commit: { type: 'string' } },
+      {},
+      'Comment on something. Exactly one of `issue`, `pull` or `commit` must be given.',
+    );
     expect(where(diffProseAndSchema(three))).toEqual(['prose-only - oneOf']);
-    const own = tool({ query: { type: 'string', description: 'The objective. Provide query or runId, not both.' }, runId: { type: 'string' } });
+    const own = tool({
+      query: { type: 'string', description: 'The objective. Provide query or runId, not both.' },
+      runId: { type: 'string' },
+    });
     const findings = diffProseAndSchema(own);
     expect(where(findings)).toEqual(['prose-only - oneOf']);
     expect(rejectedAfterFix(own, findings[0], [{ query: 'x' }, { runId: 'r' }])).toEqual([]);
   });
 
   it('reads "A and B are mutually exclusive" as not of a required list', () => {
-    const definition = tool({ cursor: { type: 'string' }, page: { type: 'integer' } }, {}, 'List items. `cursor` and `page` are mutually exclusive.');
+    const definition = tool(
+      { cursor: { type: 'string' }, page: { type: 'integer' } },
+      {},
+      'List items. `cursor` and `page` are mutually exclusive.',
+    );
     const findings = diffProseAndSchema(definition);
     expect(where(findings)).toEqual(['prose-only - not']);
     expect(rejectedAfterFix(definition, findings[0], [{}, { cursor: 'c' }, { page: 2 }])).toEqual([]);
@@ -98,12 +119,22 @@ describe('prose read for what it says', () => {
   });
 
   it('attributes no sentence about the response to a parameter', () => {
-    const definition = tool({ labels: { type: 'array', items: { type: 'string' }, description: 'Labels to filter by.' } }, {}, 'List issues. Returns at most 50 labels per issue.');
+    const definition = tool(
+      { labels: { type: 'array', items: { type: 'string' }, description: 'Labels to filter by.' } },
+      {},
+      'List issues. Returns at most 50 labels per issue.',
+    );
     expect(diffProseAndSchema(definition)).toEqual([]);
   });
 
   it('suggests the default value alone, not the prose around it', () => {
-    const definition = tool({ ignoreMode: { type: 'string', enum: ['untilEscalating', 'forever'], description: "How to ignore (default: `ignoreMode='untilEscalating'`)." } });
+    const definition = tool({
+      ignoreMode: {
+        type: 'string',
+        enum: ['untilEscalating', 'forever'],
+        description: "How to ignore (default: `ignoreMode='untilEscalating'`).",
+      },
+    });
     const findings = diffProseAndSchema(definition);
     expect(where(findings)).toEqual(['prose-only ignoreMode default']);
     expect(findings[0]?.fix?.set).toEqual({ default: 'untilEscalating' });
@@ -128,11 +159,13 @@ describe('misses now found', () => {
   });
 
   it('finds "X is still required" with nothing in required', () => {
-    const definition = tool({ owner: { type: 'string', description: 'Repository owner (the repository name alone is not enough). It is still required.' } });
+    const definition = tool({
+      owner: { type: 'string', description: 'Repository owner (the repository name alone is not enough). It is still required.' },
+    });
     expect(where(diffProseAndSchema(definition))).toEqual(['prose-only owner required']);
   });
 
-  it("finds \"('indexed' only)\" with no enum or const", () => {
+  it('finds "(\'indexed\' only)" with no enum or const', () => {
     const definition = tool({ mode: { type: 'string', description: "Search mode ('indexed' only)." } });
     const findings = diffProseAndSchema(definition);
     expect(where(findings)).toEqual(['prose-only mode enum']);
@@ -140,13 +173,19 @@ describe('misses now found', () => {
   });
 
   it('finds values glossed in parentheses with no enum', () => {
-    const definition = tool({ kind: { type: 'string', description: "List local branches ('local'), remote branches ('remote') or all branches ('all')." } });
+    const definition = tool({
+      kind: { type: 'string', description: "List local branches ('local'), remote branches ('remote') or all branches ('all')." },
+    });
     expect(where(diffProseAndSchema(definition))).toEqual(['prose-only kind enum']);
   });
 
   it('finds an enum that lists a placeholder instead of the values it stands for', () => {
     const definition = tool({
-      freshness: { type: 'string', enum: ['pd', 'pw', 'YYYY-MM-DDtoYYYY-MM-DD'], description: "'pd' last day, 'pw' last week, 'YYYY-MM-DDtoYYYY-MM-DD' a range, e.g. 2022-04-01to2022-07-30." },
+      freshness: {
+        type: 'string',
+        enum: ['pd', 'pw', 'YYYY-MM-DDtoYYYY-MM-DD'],
+        description: "'pd' last day, 'pw' last week, 'YYYY-MM-DDtoYYYY-MM-DD' a range, e.g. 2022-04-01to2022-07-30.",
+      },
     });
     const findings = diffProseAndSchema(definition);
     expect(where(findings)).toEqual(['prose-only freshness enum']);
@@ -154,7 +193,11 @@ describe('misses now found', () => {
   });
 
   it('finds a required parameter the argument list calls optional, with a fix that drops it from required', () => {
-    const definition = tool({ name: { type: 'string' }, amount_off: { type: 'number' } }, { required: ['name', 'amount_off'] }, 'Create a coupon.\n- name (str): The name.\n- amount_off (number, optional): The amount off.');
+    const definition = tool(
+      { name: { type: 'string' }, amount_off: { type: 'number' } },
+      { required: ['name', 'amount_off'] },
+      'Create a coupon.\n- name (str): The name.\n- amount_off (number, optional): The amount off.',
+    );
     const findings = auditTool(definition);
     expect(where(findings)).toEqual(['schema-only amount_off required']);
     expect(findings[0]?.fix?.set).toEqual({ required: ['name'] });

@@ -121,12 +121,14 @@ describe('values, formats, defaults, read-only', () => {
     expect(kinds(sentence)).toEqual(expected);
   });
 
-  it.each(['One of the user\'s accounts.', 'Either way, the user must accept.', 'One of low, medium or high priority tasks.', 'Must be unique in the workspace.'])(
-    'no list in %s',
-    (sentence) => {
-      expect(kinds(sentence).filter((k) => k.startsWith('enum'))).toEqual([]);
-    },
-  );
+  it.each([
+    "One of the user's accounts.",
+    'Either way, the user must accept.',
+    'One of low, medium or high priority tasks.',
+    'Must be unique in the workspace.',
+  ])('no list in %s', (sentence) => {
+    expect(kinds(sentence).filter((k) => k.startsWith('enum'))).toEqual([]);
+  });
 
   it.each([
     ['Due date, YYYY-MM-DD.', ['format:date']],
@@ -165,7 +167,12 @@ describe('values, formats, defaults, read-only', () => {
 
 describe('helpers', () => {
   it('splits sentences, not after e.g. or decimals', () => {
-    expect(splitSentences('First, e.g. this. Second one! 0.5 stays. Last').map((s) => s.text)).toEqual(['First, e.g. this.', 'Second one!', '0.5 stays.', 'Last']);
+    expect(splitSentences('First, e.g. this. Second one! 0.5 stays. Last').map((s) => s.text)).toEqual([
+      'First, e.g. this.',
+      'Second one!',
+      '0.5 stays.',
+      'Last',
+    ]);
   });
 
   it('parses numbers as prose writes them', () => {

@@ -31,12 +31,18 @@ interface Expectation {
 }
 
 const expected = JSON.parse(readFileSync(join(FIXTURES, 'real-expected.json'), 'utf8')) as Record<string, Expectation>;
-const sources = JSON.parse(readFileSync(join(FIXTURES, 'real-sources.json'), 'utf8')) as Record<string, { repository: string; path: string; commit: string }>;
+const sources = JSON.parse(readFileSync(join(FIXTURES, 'real-sources.json'), 'utf8')) as Record<
+  string,
+  { repository: string; path: string; commit: string }
+>;
 const definitions: ToolDefinition[] = readdirSync(join(FIXTURES, 'real'))
   .filter((file) => file.endsWith('.json'))
   .sort()
   .map((file) => {
-    const read = parseToolDefinition(JSON.parse(readFileSync(join(FIXTURES, 'real', file), 'utf8')) as JsonValue, file.replace(/\.json$/, ''));
+    const read = parseToolDefinition(
+      JSON.parse(readFileSync(join(FIXTURES, 'real', file), 'utf8')) as JsonValue,
+      file.replace(/\.json$/, ''),
+    );
     if (!read.ok) throw new Error(`${file}: ${read.reason}`);
     return read.definition;
   });
@@ -90,7 +96,13 @@ describe('audit on real tool definitions', () => {
     const line = (label: string, s: Score): string =>
       `  ${label.padEnd(12)} precision ${ratio(s.worth, s.found).toFixed(2)} (${s.worth}/${s.found})  recall ${ratio(s.recalled, s.expected).toFixed(2)} (${s.recalled}/${s.expected})`;
     lines.push(line('all', all));
-    for (const layer of AUDIT_LAYERS) lines.push(line(layer, score((e) => e.layer === layer)));
+    for (const layer of AUDIT_LAYERS)
+      lines.push(
+        line(
+          layer,
+          score((e) => e.layer === layer),
+        ),
+      );
     for (const level of ['high', 'medium', 'low']) {
       const s = score((e) => e.confidence === undefined || e.confidence === level);
       lines.push(`  ${level.padEnd(12)} precision ${ratio(s.worth, s.found).toFixed(2)} (${s.worth}/${s.found})`);
@@ -118,12 +130,16 @@ describe('audit on real tool definitions', () => {
 
 describe('suggestions applied verbatim', () => {
   const compiler = createSchemaCompiler();
-  const withFixes = (schema: JsonObject, fixes: readonly Finding[]): JsonObject => fixes.reduce((s, f) => (f.fix === undefined ? s : applyFix(s, f.fix)), schema);
+  const withFixes = (schema: JsonObject, fixes: readonly Finding[]): JsonObject =>
+    fixes.reduce((s, f) => (f.fix === undefined ? s : applyFix(s, f.fix)), schema);
 
   it.each(definitions.map((d) => [d.name, d] as const))('%s: every fix compiles and still accepts the valid calls', (name, definition) => {
     const findings = findingsByTool.get(name) ?? [];
     // The schema as it should be once its validity findings are fixed: the calls are valid against it.
-    const base = withFixes(definition.inputSchema, findings.filter((f) => f.layer === 'validity'));
+    const base = withFixes(
+      definition.inputSchema,
+      findings.filter((f) => f.layer === 'validity'),
+    );
     const compiled = compiler.compile(base);
     if (!compiled.ok) throw new Error(`${name}: ${compiled.diagnostic.message}`);
     const calls = expected[name]?.calls ?? [];

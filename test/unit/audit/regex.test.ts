@@ -25,10 +25,19 @@ const OLD = {
   },
   separator: (text: string): string | undefined => /\s*(to|through|\.\.|–|—|-)\s*/i.exec(text)?.[1],
   rules: {
-    'read-only': new RegExp(String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`, 'gi'),
-    'email': new RegExp(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)\s*(?:e-?mail)?(?:\s+address)?\b`, 'gi'),
-    'required-word': new RegExp(String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`, 'gi'),
-    'optional': new RegExp(String.raw`(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`, 'gi'),
+    'read-only': new RegExp(
+      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
+      'gi',
+    ),
+    email: new RegExp(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)\s*(?:e-?mail)?(?:\s+address)?\b`, 'gi'),
+    'required-word': new RegExp(
+      String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
+      'gi',
+    ),
+    optional: new RegExp(
+      String.raw`(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
+      'gi',
+    ),
   } as Record<string, RegExp>,
 };
 
@@ -83,7 +92,8 @@ describe('stripWordPunctuation (diff.ts, was /^[("\'`]+|[)"\'`.,;:!?]+$/g)', () 
   });
 
   it('matches the regex on every short token of quotes, brackets and punctuation', () => {
-    for (const token of strings(['(', ')', '"', "'", '`', '.', ',', 'a', '!'], 4)) expect(stripWordPunctuation(token)).toBe(OLD.stripWordPunctuation(token));
+    for (const token of strings(['(', ')', '"', "'", '`', '.', ',', 'a', '!'], 4))
+      expect(stripWordPunctuation(token)).toBe(OLD.stripWordPunctuation(token));
   });
 });
 
@@ -98,8 +108,17 @@ describe('trailingWord (prose.ts splitSentences, was /([A-Za-z.]+)$/)', () => {
 
   it('keeps splitting sentences where it did, never after an abbreviation', () => {
     const text = 'Use e.g. a date. Max. 10 items, i.e. ten. Next one! Costs approx. 5 EUR vs. 6 USD. End';
-    expect(splitSentences(text).map((s) => s.text)).toEqual(['Use e.g. a date.', 'Max. 10 items, i.e. ten.', 'Next one!', 'Costs approx. 5 EUR vs. 6 USD.', 'End']);
-    expect(splitSentences('No. 5 is fine. A sentence ending in etc. and more.').map((s) => s.text)).toEqual(['No. 5 is fine.', 'A sentence ending in etc. and more.']);
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Use e.g. a date.',
+      'Max. 10 items, i.e. ten.',
+      'Next one!',
+      'Costs approx. 5 EUR vs. 6 USD.',
+      'End',
+    ]);
+    expect(splitSentences('No. 5 is fine. A sentence ending in etc. and more.').map((s) => s.text)).toEqual([
+      'No. 5 is fine.',
+      'A sentence ending in etc. and more.',
+    ]);
   });
 });
 
@@ -143,7 +162,8 @@ describe('splitNumber / parseNumber (prose.ts, was a lazy body then \\s*)', () =
 
 describe('leadingWord (prose.ts defaults, was a lazy word with a punctuation lookahead)', () => {
   it('matches the regex on every short text of word characters, punctuation and spaces', () => {
-    for (const text of strings(['a', '.', ',', ')', ' ', '#', '/', '1', '-'], 4)) expect(leadingWord(text), JSON.stringify(text)).toEqual(OLD.leadingWord(text));
+    for (const text of strings(['a', '.', ',', ')', ' ', '#', '/', '1', '-'], 4))
+      expect(leadingWord(text), JSON.stringify(text)).toEqual(OLD.leadingWord(text));
   });
 
   it('reads the same defaults', () => {
@@ -161,7 +181,10 @@ describe('the n-to-m separator (prose.ts, was unanchored /\\s*(to|...)\\s*/)', (
     for (const rest of [' to 5', 'to 5', '  through 9', '..10', ' – 20', '—3', '-4', ' TO 5']) {
       expect(/^\s*(to|through|\.\.|–|—|-)/i.exec(rest)?.[1]).toBe(OLD.separator(rest));
     }
-    expect(extractCandidates('Page size 1 to 5 characters').map((c) => `${c.rule} ${c.start}-${c.end}`)).toEqual(['n-to-m 10-27', 'n-to-m 10-27']);
+    expect(extractCandidates('Page size 1 to 5 characters').map((c) => `${c.rule} ${c.start}-${c.end}`)).toEqual([
+      'n-to-m 10-27',
+      'n-to-m 10-27',
+    ]);
     expect(extractCandidates('Range: 10 – 20 items').map((c) => `${c.rule} ${c.start}-${c.end}`)).toEqual(['n-to-m 7-20', 'n-to-m 7-20']);
   });
 });
@@ -174,7 +197,10 @@ describe('numbers with groups of thousands (prose.ts NUM, groups now at most 8)'
       'between 17-60 between 1,000 and 9,223,372,036,854,775,807',
       'between 17-60 between 1,000 and 9,223,372,036,854,775,807',
     ]);
-    expect(show('Up to 1 000 000 rows; at least 2 000 bytes.')).toEqual(['upper-inclusive 0-20 Up to 1 000 000 rows', 'lower-inclusive 22-42 at least 2 000 bytes']);
+    expect(show('Up to 1 000 000 rows; at least 2 000 bytes.')).toEqual([
+      'upper-inclusive 0-20 Up to 1 000 000 rows',
+      'lower-inclusive 22-42 at least 2 000 bytes',
+    ]);
     const bounds = extractCandidates('At most 1,000,000,000,000,000,000,000,000 items.');
     expect(bounds.map((c) => (c.kind === 'bound' ? c.value : undefined))).toEqual([1e24]);
   });

@@ -88,7 +88,9 @@ describe('loadConfig', () => {
     });
 
     it('SCHEMA_REGISTRY_USERNAME without SCHEMA_REGISTRY_PASSWORD (still refused)', () => {
-      expect(problemsOf({ SCHEMA_REGISTRY_USERNAME: 'reader' })).toEqual(['SCHEMA_REGISTRY_PASSWORD: required when SCHEMA_REGISTRY_USERNAME is set']);
+      expect(problemsOf({ SCHEMA_REGISTRY_USERNAME: 'reader' })).toEqual([
+        'SCHEMA_REGISTRY_PASSWORD: required when SCHEMA_REGISTRY_USERNAME is set',
+      ]);
     });
 
     it('both registry credentials: accepted and passed on', () => {
@@ -164,7 +166,11 @@ describe('loadConfig', () => {
   });
 
   it('no refusal quotes a password from SCHEMA_REGISTRY_URL, whatever else is wrong with the URL', () => {
-    for (const url of ['http://u:url-S3cret-d4@registry/x?q=1', 'ftp://u:url-S3cret-d4@registry/x', 'http://u:url-S3cret-d4@registry/x#f']) {
+    for (const url of [
+      'http://u:url-S3cret-d4@registry/x?q=1',
+      'ftp://u:url-S3cret-d4@registry/x',
+      'http://u:url-S3cret-d4@registry/x#f',
+    ]) {
       const problems = problemsOf({ SCHEMA_REGISTRY_URL: url });
       expect(problems.length).toBeGreaterThan(0);
       expect(problems.every((p) => p.startsWith('SCHEMA_REGISTRY_URL: '))).toBe(true);
@@ -173,8 +179,20 @@ describe('loadConfig', () => {
   });
 
   it('values quoted in other refusals show nothing before the last "@"', () => {
-    const problems = problemsOf({ KAFKA_SASL_MECHANISM: 'u:pw-S3cret-e5@plain', METRICS_PORT: 'pw-S3cret-e5@1', CREATE_TOPICS: 'pw-S3cret-e5@yes', DELIVERY: 'pw-S3cret-e5@x', INPUT_TOPIC: 'pw-S3cret-e5@t' });
-    expect(problems.map((p) => p.slice(0, p.indexOf(':'))).sort()).toEqual(['CREATE_TOPICS', 'DELIVERY', 'INPUT_TOPIC', 'KAFKA_SASL_MECHANISM', 'METRICS_PORT']);
+    const problems = problemsOf({
+      KAFKA_SASL_MECHANISM: 'u:pw-S3cret-e5@plain',
+      METRICS_PORT: 'pw-S3cret-e5@1',
+      CREATE_TOPICS: 'pw-S3cret-e5@yes',
+      DELIVERY: 'pw-S3cret-e5@x',
+      INPUT_TOPIC: 'pw-S3cret-e5@t',
+    });
+    expect(problems.map((p) => p.slice(0, p.indexOf(':'))).sort()).toEqual([
+      'CREATE_TOPICS',
+      'DELIVERY',
+      'INPUT_TOPIC',
+      'KAFKA_SASL_MECHANISM',
+      'METRICS_PORT',
+    ]);
     for (const problem of problems) {
       expect(problem).not.toContain('S3cret');
       expect(problem).toContain('***@');

@@ -20,7 +20,9 @@ describe('settings table', () => {
     for (const [name, spec] of Object.entries(SETTINGS) as [string, SettingSpec][]) {
       if (spec.kind !== 'int') continue;
       for (const value of [spec.min - 1, spec.max + 1]) {
-        expect(() => loadConfig({ ...BASE, [name]: String(value) }), `${name}=${value}`).toThrow(`${name}: must be an integer from ${spec.min} to ${spec.max}`);
+        expect(() => loadConfig({ ...BASE, [name]: String(value) }), `${name}=${value}`).toThrow(
+          `${name}: must be an integer from ${spec.min} to ${spec.max}`,
+        );
       }
     }
   });

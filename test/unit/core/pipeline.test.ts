@@ -24,8 +24,15 @@ describe('processCall for an unknown tool', () => {
   });
 
   it('says why no schema can exist when the schema source knows (a name no registry subject can have)', () => {
-    const record = processCall(call('..'), undefined, undefined, 'the registry subject of this tool name is "..", which cannot be addressed in a registry URL');
-    expect(record.errors[0]?.message).toBe('No tool named ".." can be known: the registry subject of this tool name is "..", which cannot be addressed in a registry URL.');
+    const record = processCall(
+      call('..'),
+      undefined,
+      undefined,
+      'the registry subject of this tool name is "..", which cannot be addressed in a registry URL',
+    );
+    expect(record.errors[0]?.message).toBe(
+      'No tool named ".." can be known: the registry subject of this tool name is "..", which cannot be addressed in a registry URL.',
+    );
   });
 
   it('quotes at most 80 code units of a long name, never half of a surrogate pair', () => {
@@ -42,7 +49,15 @@ describe('processCall for an unknown tool', () => {
 describe('processRecord: one output per call', () => {
   const compiler = createSchemaCompiler();
   const search = parseToolDefinition(
-    { name: 'search_issues', inputSchema: { type: 'object', properties: { query: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['query'], additionalProperties: false } },
+    {
+      name: 'search_issues',
+      inputSchema: {
+        type: 'object',
+        properties: { query: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } },
+        required: ['query'],
+        additionalProperties: false,
+      },
+    },
     'search_issues',
   );
   if (!search.ok) throw new Error(search.reason);
@@ -66,12 +81,18 @@ describe('processRecord: one output per call', () => {
       [null, 'dead_letter', 'record_missing_tool_name'],
       ['call_4', 'rejected', 'tool_unknown'],
     ]);
-    expect(out[0]).toMatchObject({ format: 'openai_chat', arguments: { query: 'lag', labels: ['kafka'] }, repairs: [{ pointer: '/labels', kind: 'json_decoded' }] });
+    expect(out[0]).toMatchObject({
+      format: 'openai_chat',
+      arguments: { query: 'lag', labels: ['kafka'] },
+      repairs: [{ pointer: '/labels', kind: 'json_decoded' }],
+    });
     expect(out[2]?.errors[0]?.message).toMatch(/^tool_calls\[2\]: /);
   });
 
   it('a single call: one output, as before', () => {
-    expect(run({ type: 'tool_use', id: 't', name: 'search_issues', input: { query: 'q' } }).map((r) => r.disposition)).toEqual(['normalized']);
+    expect(run({ type: 'tool_use', id: 't', name: 'search_issues', input: { query: 'q' } }).map((r) => r.disposition)).toEqual([
+      'normalized',
+    ]);
   });
 
   it('a message without calls, and a custom_tool_call: one dead letter each, with its own code and hint', () => {
@@ -97,15 +118,27 @@ describe('processRecord: one output per call', () => {
     for (const record of records) {
       const out = run(record);
       expect(out, JSON.stringify(record)).toHaveLength(1);
-      expect(out[0], JSON.stringify(record)).toMatchObject({ valid: true, arguments: { query: 'q', labels: ['x'] }, repairs: [{ pointer: '/labels', kind: 'json_decoded' }] });
+      expect(out[0], JSON.stringify(record)).toMatchObject({
+        valid: true,
+        arguments: { query: 'q', labels: ['x'] },
+        repairs: [{ pointer: '/labels', kind: 'json_decoded' }],
+      });
     }
   });
 
-  it('a LangChain InvalidToolCall is rejected with our reading and LangChain\'s error in the details', () => {
-    const [out] = run({ type: 'invalid_tool_call', name: 'search_issues', args: '{"query": "q",', id: 'bad', error: 'Function search_issues arguments are not valid JSON.' });
+  it("a LangChain InvalidToolCall is rejected with our reading and LangChain's error in the details", () => {
+    const [out] = run({
+      type: 'invalid_tool_call',
+      name: 'search_issues',
+      args: '{"query": "q",',
+      id: 'bad',
+      error: 'Function search_issues arguments are not valid JSON.',
+    });
     expect(out).toMatchObject({ id: 'bad', format: 'langchain', disposition: 'rejected', arguments: '{"query": "q",' });
     expect(out?.errors[0]?.code).toBe('arguments_not_json');
-    expect(out?.errors[0]?.message).toMatch(/not valid JSON: .*\(LangChain reported: Function search_issues arguments are not valid JSON\.\)$/);
+    expect(out?.errors[0]?.message).toMatch(
+      /not valid JSON: .*\(LangChain reported: Function search_issues arguments are not valid JSON\.\)$/,
+    );
     expect(out?.errors[0]?.details).toMatchObject({ upstreamError: 'Function search_issues arguments are not valid JSON.' });
   });
 

@@ -134,7 +134,9 @@ describe('no ReDoS: every regex literal in src/ (outside core/audit) is linear o
         const ms = runOnce(found.regex, input);
         if (ms > worst.ms) worst = { ms, input };
       }
-      expect(worst.ms, `slowest input: ${JSON.stringify(worst.input.slice(0, 40))}... (${worst.input.length} chars)`).toBeLessThan(BOUND_MS);
+      expect(worst.ms, `slowest input: ${JSON.stringify(worst.input.slice(0, 40))}... (${worst.input.length} chars)`).toBeLessThan(
+        BOUND_MS,
+      );
     });
   }
 });
@@ -143,7 +145,13 @@ describe('no ReDoS on the paths that feed untrusted text to a regex', () => {
   const compiler = createSchemaCompiler();
 
   it('envelope.ts: the parser-position regex over V8 messages for huge invalid arguments text', () => {
-    for (const text of [`{"a":${'1'.repeat(N)}x`, `{"a":"${'\\'.repeat(N)}`, `${'['.repeat(N)}x`, `at position ${'9'.repeat(N)}`, '{'.repeat(N)]) {
+    for (const text of [
+      `{"a":${'1'.repeat(N)}x`,
+      `{"a":"${'\\'.repeat(N)}`,
+      `${'['.repeat(N)}x`,
+      `at position ${'9'.repeat(N)}`,
+      '{'.repeat(N),
+    ]) {
       let result: ReturnType<typeof parseArguments> | undefined;
       const ms = timed(() => (result = parseArguments(text, 10_000)));
       expect(result?.ok).toBe(false);
@@ -163,7 +171,10 @@ describe('no ReDoS on the paths that feed untrusted text to a regex', () => {
   it('validate.ts: hints for huge unknown keys, pointer tokens and descriptions', () => {
     const compiled = compiler.compile({
       type: 'object',
-      properties: { n: { type: 'integer', minimum: 5, description: `${' '.repeat(N)}x${'.'.repeat(N)}x` }, list: { type: 'array', items: { type: 'object', additionalProperties: false } } },
+      properties: {
+        n: { type: 'integer', minimum: 5, description: `${' '.repeat(N)}x${'.'.repeat(N)}x` },
+        list: { type: 'array', items: { type: 'object', additionalProperties: false } },
+      },
       additionalProperties: false,
     });
     if (!compiled.ok) throw new Error(compiled.diagnostic.message);
@@ -202,8 +213,38 @@ describe('no ReDoS on the paths that feed untrusted text to a regex', () => {
   });
 
   it('every ajv format on long runs of its own characters', () => {
-    const formats = ['date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password', 'binary'];
-    const compiled = compiler.compile({ type: 'object', properties: Object.fromEntries(formats.map((f) => [f, { type: 'string', format: f }])) });
+    const formats = [
+      'date',
+      'time',
+      'date-time',
+      'iso-time',
+      'iso-date-time',
+      'duration',
+      'uri',
+      'uri-reference',
+      'uri-template',
+      'url',
+      'email',
+      'hostname',
+      'ipv4',
+      'ipv6',
+      'regex',
+      'uuid',
+      'json-pointer',
+      'json-pointer-uri-fragment',
+      'relative-json-pointer',
+      'byte',
+      'int32',
+      'int64',
+      'float',
+      'double',
+      'password',
+      'binary',
+    ];
+    const compiled = compiler.compile({
+      type: 'object',
+      properties: Object.fromEntries(formats.map((f) => [f, { type: 'string', format: f }])),
+    });
     if (!compiled.ok) throw new Error(compiled.diagnostic.message);
     const seeds = ['a', '0', ':', '/', '.', '-', '@', '%2', '{a}', 'P1', 'T1', '1:', 'a.', ':@', '::', '~0', '\\', 'a@a.', '00:', '1.1'];
     const prefixes = ['', 'http://', 'a@', 'P', '2020-01-01T', '::', '/', 'mailto:', '0.'];
@@ -220,7 +261,7 @@ describe('no ReDoS on the paths that feed untrusted text to a regex', () => {
     expect(worst.ms, worst.what).toBeLessThan(BOUND_MS * 4);
   });
 
-  it('schema patterns of the example tools and the plan\'s patternProperties are linear on huge values and keys', () => {
+  it("schema patterns of the example tools and the plan's patternProperties are linear on huge values and keys", () => {
     const compiled = compiler.compile({
       type: 'object',
       properties: { account: { type: 'string', pattern: '^[A-Z]{2}[0-9]{8}$' }, slug: { type: 'string', pattern: '^([a-z]+-)*[a-z]+$' } },
@@ -238,7 +279,15 @@ describe('no ReDoS on the paths that feed untrusted text to a regex', () => {
   });
 
   it('normalize.ts: entity decoding (no regex: a trie) is linear on reference runs', () => {
-    for (const text of ['&'.repeat(N), '&amp'.repeat(N / 4), '&#'.repeat(N / 2), `&#${'9'.repeat(N)};`, `&${'a'.repeat(N)};`, '&lt;'.repeat(N / 4), `&${'amp;'.repeat(N / 4)}`]) {
+    for (const text of [
+      '&'.repeat(N),
+      '&amp'.repeat(N / 4),
+      '&#'.repeat(N / 2),
+      `&#${'9'.repeat(N)};`,
+      `&${'a'.repeat(N)};`,
+      '&lt;'.repeat(N / 4),
+      `&${'amp;'.repeat(N / 4)}`,
+    ]) {
       let out = '';
       const ms = timed(() => (out = decodeReferences(text, 10)));
       expect(out.length).toBeLessThanOrEqual(text.length);

@@ -73,7 +73,10 @@ function streamingModel(input: string): MockLanguageModelV4 {
   });
 }
 
-function recording(): { records: { record: OutputRecord; call: ModelToolCall }[]; onRecord: (record: OutputRecord, call: ModelToolCall) => void } {
+function recording(): {
+  records: { record: OutputRecord; call: ModelToolCall }[];
+  onRecord: (record: OutputRecord, call: ModelToolCall) => void;
+} {
   const records: { record: OutputRecord; call: ModelToolCall }[] = [];
   return {
     records,
@@ -163,7 +166,12 @@ describe('toolcallMiddleware in generateText', () => {
     });
     const middleware = toolcallMiddleware({ onRecord });
     const params = { prompt: [], tools: [{ type: 'function' as const, name: 'create_event', inputSchema: { type: 'object' as const } }] };
-    const wrapped = await middleware.wrapGenerate?.({ doGenerate: () => mock.doGenerate(params), doStream: () => mock.doStream(params), params, model: mock });
+    const wrapped = await middleware.wrapGenerate?.({
+      doGenerate: () => mock.doGenerate(params),
+      doStream: () => mock.doStream(params),
+      params,
+      model: mock,
+    });
     expect(wrapped?.content).toEqual([
       { type: 'tool-call', toolCallId: 'c1', toolName: 'not_listed', input: '{"a":"[1]"}' },
       { type: 'tool-call', toolCallId: 'c2', toolName: 'create_event', input: NEARLY_RIGHT, providerExecuted: true },
@@ -173,7 +181,10 @@ describe('toolcallMiddleware in generateText', () => {
 
   it('applies the options: an entity exemption keeps the references of that parameter', async () => {
     const { received, tools } = eventTools();
-    const model = wrapLanguageModel({ model: generatingModel(NEARLY_RIGHT), middleware: toolcallMiddleware({ entityExempt: ['create_event/title'] }) });
+    const model = wrapLanguageModel({
+      model: generatingModel(NEARLY_RIGHT),
+      middleware: toolcallMiddleware({ entityExempt: ['create_event/title'] }),
+    });
     await generateText({ model, tools, prompt: 'x' });
     expect(received).toEqual([{ ...REPAIRED, title: 'Design review &amp;amp; planning' }]);
   });

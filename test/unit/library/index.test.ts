@@ -20,7 +20,11 @@ function exampleTools(): Record<string, object> {
   );
 }
 
-const TAGS_SCHEMA = { type: 'object', properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['title'] };
+const TAGS_SCHEMA = {
+  type: 'object',
+  properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['title'],
+};
 const NEARLY_RIGHT = { title: 'Ember &amp;amp; Oak', tags: '["a","b"]' };
 const REPAIRED = { title: 'Ember & Oak', tags: ['a', 'b'] };
 
@@ -44,7 +48,14 @@ describe('createNormalizer: tool definitions', () => {
     expect(keyed.tools).toEqual(['bare', 'keyed']);
     for (const [normalizer, name] of [...list.tools.map((n) => [list, n] as const), [keyed, 'bare'] as const, [keyed, 'keyed'] as const]) {
       const record = only(normalizer.normalize({ id: 'c1', tool: name, arguments: NEARLY_RIGHT }));
-      expect(record).toMatchObject({ id: 'c1', tool: name, format: 'canonical', valid: true, disposition: 'normalized', arguments: REPAIRED });
+      expect(record).toMatchObject({
+        id: 'c1',
+        tool: name,
+        format: 'canonical',
+        valid: true,
+        disposition: 'normalized',
+        arguments: REPAIRED,
+      });
     }
     expect(list.problems).toEqual([]);
   });
@@ -54,10 +65,17 @@ describe('createNormalizer: tool definitions', () => {
     expect(() => createNormalizer({ tools: [{ inputSchema: TAGS_SCHEMA }] })).toThrow(/tools\[0\] has no tool name/);
     expect(() => createNormalizer({ tools: [{ name: '  ', parameters: TAGS_SCHEMA }] })).toThrow(/tools\[0\] has no tool name/);
     expect(() => createNormalizer({ tools: ['search' as unknown as object] })).toThrow(/tools\[0\] has no tool name/);
-    expect(() => createNormalizer({ tools: [{ name: 'a', inputSchema: TAGS_SCHEMA }, { name: 'a', parameters: TAGS_SCHEMA }] })).toThrow(
-      /tools\[1\] defines tool "a" again/,
+    expect(() =>
+      createNormalizer({
+        tools: [
+          { name: 'a', inputSchema: TAGS_SCHEMA },
+          { name: 'a', parameters: TAGS_SCHEMA },
+        ],
+      }),
+    ).toThrow(/tools\[1\] defines tool "a" again/);
+    expect(() => createNormalizer({ tools: { a: TAGS_SCHEMA, b: { name: 'a', inputSchema: TAGS_SCHEMA } } })).toThrow(
+      /defines tool "a" again/,
     );
-    expect(() => createNormalizer({ tools: { a: TAGS_SCHEMA, b: { name: 'a', inputSchema: TAGS_SCHEMA } } })).toThrow(/defines tool "a" again/);
     expect(() => createNormalizer({ tools: 'tools' as never })).toThrow(/"tools" must be/);
     expect(() => createNormalizer(undefined as never)).toThrow(/options object/);
   });
@@ -117,12 +135,18 @@ describe('createNormalizer: options', () => {
   it('applies deep, entity exemptions and limits as the CLI flags do', () => {
     const schema = {
       type: 'object',
-      properties: { content: { type: 'string' }, title: { type: 'string' }, nested: { type: 'object', properties: { ids: { type: 'array' } } } },
+      properties: {
+        content: { type: 'string' },
+        title: { type: 'string' },
+        nested: { type: 'object', properties: { ids: { type: 'array' } } },
+      },
     };
     const call = { tool: 'write_file', arguments: { content: 'a &amp; b', title: 'a &amp; b', nested: { ids: '[1]' } } };
     const plain = only(createNormalizer({ tools: { write_file: schema } }).normalize(call));
     expect(plain.arguments).toEqual({ content: 'a & b', title: 'a & b', nested: { ids: '[1]' } });
-    const tuned = only(createNormalizer({ tools: { write_file: schema }, deep: true, entityExempt: ['write_file/content'] }).normalize(call));
+    const tuned = only(
+      createNormalizer({ tools: { write_file: schema }, deep: true, entityExempt: ['write_file/content'] }).normalize(call),
+    );
     expect(tuned.arguments).toEqual({ content: 'a &amp; b', title: 'a & b', nested: { ids: [1] } });
     const wholeTool = only(createNormalizer({ tools: { write_file: schema }, entityExempt: ['other,write_file'] }).normalize(call));
     expect(wholeTool.arguments).toEqual(call.arguments);
@@ -130,7 +154,12 @@ describe('createNormalizer: options', () => {
     expect(small.errors[0]?.code).toBe('record_too_large');
     const shallow = only(createNormalizer({ tools: { write_file: schema }, maxDepth: 2 }).normalize(call));
     expect(shallow.errors[0]?.code).toBe('record_too_deep');
-    const onePass = only(createNormalizer({ tools: { write_file: schema }, maxEntityPasses: 1 }).normalize({ tool: 'write_file', arguments: { title: '&amp;amp;' } }));
+    const onePass = only(
+      createNormalizer({ tools: { write_file: schema }, maxEntityPasses: 1 }).normalize({
+        tool: 'write_file',
+        arguments: { title: '&amp;amp;' },
+      }),
+    );
     expect(onePass.arguments).toEqual({ title: '&amp;' });
   });
 
@@ -139,7 +168,9 @@ describe('createNormalizer: options', () => {
     expect(() => createNormalizer({ tools, maxDepth: 0 })).toThrow(/"maxDepth" must be a positive integer/);
     expect(() => createNormalizer({ tools, maxDepth: 1001 })).toThrow(/"maxDepth" must be at most 1000/);
     expect(() => createNormalizer({ tools, maxRecordBytes: 1.5 })).toThrow(/"maxRecordBytes"/);
-    expect(() => createNormalizer({ tools, maxEntityPasses: '3' as never })).toThrow(/"maxEntityPasses" must be a positive integer, got string/);
+    expect(() => createNormalizer({ tools, maxEntityPasses: '3' as never })).toThrow(
+      /"maxEntityPasses" must be a positive integer, got string/,
+    );
     expect(() => createNormalizer({ tools, deep: 'yes' as never })).toThrow(/"deep" must be a boolean/);
     expect(() => createNormalizer({ tools, entityExempt: 'a' as never })).toThrow(/"entityExempt" must be an array/);
     expect(() => createNormalizer({ tools, maxdepth: 3 } as never)).toThrow(/unknown option "maxdepth"/);
@@ -224,9 +255,28 @@ describe('normalize: any input, never an exception', () => {
   });
 
   it('survives getters, toJSON and Proxy traps that throw', () => {
-    const getter = { tool: 'search_issues', get arguments(): never { throw new Error('boom'); } };
-    const toJson = { tool: 'search_issues', arguments: { toJSON: (): never => { throw new Error('no'); } } };
-    const proxy = new Proxy({}, { ownKeys: (): never => { throw new Error('trap'); } });
+    const getter = {
+      tool: 'search_issues',
+      get arguments(): never {
+        throw new Error('boom');
+      },
+    };
+    const toJson = {
+      tool: 'search_issues',
+      arguments: {
+        toJSON: (): never => {
+          throw new Error('no');
+        },
+      },
+    };
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys: (): never => {
+          throw new Error('trap');
+        },
+      },
+    );
     for (const input of [getter, toJson, proxy]) {
       const record = only(normalizer.normalize(input));
       expect(record.errors[0]?.code).toBe('record_not_json');
@@ -240,11 +290,23 @@ describe('normalize: any input, never an exception', () => {
       normalizer.normalize({
         id: undefined,
         tool: 'create_event',
-        arguments: { title: new String('Review'), start: new Date('2026-12-01T10:00:00Z'), duration_minutes: new Number(30), attendees: shared, extra: shared },
+        arguments: {
+          title: new String('Review'),
+          start: new Date('2026-12-01T10:00:00Z'),
+          duration_minutes: new Number(30),
+          attendees: shared,
+          extra: shared,
+        },
       }),
     );
     expect(record.id).toBeNull();
-    expect(record.arguments).toMatchObject({ title: 'Review', start: '2026-12-01T10:00:00.000Z', duration_minutes: 30, attendees: ['bug'], extra: ['bug'] });
+    expect(record.arguments).toMatchObject({
+      title: 'Review',
+      start: '2026-12-01T10:00:00.000Z',
+      duration_minutes: 30,
+      attendees: ['bug'],
+      extra: ['bug'],
+    });
   });
 
   it('keeps __proto__ keys as data and never mutates the input', () => {
@@ -284,7 +346,10 @@ describe('arguments a caller already holds', () => {
     const invalid = normalizeToolArguments(TAGS_SCHEMA, { tags: '["a"]' });
     expect(invalid).toMatchObject({ valid: false, disposition: 'rejected', arguments: { tags: ['a'] } });
     expect(invalid.errors[0]).toMatchObject({ code: 'missing_required', path: '/title' });
-    expect(normalizeToolArguments(TAGS_SCHEMA, NEARLY_RIGHT, { toolName: 'w', entityExempt: ['w'] }).arguments).toEqual({ ...REPAIRED, title: NEARLY_RIGHT.title });
+    expect(normalizeToolArguments(TAGS_SCHEMA, NEARLY_RIGHT, { toolName: 'w', entityExempt: ['w'] }).arguments).toEqual({
+      ...REPAIRED,
+      title: NEARLY_RIGHT.title,
+    });
     const unusable = normalizeToolArguments({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, {});
     expect(unusable.errors[0]?.code).toBe('tool_schema_unusable');
     expect(normalizeToolArguments(TAGS_SCHEMA, { title: 1n }).errors[0]?.code).toBe('record_not_json');

@@ -83,12 +83,7 @@ function notObject(message: string, received: string): ArgumentsResult {
   return diagnose('arguments_not_object', message, OBJECT_HINT, { received });
 }
 
-function diagnose(
-  code: Diagnostic['code'],
-  message: string,
-  hint: string,
-  details?: Record<string, JsonValue>,
-): ArgumentsResult {
+function diagnose(code: Diagnostic['code'], message: string, hint: string, details?: Record<string, JsonValue>): ArgumentsResult {
   const diagnostic: Diagnostic = { code, path: '', message, hint };
   if (details !== undefined) diagnostic.details = details;
   return { ok: false, diagnostic };

@@ -71,14 +71,20 @@ export function makeCall(
     return fail('record_missing_tool_name', `${envelopeLabel(format)} carries no tool name: ${nameField} ${describeBadName(name)}.`);
   }
   if (rawArguments === undefined && whenArgumentsMissing !== undefined) {
-    return fail('record_missing_arguments', `${envelopeLabel(format)} carries no arguments: ${ARGUMENTS_FIELD[format]} ${whenArgumentsMissing}.`);
+    return fail(
+      'record_missing_arguments',
+      `${envelopeLabel(format)} carries no arguments: ${ARGUMENTS_FIELD[format]} ${whenArgumentsMissing}.`,
+    );
   }
   return { ok: true, call: { format, id: callId(id), tool: name, rawArguments } };
 }
 
 export function missingContainer(format: EnvelopeFormat, field: string, value: JsonValue | undefined): EnvelopeResult {
   const what = value === undefined ? 'is missing' : `is ${describeType(value)}, not an object`;
-  return fail('record_missing_tool_name', `${envelopeLabel(format)} carries no tool name: ${field}.name is absent because ${field} ${what}.`);
+  return fail(
+    'record_missing_tool_name',
+    `${envelopeLabel(format)} carries no tool name: ${field}.name is absent because ${field} ${what}.`,
+  );
 }
 
 /** Call ids are kept as strings: a JSON-RPC numeric id is stringified; anything else means "no id". */

@@ -46,7 +46,11 @@ const CALL_DECODERS: readonly CallDecoder[] = [
   { format: 'bedrock', matches: (r) => r.toolUse !== undefined, decode: decodeBedrock },
   { format: 'ai_sdk', matches: (r) => r.type === 'tool-call', decode: decodeAiSdk },
   { format: 'langchain', matches: isLangChainCall, decode: decodeLangChain },
-  { format: 'openai_function_call', matches: hasFunctionCall, decode: (r) => (isLegacyOpenAi(r) ? decodeLegacyFunctionCall(r) : decodeGeminiPython(r)) },
+  {
+    format: 'openai_function_call',
+    matches: hasFunctionCall,
+    decode: (r) => (isLegacyOpenAi(r) ? decodeLegacyFunctionCall(r) : decodeGeminiPython(r)),
+  },
 ];
 
 /** The decoder whose shape the record has, or undefined when it is none of the single-call formats. */

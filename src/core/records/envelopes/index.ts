@@ -52,16 +52,24 @@ export function decodeRecord(value: JsonValue, maxCalls: number = MAX_CALLS_PER_
   if (!isJsonObject(value)) return notObject(value);
   const single = decodeSingleCall(value);
   if (single !== undefined) {
-    return single.ok ? { ok: true, message: false, calls: [{ index: 0, raw: value, path: undefined, sharedId: false, read: single }] } : single;
+    return single.ok
+      ? { ok: true, message: false, calls: [{ index: 0, raw: value, path: undefined, sharedId: false, read: single }] }
+      : single;
   }
   const found = findMessageCalls(value);
   if (found === undefined) return unknownEnvelope(value);
   if (found.calls.length === 0) {
     const role = typeof value.role === 'string' ? ` (role ${JSON.stringify(value.role.slice(0, 40))})` : '';
-    return fail('record_no_tool_calls', `The object is a whole message${role} that holds no tool call (looked in ${found.looked}): there is nothing to run.`);
+    return fail(
+      'record_no_tool_calls',
+      `The object is a whole message${role} that holds no tool call (looked in ${found.looked}): there is nothing to run.`,
+    );
   }
   if (found.calls.length > maxCalls) {
-    return fail('record_too_many_calls', `The message holds ${found.calls.length} tool calls (in ${found.looked}); at most ${maxCalls} are read from one record.`);
+    return fail(
+      'record_too_many_calls',
+      `The message holds ${found.calls.length} tool calls (in ${found.looked}); at most ${maxCalls} are read from one record.`,
+    );
   }
   const reads = found.calls.map(decodeFound);
   const ids = new Map<string, number>();
@@ -92,9 +100,15 @@ function decodeFound(place: FoundCall): EnvelopeResult {
 }
 
 function notObject(value: JsonValue): { ok: false; error: RecordFailure } {
-  return fail('record_not_object', `The record is ${describeType(value)}, not an object; send one tool call or one whole message per record.`);
+  return fail(
+    'record_not_object',
+    `The record is ${describeType(value)}, not an object; send one tool call or one whole message per record.`,
+  );
 }
 
 function unknownEnvelope(value: JsonObject): { ok: false; error: RecordFailure } {
-  return fail('record_unknown_envelope', `The object matches none of the accepted envelopes (keys seen: ${quoteKeys(value)}). Accepted: ${ACCEPTED_SHAPES}.`);
+  return fail(
+    'record_unknown_envelope',
+    `The object matches none of the accepted envelopes (keys seen: ${quoteKeys(value)}). Accepted: ${ACCEPTED_SHAPES}.`,
+  );
 }

@@ -13,7 +13,9 @@ const MAX_UPSTREAM_ERROR = 1_000;
 
 export function isLangChainCall(record: JsonObject): boolean {
   const type = record.type;
-  return type === 'tool_call' || type === 'invalid_tool_call' || (type === undefined && record.name !== undefined && record.args !== undefined);
+  return (
+    type === 'tool_call' || type === 'invalid_tool_call' || (type === undefined && record.name !== undefined && record.args !== undefined)
+  );
 }
 
 export function decodeLangChain(record: JsonObject): EnvelopeResult {

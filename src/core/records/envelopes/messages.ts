@@ -38,7 +38,13 @@ export function findMessageCalls(record: JsonObject): { calls: FoundCall[]; look
 }
 
 function isBody(record: JsonObject): boolean {
-  return record.role !== undefined || Array.isArray(record.tool_calls) || Array.isArray(record.invalid_tool_calls) || Array.isArray(record.content) || Array.isArray(record.parts);
+  return (
+    record.role !== undefined ||
+    Array.isArray(record.tool_calls) ||
+    Array.isArray(record.invalid_tool_calls) ||
+    Array.isArray(record.content) ||
+    Array.isArray(record.parts)
+  );
 }
 
 function firstOf(list: JsonValue[], key: string, inner: string): { calls: FoundCall[]; looked: string } {
@@ -49,7 +55,10 @@ function firstOf(list: JsonValue[], key: string, inner: string): { calls: FoundC
 }
 
 function bodyCalls(body: JsonObject, prefix: string): { calls: FoundCall[]; looked: string } {
-  const listed = [...listedCalls(body.tool_calls, `${prefix}tool_calls`), ...listedCalls(body.invalid_tool_calls, `${prefix}invalid_tool_calls`)];
+  const listed = [
+    ...listedCalls(body.tool_calls, `${prefix}tool_calls`),
+    ...listedCalls(body.invalid_tool_calls, `${prefix}invalid_tool_calls`),
+  ];
   if (listed.length > 0) return { calls: listed, looked: `${prefix}tool_calls` };
   for (const key of ['content', 'parts'] as const) {
     const list = body[key];

@@ -28,7 +28,10 @@ export function decodeChatFamily(record: JsonObject): EnvelopeResult {
   if (!isJsonObject(fn)) {
     // `{"type": "function", "name", "parameters"}` is how the Responses API (and MCP-to-OpenAI bridges) define a tool.
     if (fn === undefined && typeof record.name === 'string' && record.parameters !== undefined) {
-      return fail('record_missing_arguments', `The object is an OpenAI tool definition ("type": "function" with "name" and "parameters"), not a call: ${DEFINITION_HINT}`);
+      return fail(
+        'record_missing_arguments',
+        `The object is an OpenAI tool definition ("type": "function" with "name" and "parameters"), not a call: ${DEFINITION_HINT}`,
+      );
     }
     return missingContainer('openai_chat', 'function', fn);
   }
@@ -36,7 +39,14 @@ export function decodeChatFamily(record: JsonObject): EnvelopeResult {
   // Mistral's Python SDK writes the string "null" for a call without an id.
   const id = format === 'mistral' && record.id === 'null' ? undefined : record.id;
   const definition = fn.arguments === undefined && fn.parameters !== undefined;
-  return makeCall(format, id, fn.name, 'function.name', fn.arguments, definition ? 'is missing and function.parameters is present: this is a tool definition, not a call' : 'is missing');
+  return makeCall(
+    format,
+    id,
+    fn.name,
+    'function.name',
+    fn.arguments,
+    definition ? 'is missing and function.parameters is present: this is a tool definition, not a call' : 'is missing',
+  );
 }
 
 /** The Responses item's own `id` ("fc_...") names the item, not the call: the call id is `call_id`. */

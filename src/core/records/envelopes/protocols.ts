@@ -19,10 +19,7 @@ export function decodeMcp(record: JsonObject): EnvelopeResult {
   const method = record.method;
   if (method !== 'tools/call') {
     const got = method === undefined ? 'missing' : showValue(method);
-    return fail(
-      'record_unknown_envelope',
-      `The MCP message's method is ${got}; only "tools/call" requests are processed.`,
-    );
+    return fail('record_unknown_envelope', `The MCP message's method is ${got}; only "tools/call" requests are processed.`);
   }
   const params = record.params;
   if (!isJsonObject(params)) return missingContainer('mcp', 'params', params);

@@ -23,7 +23,7 @@ describe('readLines', () => {
     expect(await collect(['x'.repeat(60), 'y'.repeat(60), 'z\nok\n'])).toEqual([121, 'ok']);
   });
 
-  it('accepts a line of exactly the limit with a CRLF ending (the CR is not the record\'s), and refuses one byte more', async () => {
+  it("accepts a line of exactly the limit with a CRLF ending (the CR is not the record's), and refuses one byte more", async () => {
     expect(await collect([`${'x'.repeat(100)}\r\n`, `${'y'.repeat(100)}\r`, '\n'])).toEqual(['x'.repeat(100), 'y'.repeat(100)]);
     expect(await collect([`${'x'.repeat(101)}\r\n`, 'ok'])).toEqual([102, 'ok']);
     expect(await collect([`${'x'.repeat(101)}\n`])).toEqual([101]);

@@ -142,7 +142,9 @@ describe('ToolSchemaSource: fetching and caching', () => {
   });
 
   it('fetches a pinned version by number, cached apart from latest', async () => {
-    const server = await startServer((seen) => (seen.url.endsWith('/versions/1') ? registered('search', 1, 7) : registered('search', 2, 8)));
+    const server = await startServer((seen) =>
+      seen.url.endsWith('/versions/1') ? registered('search', 1, 7) : registered('search', 2, 8),
+    );
     const tools = source(server.url, { now: 0 });
     expect((await tools.get('search', 1))?.identity).toEqual({ subject: 'search', version: 1, id: 7 });
     expect((await tools.get('search'))?.identity).toEqual({ subject: 'search', version: 2, id: 8 });
@@ -223,7 +225,9 @@ describe('ToolSchemaSource: unknown tools', () => {
 
 describe('ToolSchemaSource: retries and failure classification', () => {
   it('retries a 500 and succeeds', async () => {
-    const server = await startServer(() => (server.requests.length === 1 ? { status: 500, body: { error_code: 50001, message: 'boom' } } : registered('search', 1, 1)));
+    const server = await startServer(() =>
+      server.requests.length === 1 ? { status: 500, body: { error_code: 50001, message: 'boom' } } : registered('search', 1, 1),
+    );
     const tools = source(server.url, { now: 0 });
     expect((await tools.get('search'))?.usable).toBe(true);
     expect(server.requests).toHaveLength(2);
@@ -231,7 +235,11 @@ describe('ToolSchemaSource: retries and failure classification', () => {
   });
 
   it.each([408, 425, 429, 502, 503])('retries %i up to maxRetries, then throws RegistryUnavailableError', async (status) => {
-    const server = await startServer(() => ({ status, body: { error_code: status * 100, message: 'busy' }, headers: { 'retry-after': '0' } }));
+    const server = await startServer(() => ({
+      status,
+      body: { error_code: status * 100, message: 'busy' },
+      headers: { 'retry-after': '0' },
+    }));
     const tools = source(server.url, { now: 0 }, { maxRetries: 2 });
     const error: unknown = await tools.get('search').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RegistryUnavailableError);
@@ -277,7 +285,11 @@ describe('ToolSchemaSource: retries and failure classification', () => {
 
   it.each([401, 403])('does not retry %i: RegistryAuthError, and never shows the password', async (status) => {
     const server = await startServer(() => ({ status, body: { error_code: status * 100, message: 'Unauthorized' } }));
-    const tools = source(server.url.replace('http://', 'http://url-user:url-secret@'), { now: 0 }, { username: 'svc', password: 's3cr3t-pw' });
+    const tools = source(
+      server.url.replace('http://', 'http://url-user:url-secret@'),
+      { now: 0 },
+      { username: 'svc', password: 's3cr3t-pw' },
+    );
     const error: unknown = await tools.get('search').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RegistryAuthError);
     expect((error as RegistryAuthError).canRetry).toBe(false);
@@ -484,7 +496,9 @@ describe('ToolSchemaSource: refused refreshes are bounded (no storm)', () => {
     [422, RegistryError],
   ])('after a refresh refused with %i, peeks serve the stale tool and ask again only after staleRetryMs', async (status, errorClass) => {
     let refused = false;
-    const server = await startServer(() => (refused ? { status, body: { error_code: status * 100, message: 'no' } } : registered('search', 1, 1)));
+    const server = await startServer(() =>
+      refused ? { status, body: { error_code: status * 100, message: 'no' } } : registered('search', 1, 1),
+    );
     const clock = { now: 0 };
     const tools = source(server.url, clock, { cacheTtlMs: 1_000, staleRetryMs: 5_000 });
     const tool = await tools.get('search');
@@ -608,7 +622,7 @@ describe('ToolSchemaSource: names no registry subject can have', () => {
     expect(await tools.get('.')).toBeUndefined();
     expect(await tools.get('x'.repeat(1_000 - 'tools.'.length))).toBeUndefined();
     expect(await tools.get('\ud83d\ude00')).toBeUndefined();
-    expect(server.requests.map((r) => r.url.length > 200 ? 'long' : r.url)).toEqual([
+    expect(server.requests.map((r) => (r.url.length > 200 ? 'long' : r.url))).toEqual([
       '/apis/ccompat/v7/subjects/tools../versions/latest',
       'long',
       '/apis/ccompat/v7/subjects/tools.%F0%9F%98%80/versions/latest',

@@ -19,7 +19,14 @@ const FIXTURES = fileURLToPath(new URL('../../../fixtures/audit', import.meta.ur
 function capture(): AuditOutput & { text: () => string; errors: string[] } {
   let out = '';
   const errors: string[] = [];
-  return { out: (t) => { out += t; }, err: (l) => errors.push(l), text: () => out, errors };
+  return {
+    out: (t) => {
+      out += t;
+    },
+    err: (l) => errors.push(l),
+    text: () => out,
+    errors,
+  };
 }
 
 let scratch = '';
@@ -40,10 +47,26 @@ describe('audit DIR', () => {
   it('exits 1 and prints {"findings": [...]} with --json on seeded tools', async () => {
     const output = capture();
     expect(await auditMain([join(FIXTURES, 'seeded'), '--json'], output)).toBe(1);
-    const body = JSON.parse(output.text()) as { findings: { id: string; tool: string; parameter: string | null; layer: string; keyword: string; evidence: string; suggestion: string }[] };
+    const body = JSON.parse(output.text()) as {
+      findings: {
+        id: string;
+        tool: string;
+        parameter: string | null;
+        layer: string;
+        keyword: string;
+        evidence: string;
+        suggestion: string;
+      }[];
+    };
     expect(Object.keys(body)).toEqual(['findings']);
     expect(body.findings.length).toBeGreaterThan(40);
-    expect(body.findings.find((f) => f.id === 'prose-only:transfer_funds:currency:required')).toMatchObject({ tool: 'transfer_funds', parameter: 'currency', layer: 'prose-only', keyword: 'required', evidence: expect.stringContaining('The currency is required') as unknown });
+    expect(body.findings.find((f) => f.id === 'prose-only:transfer_funds:currency:required')).toMatchObject({
+      tool: 'transfer_funds',
+      parameter: 'currency',
+      layer: 'prose-only',
+      keyword: 'required',
+      evidence: expect.stringContaining('The currency is required') as unknown,
+    });
   });
 
   it('reports files that are not definitions and exits 1, auditing the rest', async () => {
@@ -74,7 +97,10 @@ describe('audit DIR', () => {
     // Drop two entries: those findings are new again, and only they fail the run.
     const parsed = JSON.parse(written) as { version: number; findings: { id: string }[] };
     const dropped = ['prose-only:transfer_funds:currency:required', 'schema-only:book_flight:departure:format'];
-    const trimmed = { ...parsed, findings: parsed.findings.filter((f) => !dropped.includes(f.id)).concat([{ id: 'validity:gone:x:type' }]) };
+    const trimmed = {
+      ...parsed,
+      findings: parsed.findings.filter((f) => !dropped.includes(f.id)).concat([{ id: 'validity:gone:x:type' }]),
+    };
     await writeFile(file, JSON.stringify(trimmed));
     const gated = capture();
     expect(await auditMain([seeded, '--baseline', file], gated)).toBe(1);
@@ -105,8 +131,19 @@ describe('audit --registry', () => {
   const documents = new Map<string, { schema: string; schemaType?: string }>();
 
   beforeAll(async () => {
-    const bad = { name: 'bad_tool', description: 'Pays. The currency is required.', inputSchema: { type: 'object', properties: { amount: { type: 'number', description: 'Amount.' }, currency: { type: 'string', description: 'Currency code.' } } } };
-    const good = { name: 'good_tool', description: 'Looks things up.', inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'Query text.' } }, required: ['q'] } };
+    const bad = {
+      name: 'bad_tool',
+      description: 'Pays. The currency is required.',
+      inputSchema: {
+        type: 'object',
+        properties: { amount: { type: 'number', description: 'Amount.' }, currency: { type: 'string', description: 'Currency code.' } },
+      },
+    };
+    const good = {
+      name: 'good_tool',
+      description: 'Looks things up.',
+      inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'Query text.' } }, required: ['q'] },
+    };
     documents.set('tools.bad_tool', { schema: JSON.stringify(toRegistryDocument(bad)), schemaType: 'JSON' });
     documents.set('tools.good_tool', { schema: JSON.stringify(toRegistryDocument(good)), schemaType: 'JSON' });
     documents.set('tools.avro_thing', { schema: '{"type":"record","name":"x","fields":[]}' });
@@ -125,7 +162,15 @@ describe('audit --registry', () => {
         res.end(JSON.stringify({ error_code: 40401, message: 'Subject not found' }));
         return;
       }
-      res.end(JSON.stringify({ subject: match?.[1], version: 3, id: 7, schema: doc.schema, ...(doc.schemaType === undefined ? {} : { schemaType: doc.schemaType }) }));
+      res.end(
+        JSON.stringify({
+          subject: match?.[1],
+          version: 3,
+          id: 7,
+          schema: doc.schema,
+          ...(doc.schemaType === undefined ? {} : { schemaType: doc.schemaType }),
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
@@ -133,7 +178,11 @@ describe('audit --registry', () => {
 
   afterAll(async () => {
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
 
   it('audits the latest version of every subject that follows the template', async () => {
@@ -148,7 +197,9 @@ describe('audit --registry', () => {
     documents.delete('tools.bad_tool');
     const output = capture();
     expect(await auditMain(['--registry', url, '--subject-template', 'tools.{tool}'], output)).toBe(0);
-    await expect(auditMain(['--registry', 'http://127.0.0.1:1/api', '--timeout-ms', '500'], capture())).rejects.toThrow(/GET \/subjects failed/);
+    await expect(auditMain(['--registry', 'http://127.0.0.1:1/api', '--timeout-ms', '500'], capture())).rejects.toThrow(
+      /GET \/subjects failed/,
+    );
   });
 });
 
@@ -167,7 +218,14 @@ describe('audit --fail-on', () => {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir);
     // One low-confidence finding only: an undocumented pattern.
-    await writeFile(join(dir, 'code.json'), JSON.stringify({ name: 'code', description: 'Look up a code.', inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' } } } }));
+    await writeFile(
+      join(dir, 'code.json'),
+      JSON.stringify({
+        name: 'code',
+        description: 'Look up a code.',
+        inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' } } },
+      }),
+    );
     const low = capture();
     expect(await auditMain([dir], low)).toBe(1);
     const high = capture();
@@ -184,7 +242,14 @@ describe('audit --fail-on', () => {
     const baseline = join(dir, 'baseline.json');
     await writeFile(baseline, '{"version": 1, "findings": []}\n');
     await mkdir(join(dir, 'tools'));
-    await writeFile(join(dir, 'tools', 'code.json'), JSON.stringify({ name: 'code', description: 'Look up a code.', inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' } } } }));
+    await writeFile(
+      join(dir, 'tools', 'code.json'),
+      JSON.stringify({
+        name: 'code',
+        description: 'Look up a code.',
+        inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' } } },
+      }),
+    );
     const output = capture();
     expect(await auditMain([join(dir, 'tools'), '--baseline', baseline, '--fail-on', 'medium'], output)).toBe(0);
     expect(output.errors.join('\n')).toMatch(/1 new finding below --fail-on medium, not failing/);

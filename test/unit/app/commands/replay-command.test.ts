@@ -6,7 +6,10 @@ import { compileTool, type CompiledTool } from '../../../../src/core/schema/tool
 import { parseToolDefinition } from '../../../../src/core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../../../src/core/validation/validate.js';
 
-const definition = parseToolDefinition({ name: 'search', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }, 'search');
+const definition = parseToolDefinition(
+  { name: 'search', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+  'search',
+);
 if (!definition.ok) throw new Error(definition.reason);
 const tools = new Map<string, CompiledTool>([['search', compileTool(definition.definition, createSchemaCompiler())]]);
 
@@ -26,7 +29,11 @@ function golden(value: unknown): GoldenCase {
 
 describe('replay: whole messages', () => {
   it('passes when each call meets its expectation, in order', () => {
-    const result = runCase(golden({ call: message, expect: [{ valid: true }, { errors: ['missing_required'] }] }), tools, DEFAULT_PIPELINE_OPTIONS);
+    const result = runCase(
+      golden({ call: message, expect: [{ valid: true }, { errors: ['missing_required'] }] }),
+      tools,
+      DEFAULT_PIPELINE_OPTIONS,
+    );
     expect(result.failures).toEqual([]);
     expect(result.results.map((r) => r.id)).toEqual(['a', 'b']);
     expect(result.result?.id).toBe('a');
@@ -41,7 +48,9 @@ describe('replay: whole messages', () => {
   });
 
   it('fails when the number of calls differs, or an object is given for several calls', () => {
-    expect(runCase(golden({ call: message, expect: [{ valid: true }] }), tools, DEFAULT_PIPELINE_OPTIONS).failures).toEqual(['expected 1 call, the record holds 2']);
+    expect(runCase(golden({ call: message, expect: [{ valid: true }] }), tools, DEFAULT_PIPELINE_OPTIONS).failures).toEqual([
+      'expected 1 call, the record holds 2',
+    ]);
     expect(runCase(golden({ call: message, expect: { valid: true } }), tools, DEFAULT_PIPELINE_OPTIONS).failures).toEqual([
       'the call is a whole message holding 2 calls: give "expect" as a list of 2 expectations, one per call in order',
     ]);
@@ -50,7 +59,13 @@ describe('replay: whole messages', () => {
   it('an object still serves a message of one call, and a dead letter', () => {
     const one = { role: 'assistant', tool_calls: [message.tool_calls[0]] };
     expect(runCase(golden({ call: one, expect: { valid: true } }), tools, DEFAULT_PIPELINE_OPTIONS).passed).toBe(true);
-    expect(runCase(golden({ call: { role: 'assistant', content: 'hi' }, expect: { errors: ['record_no_tool_calls'] } }), tools, DEFAULT_PIPELINE_OPTIONS).passed).toBe(true);
+    expect(
+      runCase(
+        golden({ call: { role: 'assistant', content: 'hi' }, expect: { errors: ['record_no_tool_calls'] } }),
+        tools,
+        DEFAULT_PIPELINE_OPTIONS,
+      ).passed,
+    ).toBe(true);
   });
 
   it.each<[unknown, RegExp]>([

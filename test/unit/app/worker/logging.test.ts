@@ -41,11 +41,12 @@ const URL_PASSWORD = 'url-S3cret-5e2c77d0';
 const TLS_KEY = '-----BEGIN PRIVATE KEY-----\ntls-key-S3cret-0c9d8e7f\n-----END PRIVATE KEY-----\n';
 
 /** Every form in which a secret could leak. */
-const FORBIDDEN = [SASL_PASSWORD, REGISTRY_PASSWORD, URL_PASSWORD, 'tls-key-S3cret-0c9d8e7f'].flatMap((secret) => [
-  secret,
-  encodeURIComponent(secret),
-  Buffer.from(secret).toString('base64'),
-]).concat([Buffer.from(`${REGISTRY_USER}:${REGISTRY_PASSWORD}`).toString('base64'), Buffer.from(`${REGISTRY_USER}:${URL_PASSWORD}`).toString('base64')]);
+const FORBIDDEN = [SASL_PASSWORD, REGISTRY_PASSWORD, URL_PASSWORD, 'tls-key-S3cret-0c9d8e7f']
+  .flatMap((secret) => [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])
+  .concat([
+    Buffer.from(`${REGISTRY_USER}:${REGISTRY_PASSWORD}`).toString('base64'),
+    Buffer.from(`${REGISTRY_USER}:${URL_PASSWORD}`).toString('base64'),
+  ]);
 
 function leaks(text: string): string[] {
   return FORBIDDEN.filter((secret) => text.includes(secret));
@@ -122,7 +123,12 @@ async function fakeSaslBroker(authDelayMs = 0): Promise<{ port: number; received
   const string = (s: string): Buffer => Buffer.concat([int16(Buffer.byteLength(s)), Buffer.from(s)]);
   const answer = (apiKey: number, body: Buffer): Buffer | undefined => {
     if (apiKey === 18) {
-      const apis = [[18, 0, 2], [17, 0, 1], [36, 0, 0], [3, 0, 6]];
+      const apis = [
+        [18, 0, 2],
+        [17, 0, 1],
+        [36, 0, 0],
+        [3, 0, 6],
+      ];
       return Buffer.concat([int16(0), int32(apis.length), ...apis.flatMap((api) => api.map(int16)), int32(0)]);
     }
     if (apiKey === 17) return Buffer.concat([int16(0), int32(1), string('PLAIN')]);
@@ -253,7 +259,14 @@ describe('secrets never reach a log line or an error message', () => {
     const port = await listen(closing);
     const keyFile = join(scratch, 'client.key');
     writeFileSync(keyFile, TLS_KEY);
-    const config = loadConfig(secretEnv({ KAFKA_BROKERS: `127.0.0.1:${port}`, KAFKA_SSL: 'true', KAFKA_SSL_KEY_FILE: keyFile, KAFKA_CONNECTION_TIMEOUT_MS: '1000' }));
+    const config = loadConfig(
+      secretEnv({
+        KAFKA_BROKERS: `127.0.0.1:${port}`,
+        KAFKA_SSL: 'true',
+        KAFKA_SSL_KEY_FILE: keyFile,
+        KAFKA_CONNECTION_TIMEOUT_MS: '1000',
+      }),
+    );
     expect(config.kafka.ssl === false ? undefined : config.kafka.ssl.key).toBe(TLS_KEY);
     const { logger, text, lines } = memoryLogger();
     const admin = createKafka(config.kafka, logger).admin();
@@ -263,7 +276,8 @@ describe('secrets never reach a log line or an error message', () => {
       caught = error;
     });
     const deadline = Date.now() + 20_000;
-    while (!lines().some((l) => l.level === 50) && caught === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!lines().some((l) => l.level === 50) && caught === undefined && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     await admin.disconnect().catch(() => undefined);
     await Promise.race([connecting, new Promise((r) => setTimeout(r, 2_000))]);
     expect(lines().some((l) => l.level === 50) || caught !== undefined).toBe(true);
@@ -283,7 +297,14 @@ describe('secrets never reach a log line or an error message', () => {
     for (const { registry, username, password, inUrl } of cases) {
       const url = inUrl ? registry.url.replace('http://', `http://${REGISTRY_USER}:${URL_PASSWORD}@`) : registry.url;
       const source = new ToolSchemaSource(
-        { ...DEFAULT_REGISTRY_CONFIG, url, maxRetries: 1, retryBackoffMs: 1, ...(username === undefined ? {} : { username }), ...(password === undefined ? {} : { password }) },
+        {
+          ...DEFAULT_REGISTRY_CONFIG,
+          url,
+          maxRetries: 1,
+          retryBackoffMs: 1,
+          ...(username === undefined ? {} : { username }),
+          ...(password === undefined ? {} : { password }),
+        },
         compiler,
       );
       let caught: unknown;
@@ -315,13 +336,23 @@ describe('secrets never reach a log line or an error message', () => {
     const httpPort = await freePort();
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
-      ...secretEnv({ KAFKA_BROKERS: `127.0.0.1:${broker.port}`, SCHEMA_REGISTRY_URL: registry.url, KAFKA_CONNECTION_TIMEOUT_MS: '2000', LOG_LEVEL: 'trace', METRICS_PORT: String(httpPort) }),
+      ...secretEnv({
+        KAFKA_BROKERS: `127.0.0.1:${broker.port}`,
+        SCHEMA_REGISTRY_URL: registry.url,
+        KAFKA_CONNECTION_TIMEOUT_MS: '2000',
+        LOG_LEVEL: 'trace',
+        METRICS_PORT: String(httpPort),
+      }),
     };
     const child = spawn(process.execPath, [cli, 'run'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => {
+        resolve(code);
+      }),
+    );
     // Hit the readiness probe while the worker starts: it pings the registry with the credentials.
     for (let i = 0; i < 20 && registry.authorizations.length === 0 && child.exitCode === null; i++) {
       await fetch(`http://127.0.0.1:${httpPort}/readyz`).catch(() => undefined);

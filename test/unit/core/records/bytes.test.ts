@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_RECORD_LIMITS,
-  decodeRecordBytes,
-  parseRecordText,
-  type RecordLimits,
-} from '../../../../src/core/records/bytes.js';
+import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordLimits } from '../../../../src/core/records/bytes.js';
 import { measureDepth, type JsonValue } from '../../../../src/core/shared/json.js';
 
 const encoder = new TextEncoder();
@@ -54,7 +49,7 @@ describe('parseRecordText: valid records', () => {
     if (!result.ok) return;
     expect(Object.hasOwn(result.value as object, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
-    expect((({}) as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 
@@ -216,7 +211,10 @@ describe('decodeRecordBytes', () => {
   it('names UTF-16 text (NUL bytes between the characters) as an encoding problem, not a JSON one', () => {
     for (const encoding of ['utf16le', 'ucs2'] as const) {
       const result = decodeRecordBytes(Buffer.from('{"tool":"t"}', encoding));
-      expect(result).toMatchObject({ ok: false, error: { code: 'record_invalid_encoding', message: expect.stringMatching(/holds NUL bytes.*looks like UTF-16/) as unknown } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: 'record_invalid_encoding', message: expect.stringMatching(/holds NUL bytes.*looks like UTF-16/) as unknown },
+      });
     }
     const bigEndian = Buffer.from('{"tool":"t"}', 'utf16le').swap16();
     expect(decodeRecordBytes(bigEndian)).toMatchObject({ ok: false, error: { code: 'record_invalid_encoding' } });

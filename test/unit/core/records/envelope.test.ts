@@ -180,9 +180,7 @@ describe('decodeEnvelope: each format', () => {
   });
 
   it('ignores unknown extra fields', () => {
-    const call = callOf(
-      decodeText('{"type":"tool_use","id":"t1","name":"n","input":{},"cache_control":{"type":"ephemeral"},"x":1}'),
-    );
+    const call = callOf(decodeText('{"type":"tool_use","id":"t1","name":"n","input":{},"cache_control":{"type":"ephemeral"},"x":1}'));
     expect(call).toEqual({ format: 'anthropic', id: 't1', tool: 'n', rawArguments: {} });
   });
 });
@@ -197,7 +195,11 @@ describe('decodeEnvelope: ids', () => {
     ['MCP numeric id', '{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"t"}}', '0'],
     ['MCP fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"t"}}', '1.5'],
     ['MCP null id', '{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"t"}}', null],
-    ['Responses: call_id, not the item id', '{"type":"function_call","id":"fc_1","call_id":"call_1","name":"t","arguments":"{}"}', 'call_1'],
+    [
+      'Responses: call_id, not the item id',
+      '{"type":"function_call","id":"fc_1","call_id":"call_1","name":"t","arguments":"{}"}',
+      'call_1',
+    ],
     ['Responses without call_id: null, not the item id', '{"type":"function_call","id":"fc_1","name":"t","arguments":"{}"}', null],
     ['Gemini id inside functionCall', '{"functionCall":{"id":"g1","name":"t"}}', 'g1'],
     ['Gemini id outside functionCall is not the call id', '{"id":"x","functionCall":{"name":"t"}}', null],
@@ -228,7 +230,11 @@ describe('decodeEnvelope: detection order', () => {
     ['tool beats a vendor type', '{"tool":"t","type":"tool_use","name":"n"}', 'canonical'],
     ['jsonrpc beats functionCall', '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t"},"functionCall":{"name":"g"}}', 'mcp'],
     ['functionCall beats type', '{"functionCall":{"name":"g"},"type":"function_call","name":"r"}', 'gemini'],
-    ['function_call beats a function key', '{"type":"function_call","name":"r","arguments":"{}","function":{"name":"c"}}', 'openai_responses'],
+    [
+      'function_call beats a function key',
+      '{"type":"function_call","name":"r","arguments":"{}","function":{"name":"c"}}',
+      'openai_responses',
+    ],
     ['tool_use beats a function key', '{"type":"tool_use","name":"a","input":{},"function":{"name":"c"}}', 'anthropic'],
     ['chat item without type', '{"id":"call_1","function":{"name":"c","arguments":"{}"}}', 'openai_chat'],
   ])('%s', (_name, text, format) => {
@@ -286,15 +292,31 @@ describe('decodeEnvelope: records that are not envelopes', () => {
 
 describe('decodeEnvelope: arguments absent where the format requires them', () => {
   it.each<[string, string, RegExp]>([
-    ['Chat call without function.arguments', '{"id":"call_1","type":"function","function":{"name":"purge_cache"}}', /OpenAI Chat Completions envelope carries no arguments: function.arguments is missing\./],
+    [
+      'Chat call without function.arguments',
+      '{"id":"call_1","type":"function","function":{"name":"purge_cache"}}',
+      /OpenAI Chat Completions envelope carries no arguments: function.arguments is missing\./,
+    ],
     [
       'Chat tool definition sent as a call',
       '{"type":"function","function":{"name":"purge_cache","description":"Purges the CDN cache.","parameters":{"type":"object"}}}',
       /function.arguments is missing and function.parameters is present: this is a tool definition, not a call/,
     ],
-    ['Responses tool definition', '{"type":"function","name":"purge_cache","parameters":{"type":"object"}}', /an OpenAI tool definition .* not a call: publish the calls the model made/],
-    ['Responses item without arguments', '{"type":"function_call","call_id":"call_1","name":"purge_cache"}', /OpenAI Responses envelope carries no arguments: arguments is missing/],
-    ['Anthropic tool_use without input', '{"type":"tool_use","id":"toolu_1","name":"purge_cache"}', /Anthropic tool_use envelope carries no arguments: input is missing/],
+    [
+      'Responses tool definition',
+      '{"type":"function","name":"purge_cache","parameters":{"type":"object"}}',
+      /an OpenAI tool definition .* not a call: publish the calls the model made/,
+    ],
+    [
+      'Responses item without arguments',
+      '{"type":"function_call","call_id":"call_1","name":"purge_cache"}',
+      /OpenAI Responses envelope carries no arguments: arguments is missing/,
+    ],
+    [
+      'Anthropic tool_use without input',
+      '{"type":"tool_use","id":"toolu_1","name":"purge_cache"}',
+      /Anthropic tool_use envelope carries no arguments: input is missing/,
+    ],
   ])('%s → record_missing_arguments, never a call with {}', (_name, text, message) => {
     const error = errorOf(decodeText(text));
     expect(error.code).toBe('record_missing_arguments');
@@ -302,7 +324,11 @@ describe('decodeEnvelope: arguments absent where the format requires them', () =
   });
 
   it('reads absent arguments as {} where the format makes them optional (MCP, Gemini) and in the canonical envelope', () => {
-    for (const text of ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}', '{"functionCall":{"name":"t"}}', '{"id":"a","tool":"t"}']) {
+    for (const text of [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}',
+      '{"functionCall":{"name":"t"}}',
+      '{"id":"a","tool":"t"}',
+    ]) {
       expect(argsOf(parseArguments(callOf(decodeText(text)).rawArguments))).toEqual({});
     }
   });
@@ -407,13 +433,13 @@ describe('parseArguments: accepted', () => {
     expect(Object.getOwnPropertyDescriptor(fromText, '__proto__')?.value).toEqual({ x: 1 });
     expect(Object.getPrototypeOf(fromText)).toBe(Object.prototype);
     expect((fromText as Record<string, unknown>).x).toBeUndefined();
-    expect((({}) as Record<string, unknown>).x).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
 
     const record = JSON.parse('{"type":"tool_use","id":"t","name":"n","input":{"__proto__":{"x":1},"constructor":"c"}}') as JsonValue;
     const fromObject = argsOf(parseArguments(callOf(decodeEnvelope(record)).rawArguments));
     expect(Object.keys(fromObject)).toEqual(['__proto__', 'constructor']);
     expect((fromObject as Record<string, unknown>).x).toBeUndefined();
-    expect((({}) as Record<string, unknown>).x).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 });
 

@@ -78,7 +78,12 @@ const CASES: { name: string; record: unknown; format: EnvelopeFormat; id: string
   },
   {
     name: 'Mistral tool call with text arguments reads as OpenAI (same bytes)',
-    record: { id: 'D681PevKs', type: 'function', function: { name: 'retrieve_payment_status', arguments: '{"transaction_id": "T1001"}' }, index: 0 },
+    record: {
+      id: 'D681PevKs',
+      type: 'function',
+      function: { name: 'retrieve_payment_status', arguments: '{"transaction_id": "T1001"}' },
+      index: 0,
+    },
     format: 'openai_chat',
     id: 'D681PevKs',
     tool: 'retrieve_payment_status',
@@ -126,7 +131,10 @@ const CASES: { name: string; record: unknown; format: EnvelopeFormat; id: string
   },
   {
     name: 'Gemini from the Python SDK (to_json_dict: snake_case)',
-    record: { function_call: { id: 'fc-1', name: 'set_light_values', args: { brightness: 25, color_temp: 'warm' } }, thought_signature: 'CiQB' },
+    record: {
+      function_call: { id: 'fc-1', name: 'set_light_values', args: { brightness: 25, color_temp: 'warm' } },
+      thought_signature: 'CiQB',
+    },
     format: 'gemini_python',
     id: 'fc-1',
     tool: 'set_light_values',
@@ -142,7 +150,11 @@ const CASES: { name: string; record: unknown; format: EnvelopeFormat; id: string
   },
   {
     name: 'OpenAI legacy function_call message',
-    record: { role: 'assistant', content: null, function_call: { name: 'get_current_weather', arguments: '{\n  "location": "Boston, MA"\n}' } },
+    record: {
+      role: 'assistant',
+      content: null,
+      function_call: { name: 'get_current_weather', arguments: '{\n  "location": "Boston, MA"\n}' },
+    },
     format: 'openai_function_call',
     id: null,
     tool: 'get_current_weather',
@@ -172,10 +184,12 @@ describe('new single-call formats', () => {
   });
 
   it('AI SDK: input wins over args when both are sent', () => {
-    expect(argsOf(callOf(decode({ type: 'tool-call', toolCallId: 'c', toolName: 't', input: { a: 1 }, args: { a: 2 } })))).toEqual({ a: 1 });
+    expect(argsOf(callOf(decode({ type: 'tool-call', toolCallId: 'c', toolName: 't', input: { a: 1 }, args: { a: 2 } })))).toEqual({
+      a: 1,
+    });
   });
 
-  it('Bedrock: input is any JSON value; a non-object is the model\'s mistake, rejected later, not the envelope\'s', () => {
+  it("Bedrock: input is any JSON value; a non-object is the model's mistake, rejected later, not the envelope's", () => {
     const call = callOf(decode({ toolUse: { toolUseId: 't', name: 'n', input: [1, 2] } }));
     expect(call.rawArguments).toEqual([1, 2]);
     expect(parseArguments(call.rawArguments).ok).toBe(false);
@@ -183,9 +197,15 @@ describe('new single-call formats', () => {
 });
 
 describe('LangChain InvalidToolCall', () => {
-  it('is flagged with LangChain\'s error and keeps the raw args text', () => {
+  it("is flagged with LangChain's error and keeps the raw args text", () => {
     const call = callOf(
-      decode({ type: 'invalid_tool_call', name: 'multiply', args: '{"a": 3, "b": ', id: 'call_bad', error: 'Function multiply arguments:\n\n{"a": 3, "b": \n\nare not valid JSON. Received JSONDecodeError Expecting value' }),
+      decode({
+        type: 'invalid_tool_call',
+        name: 'multiply',
+        args: '{"a": 3, "b": ',
+        id: 'call_bad',
+        error: 'Function multiply arguments:\n\n{"a": 3, "b": \n\nare not valid JSON. Received JSONDecodeError Expecting value',
+      }),
     );
     expect(call).toMatchObject({ format: 'langchain', id: 'call_bad', tool: 'multiply', rawArguments: '{"a": 3, "b": ' });
     expect(call.flaggedInvalid?.error).toMatch(/are not valid JSON/);
@@ -203,13 +223,17 @@ describe('LangChain InvalidToolCall', () => {
   });
 
   it('without a name cannot be routed: record_missing_tool_name', () => {
-    expect(errorOf(decode({ type: 'invalid_tool_call', name: null, args: '{"a":1}', id: 'x', error: 'no name' })).code).toBe('record_missing_tool_name');
+    expect(errorOf(decode({ type: 'invalid_tool_call', name: null, args: '{"a":1}', id: 'x', error: 'no name' })).code).toBe(
+      'record_missing_tool_name',
+    );
   });
 });
 
 describe('OpenAI Responses custom_tool_call', () => {
   it('is its own dead letter, saying why, naming the tool and call', () => {
-    const error = errorOf(decode({ type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_aEe', name: 'code_exec', input: 'print("hello world")' }));
+    const error = errorOf(
+      decode({ type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_aEe', name: 'code_exec', input: 'print("hello world")' }),
+    );
     expect(error.code).toBe('record_custom_tool_call');
     expect(error.message).toContain('free text');
     expect(error.message).toContain('"code_exec"');
@@ -224,18 +248,48 @@ describe('OpenAI Responses custom_tool_call', () => {
 
 describe('missing pieces in the new formats', () => {
   it.each<[string, unknown, string, RegExp]>([
-    ['Bedrock without input', { toolUse: { toolUseId: 't', name: 'n' } }, 'record_missing_arguments', /Bedrock Converse toolUse envelope carries no arguments: toolUse.input is missing/],
-    ['Bedrock toolUse not an object', { toolUse: 'n' }, 'record_missing_tool_name', /toolUse.name is absent because toolUse is a JSON string/],
+    [
+      'Bedrock without input',
+      { toolUse: { toolUseId: 't', name: 'n' } },
+      'record_missing_arguments',
+      /Bedrock Converse toolUse envelope carries no arguments: toolUse.input is missing/,
+    ],
+    [
+      'Bedrock toolUse not an object',
+      { toolUse: 'n' },
+      'record_missing_tool_name',
+      /toolUse.name is absent because toolUse is a JSON string/,
+    ],
     ['Bedrock without name', { toolUse: { toolUseId: 't', input: {} } }, 'record_missing_tool_name', /toolUse.name is missing/],
     ['Ollama without arguments', { function: { index: 0, name: 'n' } }, 'record_missing_arguments', /function.arguments is missing/],
-    ['Ollama with an empty name', { function: { name: '', arguments: {} } }, 'record_missing_tool_name', /Ollama envelope carries no tool name: function.name is empty/],
+    [
+      'Ollama with an empty name',
+      { function: { name: '', arguments: {} } },
+      'record_missing_tool_name',
+      /Ollama envelope carries no tool name: function.name is empty/,
+    ],
     ['Mistral without a name', { type: 'function', function: { arguments: { a: 1 } } }, 'record_missing_tool_name', /Mistral envelope/],
-    ['AI SDK without input or args', { type: 'tool-call', toolCallId: 'c', toolName: 't' }, 'record_missing_arguments', /input \(args before AI SDK 5\) and args are both missing/],
+    [
+      'AI SDK without input or args',
+      { type: 'tool-call', toolCallId: 'c', toolName: 't' },
+      'record_missing_arguments',
+      /input \(args before AI SDK 5\) and args are both missing/,
+    ],
     ['AI SDK without toolName', { type: 'tool-call', toolCallId: 'c', input: {} }, 'record_missing_tool_name', /toolName is missing/],
-    ['LangChain without args', { type: 'tool_call', name: 'n', id: 'x' }, 'record_missing_arguments', /LangChain tool call envelope carries no arguments: args is missing/],
+    [
+      'LangChain without args',
+      { type: 'tool_call', name: 'n', id: 'x' },
+      'record_missing_arguments',
+      /LangChain tool call envelope carries no arguments: args is missing/,
+    ],
     ['LangChain with a numeric name', { type: 'tool_call', name: 7, args: {} }, 'record_missing_tool_name', /name is a JSON number/],
     ['Gemini snake_case without a name', { function_call: { args: {} } }, 'record_missing_tool_name', /function_call.name is missing/],
-    ['legacy function_call without arguments', { role: 'assistant', function_call: { name: 'n' } }, 'record_missing_arguments', /function_call.arguments is missing/],
+    [
+      'legacy function_call without arguments',
+      { role: 'assistant', function_call: { name: 'n' } },
+      'record_missing_arguments',
+      /function_call.arguments is missing/,
+    ],
   ])('%s', (_name, record, code, message) => {
     const error = errorOf(decode(record));
     expect(error.code).toBe(code);
@@ -254,7 +308,11 @@ describe('detection: the new formats never take a record of the original six', (
     ['Gemini camelCase beats snake_case', { functionCall: { name: 'g' }, function_call: { name: 's' } }, 'gemini'],
     ['Responses function_call beats toolUse', { type: 'function_call', name: 'r', arguments: '{}', toolUse: {} }, 'openai_responses'],
     ['Anthropic tool_use with name and args', { type: 'tool_use', name: 'a', input: {}, args: {} }, 'anthropic'],
-    ['OpenAI chat with text arguments and a toolUse key', { id: 'c', type: 'function', function: { name: 'c', arguments: '{}' }, toolUse: {} }, 'openai_chat'],
+    [
+      'OpenAI chat with text arguments and a toolUse key',
+      { id: 'c', type: 'function', function: { name: 'c', arguments: '{}' }, toolUse: {} },
+      'openai_chat',
+    ],
     ['OpenAI chat item without type', { id: 'call_1', function: { name: 'c', arguments: '{}' } }, 'openai_chat'],
   ])('%s', (_name, record, format) => {
     expect(callOf(decode(record)).format).toBe(format);

@@ -3,25 +3,59 @@
  * tests check the same through a real broker; these pin the header rules without one.
  */
 import { describe, expect, it } from 'vitest';
-import { buildBoundedOutput, buildOutputMessage, HEADER, MAX_IDEMPOTENCY_ID_CHARS, recordHash, type InputMessage } from '../../../../src/core/records/output.js';
+import {
+  buildBoundedOutput,
+  buildOutputMessage,
+  HEADER,
+  MAX_IDEMPOTENCY_ID_CHARS,
+  recordHash,
+  type InputMessage,
+} from '../../../../src/core/records/output.js';
 import type { OutputRecord } from '../../../../src/core/shared/types.js';
 
 const topics = { output: 'calls.normalized', rejected: 'calls.rejected', dlq: 'calls.dlq' };
 const schema = { subject: 'tools.write_file', version: 2, id: 7 };
 
 function input(headers: InputMessage['headers'] = {}): InputMessage {
-  return { key: Buffer.from('k1'), value: Buffer.from('{"id":"call-1"}'), headers, source: { topic: 'calls.raw', partition: 2, offset: '41' } };
+  return {
+    key: Buffer.from('k1'),
+    value: Buffer.from('{"id":"call-1"}'),
+    headers,
+    source: { topic: 'calls.raw', partition: 2, offset: '41' },
+  };
 }
 
 function record(disposition: OutputRecord['disposition'], id: string | null = 'call-1'): OutputRecord {
-  const errors = disposition === 'normalized' ? [] : [{ code: disposition === 'rejected' ? ('not_in_enum' as const) : ('record_not_json' as const), path: '', message: 'bad', hint: 'fix it' }];
-  return { id, tool: 'write_file', format: 'canonical', arguments: { path: 'a' }, valid: disposition === 'normalized', disposition, errors, repairs: [], passThroughs: [] };
+  const errors =
+    disposition === 'normalized'
+      ? []
+      : [
+          {
+            code: disposition === 'rejected' ? ('not_in_enum' as const) : ('record_not_json' as const),
+            path: '',
+            message: 'bad',
+            hint: 'fix it',
+          },
+        ];
+  return {
+    id,
+    tool: 'write_file',
+    format: 'canonical',
+    arguments: { path: 'a' },
+    valid: disposition === 'normalized',
+    disposition,
+    errors,
+    repairs: [],
+    passThroughs: [],
+  };
 }
 
 describe('buildOutputMessage values: what an executor and an auditor need, nothing the topic says', () => {
   it('writes a clean normalized call as its id, tool, format, arguments, schema id and source, nothing empty', () => {
     const message = buildOutputMessage(input(), record('normalized'), schema, { id: 'call-1' }, topics);
-    expect(message.value).toBe('{"id":"call-1","tool":"write_file","format":"canonical","arguments":{"path":"a"},"schemaId":7,"source":{"partition":2,"offset":"41"}}');
+    expect(message.value).toBe(
+      '{"id":"call-1","tool":"write_file","format":"canonical","arguments":{"path":"a"},"schemaId":7,"source":{"partition":2,"offset":"41"}}',
+    );
   });
 
   it('writes repairs and pass-throughs where there are some, and no raw call on the normalized topic', () => {
@@ -30,14 +64,20 @@ describe('buildOutputMessage values: what an executor and an auditor need, nothi
       repairs: [{ pointer: '/path', kind: 'entities_decoded' }],
       passThroughs: [{ pointer: '/mode', reason: 'string_declared' }],
     };
-    const value = JSON.parse(buildOutputMessage(input(), repaired, schema, { id: 'call-1' }, topics).value as string) as Record<string, unknown>;
+    const value = JSON.parse(buildOutputMessage(input(), repaired, schema, { id: 'call-1' }, topics).value as string) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(value)).toEqual(['id', 'tool', 'format', 'arguments', 'repairs', 'passThroughs', 'schemaId', 'source']);
     expect(value.repairs).toEqual(repaired.repairs);
     expect(value.passThroughs).toEqual(repaired.passThroughs);
   });
 
   it('leaves the schema id out where no schema exists (an unknown tool), and keeps a null id and a null raw', () => {
-    const unknown: OutputRecord = { ...record('rejected', null), errors: [{ code: 'tool_unknown', path: '', message: 'no such tool', hint: 'call a known one' }] };
+    const unknown: OutputRecord = {
+      ...record('rejected', null),
+      errors: [{ code: 'tool_unknown', path: '', message: 'no such tool', hint: 'call a known one' }],
+    };
     const value = JSON.parse(buildOutputMessage(input(), unknown, undefined, undefined, topics).value as string) as Record<string, unknown>;
     expect(Object.keys(value)).toEqual(['id', 'tool', 'format', 'arguments', 'errors', 'source', 'raw']);
     expect(value.id).toBeNull();
@@ -54,7 +94,12 @@ describe('buildOutputMessage headers', () => {
   });
 
   it('carries incoming headers and drops incoming ones with our names, retired ones included', () => {
-    const incoming = { traceparent: '00-abc-def-01', [HEADER.idempotencyKey]: 'spoofed', 'toolcall-disposition': 'rejected', [HEADER.errorCode]: 'spoofed' };
+    const incoming = {
+      traceparent: '00-abc-def-01',
+      [HEADER.idempotencyKey]: 'spoofed',
+      'toolcall-disposition': 'rejected',
+      [HEADER.errorCode]: 'spoofed',
+    };
     const message = buildOutputMessage(input(incoming), record('normalized'), schema, undefined, topics);
     expect(message.headers).toEqual({ traceparent: '00-abc-def-01', [HEADER.idempotencyKey]: 'call-1' });
   });
@@ -94,7 +139,9 @@ describe('buildOutputMessage headers', () => {
 
   it('keys a call with an empty id by its record, not by the empty id every such call would share', () => {
     const source = input();
-    expect(buildOutputMessage(source, record('normalized', ''), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(recordHash(source));
+    expect(buildOutputMessage(source, record('normalized', ''), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(
+      recordHash(source),
+    );
   });
 
   it('hashes an id too long to carry as a header, so headers stay small whatever the id (the value bound counts only the value)', () => {
@@ -102,10 +149,14 @@ describe('buildOutputMessage headers', () => {
     const bounded = buildBoundedOutput(input(), record('normalized', longId), schema, undefined, topics);
     const key = bounded.message.headers[HEADER.idempotencyKey];
     expect(key).toMatch(/^sha256:[0-9a-f]{32}$/);
-    expect(buildOutputMessage(input(), record('normalized', `${longId}y`), schema, undefined, topics).headers[HEADER.idempotencyKey]).not.toBe(key);
+    expect(
+      buildOutputMessage(input(), record('normalized', `${longId}y`), schema, undefined, topics).headers[HEADER.idempotencyKey],
+    ).not.toBe(key);
     expect(buildOutputMessage(input(), record('normalized', longId), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(key);
     const atLimit = 'y'.repeat(MAX_IDEMPOTENCY_ID_CHARS);
-    expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(atLimit);
+    expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(
+      atLimit,
+    );
   });
 });
 
@@ -113,21 +164,40 @@ describe('the outputs of a whole message (fan-out)', () => {
   const element = { type: 'tool_use', id: 'toolu_2', name: 'write_file' };
 
   it('keys a call without an id by the record hash and its position, distinct per call and stable', () => {
-    const keys = [0, 1, 2].map((index) => buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index, sharedId: false }).headers[HEADER.idempotencyKey]);
+    const keys = [0, 1, 2].map(
+      (index) =>
+        buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index, sharedId: false }).headers[
+          HEADER.idempotencyKey
+        ],
+    );
     expect(keys).toEqual([`${recordHash(input())}#0`, `${recordHash(input())}#1`, `${recordHash(input())}#2`]);
-    expect(buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index: 1, sharedId: false }).headers[HEADER.idempotencyKey]).toBe(keys[1]);
+    expect(
+      buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index: 1, sharedId: false }).headers[
+        HEADER.idempotencyKey
+      ],
+    ).toBe(keys[1]);
   });
 
   it('keys a call by its id, unless another call of the message shares it', () => {
-    expect(buildOutputMessage(input(), record('normalized', 'toolu_2'), schema, element, topics, { index: 1, sharedId: false }).headers[HEADER.idempotencyKey]).toBe('toolu_2');
-    expect(buildOutputMessage(input(), record('normalized', 'dup'), schema, element, topics, { index: 1, sharedId: true }).headers[HEADER.idempotencyKey]).toBe(`${recordHash(input())}#1`);
+    expect(
+      buildOutputMessage(input(), record('normalized', 'toolu_2'), schema, element, topics, { index: 1, sharedId: false }).headers[
+        HEADER.idempotencyKey
+      ],
+    ).toBe('toolu_2');
+    expect(
+      buildOutputMessage(input(), record('normalized', 'dup'), schema, element, topics, { index: 1, sharedId: true }).headers[
+        HEADER.idempotencyKey
+      ],
+    ).toBe(`${recordHash(input())}#1`);
   });
 
-  it('leaves a single call\'s key as it was (no position)', () => {
-    expect(buildOutputMessage(input(), record('normalized', null), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(recordHash(input()));
+  it("leaves a single call's key as it was (no position)", () => {
+    expect(buildOutputMessage(input(), record('normalized', null), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(
+      recordHash(input()),
+    );
   });
 
-  it('dead-letters one call of a message as that call\'s JSON text, not the whole message', () => {
+  it("dead-letters one call of a message as that call's JSON text, not the whole message", () => {
     const message = buildOutputMessage(input(), record('dead_letter', null), undefined, element, topics, { index: 1, sharedId: false });
     expect(message.topic).toBe(topics.dlq);
     expect(message.value).toBe(JSON.stringify(element));

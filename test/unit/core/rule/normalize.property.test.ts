@@ -7,8 +7,24 @@ import { compileSchemaPlan } from '../../../../src/core/rule/plan.js';
 /** Strings rich in the material the normalizer reacts to: references, JSON punctuation, URL queries. */
 const trickyString = fc.oneof(
   fc.string(),
-  fc.constantFrom('&amp;', '&amp;amp;', '&lt;', '&copy', '&copy=', '&#0;', '&#128;', '&#x1F600;', '[1,2]', '{"a":"&lt;"}', '"[1]"', '?a=1&not=2', '&'),
-  fc.array(fc.constantFrom('&', 'amp;', 'lt;', 'a', '[', ']', '{', '}', '"', ':', ',', '1', '#', 'x', ';', '='), { maxLength: 12 }).map((parts) => parts.join('')),
+  fc.constantFrom(
+    '&amp;',
+    '&amp;amp;',
+    '&lt;',
+    '&copy',
+    '&copy=',
+    '&#0;',
+    '&#128;',
+    '&#x1F600;',
+    '[1,2]',
+    '{"a":"&lt;"}',
+    '"[1]"',
+    '?a=1&not=2',
+    '&',
+  ),
+  fc
+    .array(fc.constantFrom('&', 'amp;', 'lt;', 'a', '[', ']', '{', '}', '"', ':', ',', '1', '#', 'x', ';', '='), { maxLength: 12 })
+    .map((parts) => parts.join('')),
 );
 
 const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
@@ -44,12 +60,14 @@ const subschema: fc.Arbitrary<JsonValue> = fc.letrec<{ s: JsonValue }>((tie) => 
 })).s;
 
 /** Any JSON value as a schema, including nonsense: the plan must cope with all of them. */
-const anySchema: fc.Arbitrary<JsonObject> = fc.record({
-  type: fc.constant('object'),
-  properties: fc.dictionary(fc.constantFrom('tags', 'filter', 'title', 'count', '__proto__'), subschema, { maxKeys: 5 }),
-  $defs: fc.record({ a: subschema, loop: fc.constant({ $ref: '#/$defs/loop' }) }),
-  additionalProperties: subschema,
-}).map((s) => JSON.parse(JSON.stringify(s)) as JsonObject);
+const anySchema: fc.Arbitrary<JsonObject> = fc
+  .record({
+    type: fc.constant('object'),
+    properties: fc.dictionary(fc.constantFrom('tags', 'filter', 'title', 'count', '__proto__'), subschema, { maxKeys: 5 }),
+    $defs: fc.record({ a: subschema, loop: fc.constant({ $ref: '#/$defs/loop' }) }),
+    additionalProperties: subschema,
+  })
+  .map((s) => JSON.parse(JSON.stringify(s)) as JsonObject);
 
 const fixedSchema: JsonObject = {
   type: 'object',

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../src/core/shared/json.js';
-import { DEFAULT_NORMALIZE_OPTIONS, decodeReferences, normalizeArguments, type NormalizeOptions } from '../../../../src/core/rule/normalize.js';
+import {
+  DEFAULT_NORMALIZE_OPTIONS,
+  decodeReferences,
+  normalizeArguments,
+  type NormalizeOptions,
+} from '../../../../src/core/rule/normalize.js';
 import { compileSchemaPlan } from '../../../../src/core/rule/plan.js';
 
 function run(schema: JsonObject, args: JsonObject, options: Partial<NormalizeOptions> = {}) {
@@ -107,7 +112,12 @@ describe('declared types are read as JSON Schema reads them', () => {
   const cases: [string, JsonObject, string, 'decoded' | 'kept'][] = [
     ['type list with null', { type: ['array', 'null'] }, '[1]', 'decoded'],
     ['type list with string', { type: ['array', 'string'] }, '[1]', 'kept'],
-    ['Pydantic Optional[list] (anyOf with null)', { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'null' }] }, '[1]', 'decoded'],
+    [
+      'Pydantic Optional[list] (anyOf with null)',
+      { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'null' }] },
+      '[1]',
+      'decoded',
+    ],
     ['anyOf including string', { anyOf: [{ type: 'array' }, { type: 'string' }] }, '[1]', 'kept'],
     ['oneOf of list and map: map text', { oneOf: [{ type: 'array' }, { type: 'object' }] }, '{"a":1}', 'decoded'],
     ['allOf narrows to array', { allOf: [{ type: ['array', 'string'] }, { type: 'array' }] }, '[1]', 'decoded'],
@@ -170,7 +180,9 @@ describe('declared types are read as JSON Schema reads them', () => {
     expect(result.arguments).toEqual({ p: '["a"]', q: 'x' });
     expect(result.repairs).toEqual([]);
     expect(run({ type: 'object', anyOf: [{ properties: { p: { type: 'array' } } }, true] }, { p: '[1]' }).arguments).toEqual({ p: '[1]' });
-    expect(run({ type: 'object', anyOf: [{ properties: { p: { type: 'array' } } }, { required: ['p'] }] }, { p: '[1]' }).arguments).toEqual({ p: '[1]' });
+    expect(run({ type: 'object', anyOf: [{ properties: { p: { type: 'array' } } }, { required: ['p'] }] }, { p: '[1]' }).arguments).toEqual(
+      { p: '[1]' },
+    );
   });
 
   it('leaves out an alternative that forbids the parameter (additionalProperties: false), and one for another container', () => {
@@ -186,7 +198,11 @@ describe('declared types are read as JSON Schema reads them', () => {
   });
 
   it('applies properties and every matching patternProperties together, as JSON Schema does', () => {
-    const schema: JsonObject = { type: 'object', properties: { p: { description: 'ids' }, r: { type: ['array', 'string'] } }, patternProperties: { '^[pr]$': { type: 'array' } } };
+    const schema: JsonObject = {
+      type: 'object',
+      properties: { p: { description: 'ids' }, r: { type: ['array', 'string'] } },
+      patternProperties: { '^[pr]$': { type: 'array' } },
+    };
     const result = run(schema, { p: '[1]', r: '[2]' });
     expect(result.arguments).toEqual({ p: [1], r: [2] });
     expect(result.repairs).toEqual([
@@ -313,7 +329,10 @@ describe('beyond the rule (opt-in)', () => {
     properties: {
       outer: {
         type: 'object',
-        properties: { inner: { type: 'array', items: { type: 'object', properties: { ids: { type: 'array' } } } }, note: { type: 'string' } },
+        properties: {
+          inner: { type: 'array', items: { type: 'object', properties: { ids: { type: 'array' } } } },
+          note: { type: 'string' },
+        },
       },
     },
   };
@@ -330,7 +349,10 @@ describe('beyond the rule (opt-in)', () => {
 
   it('an operator can exempt parameters or a whole call from entity decoding', () => {
     const sent = { title: 'a &amp; b', content: 'x &amp;amp; y' };
-    expect(run(listAndText, sent, { entityExemptParameters: new Set(['content']) }).arguments).toEqual({ title: 'a & b', content: 'x &amp;amp; y' });
+    expect(run(listAndText, sent, { entityExemptParameters: new Set(['content']) }).arguments).toEqual({
+      title: 'a & b',
+      content: 'x &amp;amp; y',
+    });
     expect(run(listAndText, sent, { skipEntities: true }).arguments).toBe(sent);
   });
 });

@@ -84,7 +84,10 @@ describe('registry documents', () => {
       'x-tool': { name: 'now' },
     });
     const with$schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' };
-    expect(toRegistryDocument({ name: 'now', description: undefined, inputSchema: with$schema })).toEqual({ ...with$schema, 'x-tool': { name: 'now' } });
+    expect(toRegistryDocument({ name: 'now', description: undefined, inputSchema: with$schema })).toEqual({
+      ...with$schema,
+      'x-tool': { name: 'now' },
+    });
   });
 
   it('reads a bare schema (no x-tool), named after the subject or its tool part', () => {

@@ -9,7 +9,12 @@ describe('tool definitions', () => {
     ['MCP inputSchema', { name: 'search', description: 'Search.', inputSchema: schema }, 'search', 'Search.'],
     ['Anthropic input_schema', { name: 'search', description: 'Search.', input_schema: schema }, 'search', 'Search.'],
     ['OpenAI parameters', { name: 'search', description: 'Search.', parameters: schema }, 'search', 'Search.'],
-    ['OpenAI wrapped function', { type: 'function', function: { name: 'search', description: 'Search.', parameters: schema } }, 'search', 'Search.'],
+    [
+      'OpenAI wrapped function',
+      { type: 'function', function: { name: 'search', description: 'Search.', parameters: schema } },
+      'search',
+      'Search.',
+    ],
     ['definition without a name', { inputSchema: schema }, 'fallback', undefined],
   ])('%s', (_name, value, name, description) => {
     const result = parseToolDefinition(value, 'fallback');

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { walkFragmentPointer } from '../../../../src/core/shared/json.js';
 
 describe('walkFragmentPointer: a JSON Pointer in a URI fragment, as local $refs carry it', () => {
-  const root = { $defs: { 'a b': { type: 'string' }, 'x/y': { type: 'array' }, 'm~n': { type: 'null' }, '': { const: 1 } }, allOf: [{ minimum: 0 }, { maximum: 9 }] };
+  const root = {
+    $defs: { 'a b': { type: 'string' }, 'x/y': { type: 'array' }, 'm~n': { type: 'null' }, '': { const: 1 } },
+    allOf: [{ minimum: 0 }, { maximum: 9 }],
+  };
 
   it('follows object keys and array indexes, returning the value and the decoded tokens', () => {
     expect(walkFragmentPointer(root, '/allOf/1')).toEqual({ value: { maximum: 9 }, tokens: ['allOf', '1'] });
@@ -17,7 +20,16 @@ describe('walkFragmentPointer: a JSON Pointer in a URI fragment, as local $refs 
   });
 
   it('names nothing for a missing key, an index out of range or not decimal, an inherited property, or bad encoding', () => {
-    for (const pointer of ['/$defs/missing', '/allOf/2', '/allOf/1e0', '/allOf/', '/$defs/toString', '/$defs/%E0%A4%A', '$defs', '/allOf/0/minimum/x']) {
+    for (const pointer of [
+      '/$defs/missing',
+      '/allOf/2',
+      '/allOf/1e0',
+      '/allOf/',
+      '/$defs/toString',
+      '/$defs/%E0%A4%A',
+      '$defs',
+      '/allOf/0/minimum/x',
+    ]) {
       expect(walkFragmentPointer(root, pointer), pointer).toBeUndefined();
     }
   });

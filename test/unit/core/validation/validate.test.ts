@@ -119,7 +119,12 @@ const rows: Row[] = [
     schema: {
       type: 'object',
       properties: {
-        unit: { anyOf: [{ enum: ['kg', 'lb'], description: 'Known unit' }, { type: 'string', description: 'Any unit' }] },
+        unit: {
+          anyOf: [
+            { enum: ['kg', 'lb'], description: 'Known unit' },
+            { type: 'string', description: 'Any unit' },
+          ],
+        },
       },
       required: ['unit'],
     },
@@ -225,7 +230,11 @@ const rows: Row[] = [
     code: 'unknown_property',
     path: '/curency',
     message: ['"curency"'],
-    hint: ['Remove "curency".', 'Did you mean "currency"?', 'Allowed parameters: "from_account", "to_account", "amount", "currency", "memo"'],
+    hint: [
+      'Remove "curency".',
+      'Did you mean "currency"?',
+      'Allowed parameters: "from_account", "to_account", "amount", "currency", "memo"',
+    ],
     details: { property: 'curency', allowed: ['from_account', 'to_account', 'amount', 'currency', 'memo'] },
   },
   {
@@ -618,7 +627,9 @@ describe("only the call's own properties count (never Object.prototype's)", () =
   });
 
   it('dependentRequired does not find an inherited name either', () => {
-    expect(compileOk({ type: 'object', dependentRequired: { a: ['valueOf'] } })({ a: 1 })).toMatchObject([{ code: 'missing_dependency', path: '/valueOf' }]);
+    expect(compileOk({ type: 'object', dependentRequired: { a: ['valueOf'] } })({ a: 1 })).toMatchObject([
+      { code: 'missing_dependency', path: '/valueOf' },
+    ]);
   });
 
   it('sent as own properties, they are checked as any other', () => {
@@ -675,12 +686,7 @@ describe('no coercion, no mutation', () => {
 
 describe('unusable schemas', () => {
   it.each([
-    [
-      'dangling $ref',
-      { type: 'object', properties: { x: { $ref: '#/$defs/Missing' } } },
-      'dangling_ref',
-      '#/$defs/Missing',
-    ],
+    ['dangling $ref', { type: 'object', properties: { x: { $ref: '#/$defs/Missing' } } }, 'dangling_ref', '#/$defs/Missing'],
     ['dangling external $ref', { type: 'object', properties: { x: { $ref: 'other.json' } } }, 'dangling_ref', 'other.json'],
     [
       '$ref cycle without progress',
@@ -689,11 +695,26 @@ describe('unusable schemas', () => {
       '#/$defs/a -> #/$defs/b -> #/$defs/a',
     ],
     ['root refers to itself', { $ref: '#' }, 'ref_cycle', '#'],
-    ['cycle through allOf', { $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, properties: { x: { $ref: '#/$defs/a' } } }, 'ref_cycle', '#/$defs/a'],
+    [
+      'cycle through allOf',
+      { $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, properties: { x: { $ref: '#/$defs/a' } } },
+      'ref_cycle',
+      '#/$defs/a',
+    ],
     ['cycle through anyOf', { anyOf: [{ type: 'string' }, { $ref: '#' }] }, 'ref_cycle', '#'],
     ['invalid per meta-schema', { type: 'object', properties: { x: { type: 'strang' } } }, 'invalid_schema', 'properties/x/type'],
-    ['regex that is not ECMAScript', { type: 'object', properties: { x: { type: 'string', pattern: '(?P<n>a)' } } }, 'invalid_pattern', 'Invalid'],
-    ['shared $refs doubling the work per link (ajv: exponential time per call)', sharedRefChain(24), 'too_many_subschemas', 'more than 10000 subschemas'],
+    [
+      'regex that is not ECMAScript',
+      { type: 'object', properties: { x: { type: 'string', pattern: '(?P<n>a)' } } },
+      'invalid_pattern',
+      'Invalid',
+    ],
+    [
+      'shared $refs doubling the work per link (ajv: exponential time per call)',
+      sharedRefChain(24),
+      'too_many_subschemas',
+      'more than 10000 subschemas',
+    ],
     ['the same chain, 12 links', sharedRefChain(12), 'too_many_subschemas', 'allOf: [$ref A, $ref A]'],
   ] as [string, JsonObject, string, string][])('%s → tool_schema_unusable', (_name, schema, reason, mention) => {
     const d = unusableOf(compiler.compile(schema));
@@ -831,13 +852,74 @@ describe('the url format without ReDoS (isUrl)', () => {
 
   it('accepts and refuses exactly what the ajv-formats regex does (short strings, where it is fast)', () => {
     const part = fc.constantFrom(
-      'http://', 'https://', 'ftp://', 'HTTP://', 'httſ://', 'a', 'é', 'K', 'b.co', '.', '-', '@', ':', '/', '80', '8080', ' ', '\u3000', '\u00a0', '\n',
-      '1', '10', '127', '192', '168', '169.254', '172.16', '0', '255', '.com', 'x:y@', '%20', '?', '#', '\ud800', '😀', 'ab', 'zz',
+      'http://',
+      'https://',
+      'ftp://',
+      'HTTP://',
+      'httſ://',
+      'a',
+      'é',
+      'K',
+      'b.co',
+      '.',
+      '-',
+      '@',
+      ':',
+      '/',
+      '80',
+      '8080',
+      ' ',
+      '\u3000',
+      '\u00a0',
+      '\n',
+      '1',
+      '10',
+      '127',
+      '192',
+      '168',
+      '169.254',
+      '172.16',
+      '0',
+      '255',
+      '.com',
+      'x:y@',
+      '%20',
+      '?',
+      '#',
+      '\ud800',
+      '😀',
+      'ab',
+      'zz',
     );
     const plausible = fc
-      .tuple(fc.constantFrom('http://', 'https://', 'ftp://'), fc.constantFrom('', 'u@', 'u:p@', 'a@b@', ':@', '@'), fc.constantFrom('example.com', '10.0.0.1', '8.8.8.8', 'xn--bcher-kva.example', 'a-b.c-d.ef', 'ünï.côdé', 'localhost', '1.2.3', 'a..b.co'), fc.constantFrom('', ':80', ':123456', ':'), fc.constantFrom('', '/', '/a b', '/p@q/r', '/?x=1#y'))
+      .tuple(
+        fc.constantFrom('http://', 'https://', 'ftp://'),
+        fc.constantFrom('', 'u@', 'u:p@', 'a@b@', ':@', '@'),
+        fc.constantFrom(
+          'example.com',
+          '10.0.0.1',
+          '8.8.8.8',
+          'xn--bcher-kva.example',
+          'a-b.c-d.ef',
+          'ünï.côdé',
+          'localhost',
+          '1.2.3',
+          'a..b.co',
+        ),
+        fc.constantFrom('', ':80', ':123456', ':'),
+        fc.constantFrom('', '/', '/a b', '/p@q/r', '/?x=1#y'),
+      )
       .map((parts) => parts.join(''));
-    fc.assert(fc.property(fc.oneof(fc.array(part, { maxLength: 14 }).map((parts) => parts.join('')), plausible), (text) => isUrl(text) === original.test(text)), { numRuns: 20_000, seed: 6 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(part, { maxLength: 14 }).map((parts) => parts.join('')),
+          plausible,
+        ),
+        (text) => isUrl(text) === original.test(text),
+      ),
+      { numRuns: 20_000, seed: 6 },
+    );
   });
 
   it('is linear: 100 000 colons after the scheme, and the worst seeds, take milliseconds', () => {
@@ -888,14 +970,17 @@ describe('maxDiagnostics', () => {
     const missing = (n: number): JsonObject => ({ type: 'object', required: Array.from({ length: n }, (_, i) => `p${String(i)}`) });
     const capAt = (max: number): SchemaCompiler => createSchemaCompiler({ maxDiagnostics: max });
     expect(compileOk(missing(3), capAt(3))({}).map((d) => d.code)).toEqual(Array(3).fill('missing_required'));
-    expect(compileOk(missing(4), capAt(3))({})[2]?.message).toBe('2 more problems were found and not listed (at most 2 are listed per call).');
+    expect(compileOk(missing(4), capAt(3))({})[2]?.message).toBe(
+      '2 more problems were found and not listed (at most 2 are listed per call).',
+    );
     expect(compileOk(missing(4), capAt(1))({})).toMatchObject([{ code: 'missing_required', path: '/p0' }]);
   });
 
   it('counts at most a few hundred unlisted problems, then says "over"', () => {
-    const [, more] = compileOk({ type: 'array', items: { type: 'string' } }, createSchemaCompiler({ maxDiagnostics: 2 }))(
-      Array.from({ length: 5000 }, (_, i) => i),
-    );
+    const [, more] = compileOk(
+      { type: 'array', items: { type: 'string' } },
+      createSchemaCompiler({ maxDiagnostics: 2 }),
+    )(Array.from({ length: 5000 }, (_, i) => i));
     expect(more?.code).toBe('more_errors');
     expect(more?.message).toBe('Over 200 more problems were found and not listed (at most 1 is listed per call).');
     expect(more?.details).toEqual({ listed: 1, unlistedAtLeast: 202 });
@@ -908,12 +993,18 @@ describe('maxDiagnostics', () => {
 
 describe('a condition that forbids a combination (if / then: false)', () => {
   it('says the arguments are refused when the condition holds, and quotes the condition, not "accepts no arguments at all"', () => {
-    const validate = compileOk({ type: 'object', properties: { mode: { type: 'string' } }, allOf: [{ if: { required: ['mode'] }, then: false }] });
+    const validate = compileOk({
+      type: 'object',
+      properties: { mode: { type: 'string' } },
+      allOf: [{ if: { required: ['mode'] }, then: false }],
+    });
     expect(validate({})).toEqual([]);
     const [diagnostic] = validate({ mode: 'dry' });
     expect(diagnostic?.code).toBe('forbidden_value');
     expect(diagnostic?.message).toMatch(/^The arguments are not accepted as sent: the tool schema forbids them when its condition holds/);
-    expect(diagnostic?.hint).toBe('Change the values the condition looks at, so that it no longer holds; the condition: {"required": ["mode"]}.');
+    expect(diagnostic?.hint).toBe(
+      'Change the values the condition looks at, so that it no longer holds; the condition: {"required": ["mode"]}.',
+    );
   });
 });
 
@@ -922,8 +1013,18 @@ describe('alternatives (anyOf/oneOf) without noise', () => {
     const validate = compileOk({
       type: 'object',
       properties: {
-        id: { anyOf: [{ type: 'string', minLength: 5 }, { type: 'string', format: 'email' }] },
-        n: { anyOf: [{ type: 'integer', minimum: 10 }, { type: 'integer', exclusiveMaximum: 0 }] },
+        id: {
+          anyOf: [
+            { type: 'string', minLength: 5 },
+            { type: 'string', format: 'email' },
+          ],
+        },
+        n: {
+          anyOf: [
+            { type: 'integer', minimum: 10 },
+            { type: 'integer', exclusiveMaximum: 0 },
+          ],
+        },
       },
     });
     expect(validate({ id: 'ab', n: 5 }).map((d) => d.hint)).toEqual([
@@ -938,13 +1039,25 @@ describe('alternatives (anyOf/oneOf) without noise', () => {
       properties: { pay: { oneOf: [{ $ref: '#/$defs/Card' }, { $ref: '#/$defs/Bank' }] } },
       required: ['pay'],
       $defs: {
-        Card: { type: 'object', title: 'Card', properties: { kind: { const: 'card' }, number: { type: 'string' } }, required: ['kind', 'number'] },
-        Bank: { type: 'object', title: 'Bank', properties: { kind: { const: 'bank' }, iban: { type: 'string' } }, required: ['kind', 'iban'] },
+        Card: {
+          type: 'object',
+          title: 'Card',
+          properties: { kind: { const: 'card' }, number: { type: 'string' } },
+          required: ['kind', 'number'],
+        },
+        Bank: {
+          type: 'object',
+          title: 'Bank',
+          properties: { kind: { const: 'bank' }, iban: { type: 'string' } },
+          required: ['kind', 'iban'],
+        },
       },
     });
     const [diagnostic] = validate({ pay: { kind: 'crad', number: '4111' } });
     expect(diagnostic?.code).toBe('no_matching_alternative');
-    expect(diagnostic?.hint).toBe('Send a JSON object ("Card") with "kind": "card" and "number" or a JSON object ("Bank") with "kind": "bank" and "iban".');
+    expect(diagnostic?.hint).toBe(
+      'Send a JSON object ("Card") with "kind": "card" and "number" or a JSON object ("Bank") with "kind": "bank" and "iban".',
+    );
   });
 
   const pydantic: JsonObject = {
@@ -953,7 +1066,9 @@ describe('alternatives (anyOf/oneOf) without noise', () => {
       tags: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }], default: null, title: 'Tags' },
       memo: { anyOf: [{ $ref: '#/$defs/Memo' }, { type: 'null' }], description: 'Optional memo' },
     },
-    $defs: { Memo: { type: 'object', title: 'Memo', properties: { text: { type: 'string', description: 'Memo text' } }, required: ['text'] } },
+    $defs: {
+      Memo: { type: 'object', title: 'Memo', properties: { text: { type: 'string', description: 'Memo text' } }, required: ['text'] },
+    },
   };
   const validate = compileOk(pydantic);
 
@@ -1025,7 +1140,11 @@ describe('alternatives (anyOf/oneOf) without noise', () => {
 
   it('alternatives made only of required name what they need, not "alternative 1"', () => {
     const contact = (keyword: 'anyOf' | 'oneOf', branches: JsonObject[]): ((args: JsonValue) => Diagnostic[]) =>
-      compileOk({ type: 'object', properties: { email: { type: 'string' }, phone: { type: 'string' }, fax: { type: 'string' } }, [keyword]: branches });
+      compileOk({
+        type: 'object',
+        properties: { email: { type: 'string' }, phone: { type: 'string' }, fax: { type: 'string' } },
+        [keyword]: branches,
+      });
     const email = { required: ['email'], description: 'by email' };
     const phone = { required: ['phone'] };
     const [any] = contact('anyOf', [email, phone])({});
@@ -1037,7 +1156,10 @@ describe('alternatives (anyOf/oneOf) without noise', () => {
     expect(both?.hint).toBe('Send exactly one of: "email", "phone".');
     expect(both?.message).toContain('(a value with "email" and a value with "phone")');
     // With a type beside required, the names are still listed after the type, as before.
-    const typed = contact('anyOf', [{ type: 'object', required: ['email'] }, { type: 'object', required: ['phone'] }])({});
+    const typed = contact('anyOf', [
+      { type: 'object', required: ['email'] },
+      { type: 'object', required: ['phone'] },
+    ])({});
     expect(typed[0]?.hint).toBe('Send a JSON object with "email" or a JSON object with "phone".');
   });
 
@@ -1107,7 +1229,10 @@ describe('messages stay small and deterministic', () => {
   });
 
   it('maxContains exceeded says there are too many matching items and how many; fewer than minContains keeps the range', () => {
-    const validate = compileOk({ type: 'object', properties: { a: { type: 'array', contains: { const: 'x' }, minContains: 1, maxContains: 1 } } });
+    const validate = compileOk({
+      type: 'object',
+      properties: { a: { type: 'array', contains: { const: 'x' }, minContains: 1, maxContains: 1 } },
+    });
     const [tooMany] = validate({ a: ['x', 'y', 'x', 'x'] });
     expect(tooMany).toMatchObject({ code: 'missing_contains', path: '/a', details: { maxContains: 1, actualCount: 3 } });
     expect(tooMany?.message).toBe('"a" must contain at most 1 item matching: exactly "x", received 3.');
@@ -1118,7 +1243,13 @@ describe('messages stay small and deterministic', () => {
   });
 
   it('the arguments (the root) take a plural verb', () => {
-    const [none] = compileOk({ type: 'object', anyOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }] })({});
+    const [none] = compileOk({
+      type: 'object',
+      anyOf: [
+        { type: 'object', required: ['a'] },
+        { type: 'object', required: ['b'] },
+      ],
+    })({});
     expect(none?.message).toBe('The arguments match none of the 2 allowed alternatives (received {}).');
     const [notInEnum] = compileOk({ type: 'object', enum: [{ a: 1 }] })({});
     expect(notInEnum?.message).toMatch(/^The arguments are not one of the allowed values/);
@@ -1161,6 +1292,7 @@ describe('messages stay small and deterministic', () => {
 /** `p` -> A0; Ai = allOf [$ref A(i+1), $ref A(i+1)]; A(links) = array: 2^links paths to the last subschema. */
 function sharedRefChain(links: number): JsonObject {
   const defs: JsonObject = { [`A${String(links)}`]: { type: 'array' } };
-  for (let i = 0; i < links; i++) defs[`A${String(i)}`] = { allOf: [{ $ref: `#/$defs/A${String(i + 1)}` }, { $ref: `#/$defs/A${String(i + 1)}` }] };
+  for (let i = 0; i < links; i++)
+    defs[`A${String(i)}`] = { allOf: [{ $ref: `#/$defs/A${String(i + 1)}` }, { $ref: `#/$defs/A${String(i + 1)}` }] };
   return { type: 'object', properties: { p: { $ref: '#/$defs/A0' } }, $defs: defs };
 }
