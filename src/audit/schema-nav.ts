@@ -4,7 +4,8 @@
  *
  * Pure: no I/O, inputs never mutated.
  */
-import { escapePointerToken, isJsonObject, walkFragmentPointer, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { SchemaRefs, walkSubschemas } from '../core/shared/schema-refs.js';
 
 /** One occurrence of a keyword in a parameter's schema (or one of the branches it is made of). */
 export interface KeywordSite {
@@ -59,31 +60,25 @@ const VIEW_KEYWORDS = [
   'dependencies',
 ] as const;
 
-/** Resolves a local reference (`#`, `#/json/pointer`, `#anchor`) within `root`; undefined when it cannot. */
+/**
+ * Resolves a reference within `root` as the validator does (core/shared/schema-refs.ts: pointers, anchors, the root's
+ * and nested `$id`s); undefined when it names nothing in the document.
+ */
 export function resolveLocalRef(root: JsonObject, ref: string): { schema: JsonValue; pointer: string } | undefined {
-  if (!ref.startsWith('#')) {
-    // The root's own `$id` followed by a fragment.
-    const id = typeof root.$id === 'string' ? root.$id.replace(/#$/, '') : undefined;
-    if (id === undefined || !ref.startsWith(`${id}#`)) return undefined;
-    return resolveLocalRef(root, ref.slice(id.length));
-  }
-  const fragment = ref.slice(1);
-  if (fragment === '' || fragment === '/') return { schema: root, pointer: '' };
-  if (!fragment.startsWith('/')) {
-    const found = findAnchor(root, fragment);
-    return found;
-  }
-  const found = walkFragmentPointer(root, fragment);
-  if (found === undefined) return undefined;
-  return { schema: found.value as JsonValue, pointer: found.tokens.map((token) => `/${escapePointerToken(token)}`).join('') };
+  const found = refsOf(root).resolve(ref);
+  return found === undefined ? undefined : { schema: found.schema as JsonValue, pointer: found.pointer };
 }
 
-function findAnchor(root: JsonObject, anchor: string): { schema: JsonValue; pointer: string } | undefined {
-  let found: { schema: JsonValue; pointer: string } | undefined;
-  walkSchemas(root, (schema, pointer) => {
-    if (found === undefined && (schema.$anchor === anchor || schema.$dynamicAnchor === anchor)) found = { schema, pointer };
-  });
-  return found;
+const REFS = new WeakMap<JsonObject, SchemaRefs>();
+
+/** One resolver per schema document: its anchor and id index is built once. */
+function refsOf(root: JsonObject): SchemaRefs {
+  let refs = REFS.get(root);
+  if (refs === undefined) {
+    refs = new SchemaRefs(root);
+    REFS.set(root, refs);
+  }
+  return refs;
 }
 
 /** Builds the view of `schema` (at `pointer` within `root`). */
@@ -306,29 +301,7 @@ export const SINGLE_KEYWORDS = new Set([
  * Does not follow `$ref` (every target is visited where it is defined). Bounded depth.
  */
 export function walkSchemas(root: JsonObject, visit: (schema: JsonObject, pointer: string) => void): void {
-  const walk = (node: JsonValue, pointer: string, depth: number): void => {
-    if (!isJsonObject(node) || depth > 64) return;
-    visit(node, pointer);
-    for (const [key, value] of Object.entries(node)) {
-      const at = `${pointer}/${escapePointerToken(key)}`;
-      if (MAP_KEYWORDS.has(key) && isJsonObject(value)) {
-        for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
-      } else if (LIST_KEYWORDS.has(key) && Array.isArray(value)) {
-        value.forEach((sub, i) => {
-          walk(sub, `${at}/${i}`, depth + 1);
-        });
-      } else if (key === 'items' && Array.isArray(value)) {
-        value.forEach((sub, i) => {
-          walk(sub, `${at}/${i}`, depth + 1);
-        });
-      } else if (key === 'dependencies' && isJsonObject(value)) {
-        for (const [name, sub] of Object.entries(value)) if (isJsonObject(sub)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
-      } else if (SINGLE_KEYWORDS.has(key)) {
-        walk(value, at, depth + 1);
-      }
-    }
-  };
-  walk(root, '', 0);
+  walkSubschemas(root, visit, 64);
 }
 
 /** Splits a JSON Pointer into unescaped tokens. */

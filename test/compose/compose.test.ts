@@ -9,6 +9,7 @@
  * the topics. The project is torn down (containers and volumes) whatever happens. Needs `docker compose` (v2):
  * scripts/ci-prereqs.sh builds it.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
@@ -82,7 +83,19 @@ describe.skipIf(!withEngine)('deploy/compose.yaml on the host network with the o
   const files = ['-f', join(REPO_ROOT, 'deploy', 'compose.yaml'), '-f', join(REPO_ROOT, 'deploy', 'compose.host.yaml')];
   let env: NodeJS.ProcessEnv = {};
   let up = false;
-  const calls = readFileSync(join(REPO_ROOT, 'examples', 'calls.jsonl'), 'utf8')
+  // One output per call: a line that is a whole message fans out, so count what `normalize` makes of the file.
+  const calls = execFileSync(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'dist', 'cli.js'),
+      'normalize',
+      '--schemas',
+      join(REPO_ROOT, 'examples', 'tools'),
+      '--input',
+      join(REPO_ROOT, 'examples', 'calls.jsonl'),
+    ],
+    { encoding: 'utf8' },
+  )
     .split('\n')
     .filter((line) => line.trim() !== '').length;
 

@@ -7,7 +7,7 @@
  * and says so: it never skips.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +51,11 @@ describe('scripts/check-deploy.sh', () => {
   it('fails, naming the checks, when an alert rule or a panel description is broken', () => {
     const copy = mkdtempSync(join(tmpdir(), 'check-deploy-'));
     scratch.push(copy);
-    for (const path of ['scripts/check-deploy.sh', 'helm', 'deploy', 'src/config/config.ts']) cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+    // The settings table is read through tsx from the copy's own sources, with the checkout's node_modules.
+    for (const path of ['scripts/check-deploy.sh', 'scripts/settings.ts', 'helm', 'deploy', 'src', 'package.json', 'tsconfig.json']) {
+      cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     const alerts = join(copy, 'deploy/prometheus/alerts.yaml');
     writeFileSync(alerts, readFileSync(alerts, 'utf8').replace('> 0.05', '> 0.5'));
     const dashboardPath = join(copy, 'deploy/grafana/toolcall-normalizer.json');

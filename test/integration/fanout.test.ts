@@ -105,9 +105,11 @@ describe('worker end to end: whole messages fan out (exactly-once)', () => {
       tool: 'search_issues',
       format: 'openai_chat',
       arguments: { query: 'fan out', labels: ['x'] },
-      valid: true,
     });
-    expect(json(rejected)).toMatchObject({ id: 'fan-b', disposition: 'rejected', errors: [{ code: 'not_in_enum', path: '/currency' }] });
+    // The topic says the disposition: values carry neither `valid` nor `disposition`.
+    expect(json(normalized)).not.toHaveProperty('valid');
+    expect(json(rejected)).toMatchObject({ id: 'fan-b', errors: [{ code: 'not_in_enum', path: '/currency' }] });
+    expect(json(rejected)).not.toHaveProperty('disposition');
     // A rejected call carries its own element as raw, not the whole message.
     expect(json(rejected).raw).toEqual(openAiCalls[1]);
     // The dead letter is that call's JSON text, its place named in the message.

@@ -6,7 +6,8 @@
  * The plan never throws and never loops: unresolvable or cyclic `$ref`s count as "allows anything", which
  * includes `string`, so the value is never JSON-decoded (validation then reports the broken schema).
  */
-import { isJsonObject, walkFragmentPointer, type JsonObject, type JsonValue } from '../shared/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../shared/json.js';
+import { SchemaRefs } from '../shared/schema-refs.js';
 
 /** JSON types as bits, so unions and intersections are one instruction each. */
 const NULL = 1;
@@ -78,7 +79,10 @@ class Plan implements SchemaPlan {
    */
   private readonly masks = new WeakMap<JsonObject, TypeMask>();
 
+  private readonly refs: SchemaRefs;
+
   constructor(private readonly root: JsonObject) {
+    this.refs = new SchemaRefs(root);
     for (const name of this.declaredNames(root, new Set())) {
       this.rootRules.set(name, this.computeRule(name, root));
     }
@@ -248,13 +252,10 @@ class Plan implements SchemaPlan {
     return mask;
   }
 
-  /** Resolves a local `$ref` (`#`, `#/$defs/...`, `#/definitions/...`, any JSON Pointer into the root). */
+  /** The schema a `$ref` names, resolved as the validator resolves it (core/shared/schema-refs.ts). */
   private refTarget(schema: JsonObject): Schema | undefined {
     const ref = schema.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
-    if (ref === '#') return this.root;
-    if (!ref.startsWith('#/')) return undefined; // `$anchor` names are not resolved: treated as unconstrained
-    return asSchema(walkFragmentPointer(this.root, ref.slice(1))?.value as JsonValue | undefined);
+    return typeof ref === 'string' ? asSchema(this.refs.resolve(ref)?.schema as JsonValue | undefined) : undefined;
   }
 
   private regex(pattern: string): RegExp | null {

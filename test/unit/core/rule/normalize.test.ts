@@ -123,6 +123,8 @@ describe('declared types are read as JSON Schema reads them', () => {
     ['allOf narrows to array', { allOf: [{ type: ['array', 'string'] }, { type: 'array' }] }, '[1]', 'decoded'],
     ['$ref into $defs', { $ref: '#/$defs/List' }, '[1]', 'decoded'],
     ['$ref into definitions', { $ref: '#/definitions/List' }, '[1]', 'decoded'],
+    ['$ref to an $anchor, as the validator resolves it', { $ref: '#list' }, '[1]', 'decoded'],
+    ['$ref to a draft-07 "#name" $id', { $ref: '#legacy-text' }, '[1]', 'kept'],
     ['$ref to a string type', { $ref: '#/$defs/Text' }, '[1]', 'kept'],
     ['dangling $ref: nothing known, never decoded', { $ref: '#/$defs/Missing' }, '[1]', 'kept'],
     ['$ref cycle: nothing known, never decoded', { $ref: '#/$defs/LoopA' }, '[1]', 'kept'],
@@ -134,6 +136,8 @@ describe('declared types are read as JSON Schema reads them', () => {
   const defs: JsonObject = {
     List: { type: 'array' },
     Text: { type: 'string' },
+    Anchored: { $anchor: 'list', type: 'array' },
+    Legacy: { $id: '#legacy-text', type: 'string' },
     LoopA: { $ref: '#/$defs/LoopB' },
     LoopB: { $ref: '#/$defs/LoopA' },
   };
