@@ -329,9 +329,25 @@ export function json(message: ReadMessage): Record<string, unknown> {
   return JSON.parse(value) as Record<string, unknown>;
 }
 
+/**
+ * Retries what kafkajs marks retriable (a group coordinator moving while a fresh broker loads its offsets topic
+ * answers NOT_COORDINATOR), so a test reads the broker's state rather than failing on its transient answer.
+ */
+async function retryRetriable<T>(action: () => Promise<T>, attempts = 20): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action();
+    } catch (error) {
+      const retriable = typeof error === 'object' && error !== null && (error as { retriable?: unknown }).retriable === true;
+      if (!retriable || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 /** Committed offsets of `groupId` on `topic`, by partition (-1 where nothing is committed). */
 export async function committedOffsets(groupId: string, topic: string): Promise<Record<number, number>> {
-  const answer = await withAdmin((client) => client.fetchOffsets({ groupId, topics: [topic] }));
+  const answer = await retryRetriable(() => withAdmin((client) => client.fetchOffsets({ groupId, topics: [topic] })));
   const out: Record<number, number> = {};
   for (const entry of answer) for (const p of entry.partitions) out[p.partition] = Number(p.offset);
   return out;
