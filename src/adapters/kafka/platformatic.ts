@@ -113,7 +113,7 @@ export class PlatformaticStream implements KafkaStream {
       groupId: this.#options.groupId,
       ...(this.#options.groupInstanceId === undefined ? {} : { groupInstanceId: this.#options.groupInstanceId }),
       sessionTimeout: sessionTimeoutMs,
-      // A frozen or dead member holds a rebalance up to this long: no longer than its session.
+      // Bounds how long a frozen or dead member can hold a rebalance: the session, and no more.
       rebalanceTimeout: sessionTimeoutMs,
       heartbeatInterval: Math.max(1_000, Math.floor(sessionTimeoutMs / 10)),
       autocommit: false,

@@ -17,9 +17,8 @@ const OBJECT_HINT =
  * substituted or unwrapped, and the object is returned as is (never copied, so `__proto__` stays plain data).
  *
  * - an object: itself;
- * - absent (`undefined`): `{}`. MCP (`params.arguments`) and Gemini (`args`) make arguments optional for tools
- *   without parameters, and so does our canonical envelope (the other formats require theirs: the envelope
- *   decoder refuses those records before this runs);
+ * - absent (`undefined`): `{}`, for the formats where arguments are optional (MCP `params.arguments`, Gemini
+ *   `args`, canonical); formats that require them never reach this without them;
  * - a string: JSON text that must parse to an object (`arguments_empty`, `arguments_not_json`,
  *   `arguments_not_object`; an object JSON-encoded twice is refused, not unwrapped). Because the record's depth
  *   check sees this text as one string, the parsed value's depth is checked here against `maxDepth`
