@@ -666,35 +666,25 @@ async function suiteKafkaTools(ctx: Context): Promise<void> {
     `\n== Kafka's own tools on the same broker (${libs}), ${fmt(PERF_RECORDS)} records of the corpus (payload file), ${PARTITIONS} partitions`,
   );
   const results: string[][] = [];
-  const plain = runTool('org.apache.kafka.tools.ProducerPerformance', [
-    '--topic',
-    topic,
-    '--num-records',
-    String(PERF_RECORDS),
-    '--throughput',
-    '-1',
-    '--payload-file',
-    payload,
-    '--producer-props',
-    `bootstrap.servers=${ctx.stack.brokers}`,
-    'acks=all',
-  ]);
+  // Kafka's producer tool on the corpus; `extra` goes before the producer properties.
+  const producerPerformance = (extra: string[]): string =>
+    runTool('org.apache.kafka.tools.ProducerPerformance', [
+      '--topic',
+      topic,
+      '--num-records',
+      String(PERF_RECORDS),
+      '--throughput',
+      '-1',
+      '--payload-file',
+      payload,
+      ...extra,
+      '--producer-props',
+      `bootstrap.servers=${ctx.stack.brokers}`,
+      'acks=all',
+    ]);
+  const plain = producerPerformance([]);
   results.push(['ProducerPerformance acks=all', fmt(producerRate(plain))]);
-  const txn = runTool('org.apache.kafka.tools.ProducerPerformance', [
-    '--topic',
-    topic,
-    '--num-records',
-    String(PERF_RECORDS),
-    '--throughput',
-    '-1',
-    '--payload-file',
-    payload,
-    '--transaction-duration-ms',
-    '100',
-    '--producer-props',
-    `bootstrap.servers=${ctx.stack.brokers}`,
-    'acks=all',
-  ]);
+  const txn = producerPerformance(['--transaction-duration-ms', '100']);
   results.push(['ProducerPerformance transactional (commit every 100 ms)', fmt(producerRate(txn))]);
   const config = join(LOG_DIR, 'consumer.properties');
   writeFileSync(config, 'isolation.level=read_committed\n');
