@@ -59,7 +59,8 @@ export function splitSentences(text: string): Sentence[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Numbers
 
-export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+/** Number words both readings know; each table below adds its own. */
+const SMALL_NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0,
   one: 1,
   two: 2,
@@ -76,6 +77,10 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   fifteen: 15,
   twenty: 20,
   thirty: 30,
+};
+
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  ...SMALL_NUMBER_WORDS,
   forty: 40,
   fifty: 50,
   sixty: 60,
@@ -281,22 +286,7 @@ export function mentionsNumber(text: string, value: number): boolean {
 }
 
 export const NUMBER_NAMES: Readonly<Record<string, number>> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
+  ...SMALL_NUMBER_WORDS,
   fifty: 50,
   hundred: 100,
   thousand: 1000,
