@@ -120,7 +120,7 @@ describe('audit on real tool definitions', () => {
       const ignored = new Set((expected[definition.name]?.ignore ?? []).map(key));
       for (const f of findingsByTool.get(definition.name) ?? []) if (ignored.has(key(f))) noise.push(`${f.tool} ${key(f)}`);
     }
-    // Named noise is the part of the false positives the issue lists by kind; a few may remain (see the figures).
+    // Named noise is the part of the false positives the corpus's `ignore` lists by kind; a few may remain.
     expect(noise.length).toBeLessThanOrEqual(3);
   });
 
