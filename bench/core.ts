@@ -144,10 +144,13 @@ for (const [name, samples] of [
   const wall = rate(samples, 'wall');
   const cpu = rate(samples, 'cpu');
   console.log(
-    `${name.padEnd(36)} ${fmt(wall)} / ${fmt(cpu)} calls/s; ratio ${(wall / base.wall).toFixed(2)} / ${(cpu / base.cpu).toFixed(2)}  (goal >= 0.80)`,
+    `${name.padEnd(36)} ${fmt(wall)} / ${fmt(cpu)} calls/s; ` +
+      `ratio ${(wall / base.wall).toFixed(2)} / ${(cpu / base.cpu).toFixed(2)}  (goal >= 0.80)`,
   );
 }
 console.log(
-  `normalized value of a clean call / its input: ${(cleanOut / cleanIn).toFixed(2)} (${cleanCount} calls, ${(cleanOut / cleanCount).toFixed(0)} / ${(cleanIn / cleanCount).toFixed(0)} bytes on average, at most ${cleanMax.toFixed(2)} for one call; goal <= 1.30)`,
+  `normalized value of a clean call / its input: ${(cleanOut / cleanIn).toFixed(2)} ` +
+    `(${cleanCount} calls, ${(cleanOut / cleanCount).toFixed(0)} / ${(cleanIn / cleanCount).toFixed(0)} ` +
+    `bytes on average, at most ${cleanMax.toFixed(2)} for one call; goal <= 1.30)`,
 );
 if (sink === 0) console.log('');

@@ -122,7 +122,8 @@ if (mode === '--child') {
     ...(process.env.PLATFORMATIC_KAFKA_DIR === undefined ? [] : [{ id: 'platformatic', name: '@platformatic/kafka' }]),
   ];
   process.stdout.write(
-    `bench:encode: ${String(RECORDS)} corpus records per batch, ${String(ROUNDS)} rounds, median µs per record, a process per figure (node ${process.version})\n`,
+    `bench:encode: ${String(RECORDS)} corpus records per batch, ${String(ROUNDS)} ` +
+      `rounds, median µs per record, a process per figure (node ${process.version})\n`,
   );
   for (const client of clients) {
     process.stdout.write(`\n${client.name}\n`);

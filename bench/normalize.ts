@@ -78,7 +78,9 @@ try {
     const cpu = median(ts.map((t) => t.cpu));
     const rates = ts.map((t) => Math.round(CALLS / t.wall / 1000)).join(' / ');
     console.log(
-      `${name.padEnd(24)} ${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU, ${Math.round(CALLS / wall).toLocaleString('en-US')} calls/s (rounds, k/s: ${rates}), peak RSS ${Math.round(median(ts.map((t) => t.rssMb)))} MB`,
+      `${name.padEnd(24)} ${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU, ` +
+        `${Math.round(CALLS / wall).toLocaleString('en-US')} calls/s (rounds, k/s: ${rates}), ` +
+        `peak RSS ${Math.round(median(ts.map((t) => t.rssMb)))} MB`,
     );
     return { wall, cpu };
   };

@@ -14,8 +14,8 @@
  * Run as a process (as the worker is): `node --import tsx bench/pipe.ts`, configured by the worker's own
  * variables: KAFKA_BROKERS, INPUT_TOPIC, OUTPUT_TOPIC, GROUP_ID, DELIVERY, TRANSACTIONAL_ID_PREFIX,
  * KAFKA_FETCH_MAX_WAIT_MS, KAFKA_SESSION_TIMEOUT_MS; PIPE_CLIENT picks the client (kafkajs, the default;
- * platformatic: bench/pipe-platformatic.ts; confluent: bench/pipe-confluent.ts); PIPE_SHAPE=output writes records shaped like the worker's output. It prints `pipe ready` on stdout once it consumes, and stops
- * cleanly on SIGTERM.
+ * platformatic: bench/pipe-platformatic.ts; confluent: bench/pipe-confluent.ts); PIPE_SHAPE=output writes records
+ * shaped like the worker's output. It prints `pipe ready` on stdout once it consumes, and stops cleanly on SIGTERM.
  */
 import { pathToFileURL } from 'node:url';
 import { pipeConfigFromEnv, type Pipe } from './pipe-common.js';

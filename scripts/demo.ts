@@ -81,7 +81,8 @@ try {
   const expected = reads.reduce((sum, read) => sum + (read?.ok === true ? read.calls.length : 1), 0);
   const messages = reads.filter((read) => read?.ok === true && read.message).length;
   say(
-    `\n== produced ${calls.length} raw records to ${topics.input} (examples/calls.jsonl: every envelope; clean, repairable, invalid, unprocessable; ${messages} whole messages): ${expected} calls to come out`,
+    `\n== produced ${calls.length} raw records to ${topics.input} (examples/calls.jsonl: every envelope; ` +
+      `clean, repairable, invalid, unprocessable; ${messages} whole messages): ${expected} calls to come out`,
   );
 
   const port = await freePort();

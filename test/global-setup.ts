@@ -34,7 +34,8 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
     useContainers = why === undefined;
     say(
       useContainers
-        ? 'no broker configured and a Docker engine answers: starting Kafka and the registry with testcontainers (TEST_STACK=local for the local stack)'
+        ? 'no broker configured and a Docker engine answers: starting Kafka and ' +
+            'the registry with testcontainers (TEST_STACK=local for the local stack)'
         : `no broker configured; ${why}: using the local stack`,
     );
   }
@@ -68,7 +69,10 @@ function containersUnavailable(): string | undefined {
     (image) => spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore', timeout: 15_000 }).status !== 0,
   );
   if (missing.length > 0)
-    return `a Docker engine answers but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not present locally (\`npm run images\` builds KAFKA_IMAGE and REGISTRY_IMAGE offline; set them to its lines)`;
+    return (
+      `a Docker engine answers but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not present ` +
+      `locally (\`npm run images\` builds KAFKA_IMAGE and REGISTRY_IMAGE offline; set them to its lines)`
+    );
   return undefined;
 }
 
@@ -80,7 +84,8 @@ function startLocalStack(): void {
     out = execFileSync('bash', [script, 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 });
   } catch (error) {
     say(
-      `could not start the local stack (${error instanceof Error ? error.message : String(error)}); integration tests will fail. Run "npm run stack:up" to see why.`,
+      `could not start the local stack (${error instanceof Error ? error.message : String(error)}); ` +
+        'integration tests will fail. Run "npm run stack:up" to see why.',
     );
     return;
   }

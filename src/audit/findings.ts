@@ -19,7 +19,10 @@ export interface Claim {
 
 /** What a finding says beyond its place: how sure it is and the fix as a schema change. */
 export interface FindingMeta {
-  /** Default: `high` for a prose-only finding from the parameter's own description, `medium` from the tool description, `low` for schema-only. */
+  /**
+   * Default: `high` for a prose-only finding from the parameter's own description, `medium` from the tool
+   * description, `low` for schema-only.
+   */
   readonly confidence?: Confidence | undefined;
   readonly fix?: SchemaFix | undefined;
   /** The claim behind a prose-only finding (its source decides the default confidence). */

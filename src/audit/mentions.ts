@@ -328,7 +328,8 @@ export function groupRule(
       '',
       '',
       quote(sentence),
-      `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the input schema, so a call that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
+      `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the ` +
+        `input schema, so a call that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
       { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: '', set } },
     );
   };

@@ -168,7 +168,8 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
           node.pointer,
           quote(claim.sentence),
           keyword === 'pattern'
-            ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says "${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
+            ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says ` +
+                `"${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
             : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`,
           {
             claim,
@@ -206,7 +207,8 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
           node.location,
           node.pointer,
           quote(claim.sentence),
-          `Add "readOnly": true to "${node.label}" (or "const" with the one value callers may send), or remove the parameter from the tool's input if callers cannot set it.`,
+          `Add "readOnly": true to "${node.label}" (or "const" with the one value callers ` +
+            `may send), or remove the parameter from the tool's input if callers cannot set it.`,
           { claim, fix: { pointer: node.pointer, set: { readOnly: true } } },
         );
         break;
@@ -226,7 +228,8 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
           node.location,
           node.pointer,
           quote(claim.sentence),
-          `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`,
+          `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, ` +
+            `reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`,
           {
             claim,
             fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } },
@@ -342,7 +345,8 @@ export function addMissingBound(
     location,
     pointer,
     quote(claim.sentence),
-    `Add ${suggestedBound(family, c, isInteger(node.view))} to ${label} (the description says ${boundPhrase(c)}), or drop the bound from the description if it is not enforced.`,
+    `Add ${suggestedBound(family, c, isInteger(node.view))} to ${label} (the description ` +
+      `says ${boundPhrase(c)}), or drop the bound from the description if it is not enforced.`,
     {
       claim,
       confidence: medium ? 'medium' : 'high',
@@ -471,7 +475,8 @@ export function judgeBounds(
     entry.location,
     entry.pointer,
     quote(shown.claim.sentence),
-    `The description says ${boundPhrase(shown.c)} but ${label} has "${schemaKeyword}": ${String(actual)}: make them agree (set ${suggestedBound(family, shown.c, isInteger(view))}, or correct the description).`,
+    `The description says ${boundPhrase(shown.c)} but ${label} has "${schemaKeyword}": ${String(actual)}: ` +
+      `make them agree (set ${suggestedBound(family, shown.c, isInteger(view))}, or correct the description).`,
     {
       claim: shown.claim,
       confidence: shown.c.fromWord || shown.claim.fromTool ? 'medium' : 'high',
@@ -561,7 +566,8 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
       location,
       pointer,
       quote(claim.sentence),
-      `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in "enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`,
+      `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in ` +
+        `"enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`,
       {
         claim,
         confidence: c.quoted && !claim.fromTool ? 'high' : 'medium',
@@ -590,7 +596,8 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
     location,
     pointer,
     quote(claim.sentence),
-    `Add "enum": ${json(values)} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} (the description lists the allowed values).`,
+    `Add "enum": ${json(values)} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} ` +
+      '(the description lists the allowed values).',
     { claim, confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } },
   );
 }
@@ -721,7 +728,8 @@ export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, 
   let fix: SchemaFix | undefined;
   const derived = c.keyword === 'format' ? undefined : codePattern(claim.sentence, c);
   if (c.keyword === 'enum')
-    suggestion = `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), or at least "pattern": "^[A-Z]{3}$".`;
+    suggestion =
+      `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), ` + 'or at least "pattern": "^[A-Z]{3}$".';
   else if (c.keyword === 'format') {
     suggestion = `Add "format": "${c.format ?? ''}" to ${label}${loose} (the description says "${c.phrase}").`;
     fix = { pointer, set: { format: c.format ?? '' } };
@@ -779,7 +787,8 @@ export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: Findin
     node.location,
     node.pointer,
     quote(claim.sentence),
-    `Add "default": ${json(literal ?? c.literal)} to "${node.label}" (the description says it defaults to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
+    `Add "default": ${json(literal ?? c.literal)} to "${node.label}" (the description says it defaults ` +
+      `to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
     { claim, confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } },
   );
 }

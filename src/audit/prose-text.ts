@@ -95,15 +95,24 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
  * A number as prose writes it: `500000`, `500,000`, `1.5`, `500k`, `-3`, `ten`, `a hundred`.
  *
  * At most 8 groups of thousands (below 10^27; int64's 9,223,372,036,854,775,807 has 6). Unbounded, `(?:,\d{3})+`
- * made the patterns quadratic: every group of `1,000,000,…` is after a comma, so a number may start at each of
- * them, and each start read all the groups up to the end before the rest of the pattern failed. With a bound each
- * start reads at most 8; a longer run reads as its first 8 groups.
+ * would make the patterns quadratic: every group of `1,000,000,…` is after a comma, so a number may start at each
+ * of them, and each start would read all the groups up to the end before the rest of the pattern failed. With a
+ * bound each start reads at most 8; a longer run reads as its first 8 groups.
  */
-export const NUM = String.raw`(?:(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3}){1,8}(?![\d])|\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,8}(?![\d])|\d+)(?:\.\d+)?(?:[kKmM](?![A-Za-z])|\s+(?:thousand|million|billion)\b)?|\b(?:(?:a|one)\s+(?:hundred|thousand)|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)`;
+export const NUM =
+  String.raw`(?:(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3}){1,8}(?![\d])|\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,8}(?![\d])|` +
+  String.raw`\d+)(?:\.\d+)?(?:[kKmM](?![A-Za-z])|\s+(?:thousand|million|billion)\b)?|` +
+  String.raw`\b(?:(?:a|one)\s+(?:hundred|thousand)|zero|one|two|three|four|five|six|seven|` +
+  String.raw`eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)`;
 /** A parenthetical gloss after a number: "from 1 (highest) to 5 (lowest)". */
 export const GLOSS = String.raw`(?:\s*\([^()]{0,40}\))?`;
 /** The word after a number (its unit or noun), optionally, past an adjective ("5 uppercase letters"). */
-export const UNIT = String.raw`(?:\s*(%)|\s+(?:(?:upper-?case|lower-?case|capital|alphanumeric|ascii|unicode|latin|hex(?:adecimal)?|decimal|numeric|printable|non-whitespace|distinct|unique|separate)\s+)?(?!(?:of|and|or|to|in|per|for|the|than|is|are|a|an|if|when|with|by|at|on|but|each|as|from)\b)([A-Za-z][A-Za-z-]*))?`;
+export const UNIT =
+  String.raw`(?:\s*(%)|` +
+  String.raw`\s+(?:(?:upper-?case|lower-?case|capital|alphanumeric|ascii|unicode|` +
+  String.raw`latin|hex(?:adecimal)?|decimal|numeric|printable|non-whitespace|distinct|` +
+  String.raw`unique|separate)\s+)?(?!(?:of|and|or|to|in|per|for|the|than|is|are|` +
+  String.raw`a|an|if|when|with|by|at|on|but|each|as|from)\b)([A-Za-z][A-Za-z-]*))?`;
 
 /** `[\d, \u00a0\u202f]`: a digit or a thousands separator. */
 export function isNumberBody(c: string): boolean {

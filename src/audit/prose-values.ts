@@ -76,7 +76,7 @@ export function isTokenChar(c: string): boolean {
  * The word a text starts with (`open` of `open.`), and the punctuation after it (`.`): same as
  * `/^([#@/]?[A-Za-z_][\w.+/-]*?)(?=[.,;:)!?]*(?:\s|$))([.,;:)!?]*)/`, by a scan that follows the regex. Its lazy
  * word grows one character at a time and the lookahead reads the punctuation after it each time, so a run of dots
- * (`a.....…#`) was read once per dot: quadratic. Here a run of punctuation is read once: every position inside it
+ * (`a.....…#`) would be read once per dot: quadratic. Here a run of punctuation is read once: every position inside it
  * has the same end.
  */
 export function leadingWord(text: string): { token: string; punctuation: string } | undefined {

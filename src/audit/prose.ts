@@ -116,8 +116,17 @@ export function simple(kind: 'nonEmpty' | 'readOnly' | 'optional', match: RegExp
 
 export const re = (source: string): RegExp => new RegExp(source, 'gi');
 
-export const LOWER_INCLUSIVE = String.raw`at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|not\s+fewer\s+than|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to|no\s+shorter\s+than|never\s+(?:less|fewer)\s+than|never\s+below|(?:a\s+)?minimum(?:\s+(?:value\s+)?(?:of|is))?:?|min\.?:?|starting\s+(?:at|from)`;
-export const UPPER_INCLUSIVE = String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+greater\s+than|not\s+greater\s+than|no\s+larger\s+than|no\s+longer\s+than|not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+(?:value\s+)?(?:of|is))?:?|max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|(?:cannot|can't|mustn't|won't|never)\s+exceeds?|not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to`;
+export const LOWER_INCLUSIVE =
+  String.raw`at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|` +
+  String.raw`not\s+fewer\s+than|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to|` +
+  String.raw`no\s+shorter\s+than|never\s+(?:less|fewer)\s+than|never\s+below|` +
+  String.raw`(?:a\s+)?minimum(?:\s+(?:value\s+)?(?:of|is))?:?|min\.?:?|starting\s+(?:at|from)`;
+export const UPPER_INCLUSIVE =
+  String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+greater\s+than|` +
+  String.raw`not\s+greater\s+than|no\s+larger\s+than|no\s+longer\s+than|` +
+  String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+(?:value\s+)?(?:of|is))?:?|` +
+  String.raw`max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|(?:cannot|can't|mustn't|won't|never)\s+exceeds?|` +
+  String.raw`not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to`;
 
 export const LENGTH_UNITS = /^(?:characters?|chars?|letters?|code-?points?|symbols?|glyphs?)$/;
 export const ITEM_UNITS = /^(?:items?|elements?|entries|entry|values?)$/;
@@ -140,7 +149,8 @@ export const RULES: readonly Rule[] = [
     build: (m, s) => {
       const unit = unitOf(m[3], m[4]);
       // Anchored: the match goes on from its first number with `\s*` and the separator. Unanchored, with `\s*`
-      // first, the regex was retried at every position of a run of spaces with no separator after it (quadratic).
+      // first, the regex would be retried at every position of a run of spaces with no separator after it
+      // (quadratic).
       const separator = /^\s*(to|through|\.\.|–|—|-)/i.exec(m[0].slice((m[1] ?? '').length))?.[1]?.toLowerCase() ?? '';
       const before = s.slice(0, m.index);
       const after = s.slice(m.index + m[0].length);
@@ -193,7 +203,8 @@ export const RULES: readonly Rule[] = [
   {
     name: 'non-negative',
     pattern: re(
-      String.raw`\b(?:non-?negative|not\s+negative|never\s+negative|zero\s+or\s+(?:more|greater|positive|above)|positive\s+or\s+(?:zero|0))\b`,
+      String.raw`\b(?:non-?negative|not\s+negative|never\s+negative|` +
+        String.raw`zero\s+or\s+(?:more|greater|positive|above)|positive\s+or\s+(?:zero|0))\b`,
     ),
     build: (m) => [wordBound(m, 'lower', 0, false, 'non-negative')],
   },
@@ -243,7 +254,8 @@ export const RULES: readonly Rule[] = [
   {
     name: 'exact-length',
     pattern: re(
-      String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`,
+      String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|` +
+        String.raw`(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`,
     ),
     build: (m) => {
       const parsed = parseNumber(m[1] ?? m[2] ?? m[3] ?? '');
@@ -257,7 +269,8 @@ export const RULES: readonly Rule[] = [
   {
     name: 'non-empty',
     pattern: re(
-      String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`,
+      String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|` +
+        String.raw`cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`,
     ),
     build: (m, s) => (/\b(?:if|when|unless|whether)\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('nonEmpty', m, 'non-empty')]),
   },
@@ -265,7 +278,10 @@ export const RULES: readonly Rule[] = [
   {
     name: 'read-only',
     pattern: re(
-      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
+      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
+        String.raw`(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|` +
+        String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
+        String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
     ),
     build: (m) => [simple('readOnly', m, 'read-only')],
   },
@@ -342,9 +358,9 @@ export const RULES: readonly Rule[] = [
   { name: 'uuid', pattern: re(String.raw`\b(?:UUID|GUID)s?\b`), build: (m) => [formatCandidate(m, 'uuid', 'uuid')] },
   {
     name: 'email',
-    // `\s*` then `(?:\s+address)?` share the spaces: on "valid" + spaces + "#" every split was tried (quadratic).
-    // `(?=(\s*))\1` takes all the spaces with no way back (a possessive `\s*`); giving some back only ever helped
-    // when nothing matched after the spaces, and then the regex fell back to the word alone: the `|\b` branch.
+    // `\s*` then `(?:\s+address)?` share the spaces: on "valid" + spaces + "#" every split would be tried
+    // (quadratic). `(?=(\s*))\1` takes all the spaces with no way back (a possessive `\s*`); giving some back only
+    // helps when nothing matches after the spaces, and then the word alone matches: the `|\b` branch.
     pattern: re(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)(?:(?=(\s*))\1(?:e-?mail)?(?:\s+address)?\b|\b)`),
     build: (m) => (/e-?mail/i.test(m[0]) ? [formatCandidate(m, 'email', 'email')] : []),
   },
@@ -363,7 +379,9 @@ export const RULES: readonly Rule[] = [
   {
     name: 'in-format',
     pattern: re(
-      String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|\bformatted\s+(?:as|like)\b|\bin\s+the\s+(?:form|format)\s+(?:of\s+)?|\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`,
+      String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|` +
+        String.raw`\bformatted\s+(?:as|like)\b|\bin\s+the\s+(?:form|format)\s+(?:of\s+)?|` +
+        String.raw`\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`,
     ),
     build: (m, s) => {
       const named = (m[1] ?? '').toLowerCase();
@@ -386,28 +404,34 @@ export const RULES: readonly Rule[] = [
   {
     name: 'is-required',
     pattern: re(
-      String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|given|specified|supplied|set|included|present|sent|passed)\b|\(\s*(?:required|mandatory)\s*\)`,
+      String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|` +
+        String.raw`\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|` +
+        String.raw`given|specified|supplied|set|included|present|sent|passed)\b|` +
+        String.raw`\(\s*(?:required|mandatory)\s*\)`,
     ),
     build: (m, s) => requiredCandidate(m, s, 'before'),
   },
   {
     name: 'always-provide',
     pattern: re(
-      String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|\brequires?\s+(?=(?:a|an|the)\s|\`)`,
+      String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|` +
+        String.raw`\brequires?\s+(?=(?:a|an|the)\s|\`)`,
     ),
     build: (m, s) => requiredCandidate(m, s, 'after'),
   },
   {
     name: 'required-word',
     pattern: re(
-      String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
+      String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|` +
+        String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
     ),
     build: (m, s) => requiredCandidate(m, s, 'self'),
   },
   {
     name: 'optional',
     pattern: re(
-      String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
+      String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|` +
+        String.raw`\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
     ),
     build: (m, s) => (/\bnot\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('optional', m, 'optional')]),
   },
@@ -443,7 +467,8 @@ export const RULES: readonly Rule[] = [
   {
     name: 'one-of',
     pattern: re(
-      String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`,
+      String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|` +
+        String.raw`(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`,
     ),
     build: (m, s) => enumCandidate(m, s),
   },

@@ -142,7 +142,9 @@ export function schemaOnly(
         node.location,
         site.pointer,
         json({ [spec.keyword]: value }),
-        `Say it in the description of ${label}, next to the keyword (e.g. "${phrase} ${value}${unit}"${spec.family === 'number' ? ', with the unit' : ''}), or drop "${spec.keyword}" if it is not a real limit.`,
+        `Say it in the description of ${label}, next to the keyword (e.g. ` +
+          `"${phrase} ${value}${unit}"${spec.family === 'number' ? ', with the unit' : ''}), ` +
+          `or drop "${spec.keyword}" if it is not a real limit.`,
         { confidence: spec.side === 'upper' ? 'medium' : 'low' },
       );
     }
@@ -176,7 +178,8 @@ export function schemaOnly(
           node.location,
           pattern.pointer,
           json({ pattern: pattern.value }),
-          `Describe the format in the description of ${label}: what a valid value looks like, with an example that matches ${pattern.value}.`,
+          `Describe the format in the description of ${label}: what a valid ` +
+            `value looks like, with an example that matches ${pattern.value}.`,
         );
       }
     }
@@ -236,7 +239,8 @@ export function schemaOnly(
         node.location,
         node.pointer,
         quote(optional.sentence),
-        `The description says ${label} is optional but the schema requires it: remove it from "required" (and give it a "default"), or correct the description.`,
+        `The description says ${label} is optional but the schema requires it: remove ` +
+          'it from "required" (and give it a "default"), or correct the description.',
         {
           confidence: optional.fromTool ? 'medium' : 'high',
           fix: own ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } } : undefined,
@@ -259,7 +263,9 @@ export function schemaOnly(
           node.location,
           enumSite.pointer,
           quote(text.slice(0, 200)),
-          `The "enum" of ${label} lists the placeholder ${json(template)} itself, so the values the description allows (${template} filled in) are rejected: replace it with a "pattern" for that shape (an "anyOf" of the other values and ${json(regex ?? '')}).`,
+          `The "enum" of ${label} lists the placeholder ${json(template)} itself, so the values ` +
+            `the description allows (${template} filled in) are rejected: replace it with a ` +
+            `"pattern" for that shape (an "anyOf" of the other values and ${json(regex ?? '')}).`,
           {
             confidence: 'high',
             fix:

@@ -55,7 +55,8 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       '',
       '$schema',
       json({ $schema: root.$schema ?? null }),
-      'Use a supported "$schema": https://json-schema.org/draft/2020-12/schema (or omit it, as MCP allows), http://json-schema.org/draft-07/schema# or http://json-schema.org/draft-06/schema#.',
+      'Use a supported "$schema": https://json-schema.org/draft/2020-12/schema (or omit it, as MCP ' +
+        'allows), http://json-schema.org/draft-07/schema# or http://json-schema.org/draft-06/schema#.',
       null,
     );
   } else {
@@ -69,7 +70,8 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
     }
     const entries = [...grouped.values()];
     for (const { pointer, keyword, messages } of entries) {
-      // An error inside a keyword's value also fails the keyword itself (draft-07 `items` when its schema is bad): one finding, the deepest.
+      // An error inside a keyword's value also fails the keyword itself (draft-07 `items` when its schema is bad):
+      // one finding, the deepest.
       if (entries.some((other) => other.pointer.startsWith(`${pointer}/${keyword}`))) continue;
       const node = valueAt(root, pointer);
       const own = isJsonObject(node) && Object.hasOwn(node, keyword);
@@ -99,7 +101,8 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
           pointer,
           'pattern',
           json({ pattern: schema.pattern }),
-          `Fix the regular expression: ${problem}. Patterns are compiled in Unicode mode (as the validator does), where escapes such as \\- outside a class are errors${fixed === undefined ? '' : ` (here: ${JSON.stringify(fixed)})`}.`,
+          `Fix the regular expression: ${problem}. Patterns are compiled in Unicode mode (as the validator does), where ` +
+            `escapes such as \\- outside a class are errors${fixed === undefined ? '' : ` (here: ${JSON.stringify(fixed)})`}.`,
           undefined,
           fixed === undefined ? undefined : { pointer, set: { pattern: fixed } },
         );
@@ -123,7 +126,8 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
         pointer,
         '$ref',
         json({ $ref: schema.$ref }),
-        `"$ref": ${JSON.stringify(schema.$ref)} resolves to nothing in this definition: define the target (under "$defs") or fix the reference.`,
+        `"$ref": ${JSON.stringify(schema.$ref)} resolves to nothing in this ` +
+          'definition: define the target (under "$defs") or fix the reference.',
       );
     }
     // Unsatisfiable pairs of bounds.
@@ -171,7 +175,9 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       problem.pointer,
       'required',
       json({ required: problem.required }),
-      `"required" names "${problem.name}", which is not in "properties"${problem.atRoot ? '' : ` of ${problem.pointer === '' ? 'the input schema' : problem.pointer}`}: add a "${problem.name}" property (with its type and description) or remove the name from "required".`,
+      `"required" names "${problem.name}", which is not in ` +
+        `"properties"${problem.atRoot ? '' : ` of ${problem.pointer === '' ? 'the input schema' : problem.pointer}`}: ` +
+        `add a "${problem.name}" property (with its type and description) or remove the name from "required".`,
       parameter,
     );
   }
@@ -204,7 +210,9 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
           pointer,
           'enum',
           json({ enum: schema.enum }),
-          `${bad.map((b) => `${JSON.stringify(b.value)} (${b.why})`).join(', ')} ${bad.length === 1 ? 'fails' : 'fail'} the rest of the subschema, so ${bad.length === 1 ? 'it' : 'they'} can never be sent: fix the ${bad.length === 1 ? 'value' : 'values'} or the "type"/constraints beside "enum".`,
+          `${bad.map((b) => `${JSON.stringify(b.value)} (${b.why})`).join(', ')} ${bad.length === 1 ? 'fails' : 'fail'} ` +
+            `the rest of the subschema, so ${bad.length === 1 ? 'it' : 'they'} can never be sent: ` +
+            `fix the ${bad.length === 1 ? 'value' : 'values'} or the "type"/constraints beside "enum".`,
         );
       }
     }
@@ -216,7 +224,8 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
           pointer,
           'const',
           json({ const: schema.const ?? null }),
-          `The "const" fails the rest of its subschema (${describeErrors(errors)}), so no call can satisfy it: fix the value or the constraints beside it.`,
+          `The "const" fails the rest of its subschema (${describeErrors(errors)}), ` +
+            'so no call can satisfy it: fix the value or the constraints beside it.',
         );
       }
     }

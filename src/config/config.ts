@@ -126,7 +126,8 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     const orphans = (['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const).filter((name) => read.optional(name) !== undefined);
     if (orphans.length > 0) {
       problems.push(
-        `${orphans.join(' and ')}: set without KAFKA_SASL_MECHANISM (plain, scram-sha-256 or scram-sha-512), so ${orphans.length === 1 ? 'it' : 'they'} would be ignored`,
+        `${orphans.join(' and ')}: set without KAFKA_SASL_MECHANISM (plain, scram-sha-256 ` +
+          `or scram-sha-512), so ${orphans.length === 1 ? 'it' : 'they'} would be ignored`,
       );
     }
   }

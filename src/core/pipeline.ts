@@ -239,7 +239,8 @@ const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
   record_not_json: 'Send one complete JSON object per record (JSON Lines: one object per line).',
   record_not_object: 'Wrap the call in a JSON object in one of the supported envelopes.',
   record_unknown_envelope:
-    'Use one of the supported envelopes (README "Envelopes"): one call (canonical, OpenAI, Anthropic, MCP, Gemini, Bedrock, Mistral, Ollama, AI SDK, LangChain), or a whole assistant message holding calls.',
+    'Use one of the supported envelopes (README "Envelopes"): one call (canonical, OpenAI, Anthropic, ' +
+    'MCP, Gemini, Bedrock, Mistral, Ollama, AI SDK, LangChain), or a whole assistant message holding calls.',
   record_no_tool_calls:
     'Publish assistant messages that hold tool calls (or the calls themselves); a message with only text has nothing to run.',
   record_custom_tool_call:
@@ -247,7 +248,8 @@ const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
   record_too_many_calls: 'Split the message: publish its calls as separate records, or fewer calls per message.',
   record_missing_tool_name: "Name the tool being called in the envelope's name field.",
   record_missing_arguments:
-    'Send the arguments the model produced in the envelope\'s arguments field ("{}" when the tool takes none); publish calls, never tool definitions.',
+    "Send the arguments the model produced in the envelope's arguments field " +
+    '("{}" when the tool takes none); publish calls, never tool definitions.',
   record_too_large: 'Send smaller arguments, or raise the configured record size limit.',
   record_too_deep: 'Flatten the arguments, or raise the configured depth limit.',
   record_invalid_encoding: 'Encode records as UTF-8 text.',

@@ -78,7 +78,7 @@ export function normalizeMcpServer<S extends McpServer>(server: S, options: Norm
   }
   const cache = new ToolCache();
   // What tools/list publishes, by tool name (null: not listed), read once per change of the tool list: reading it
-  // converts every tool's zod schema, 9 ms a call with 50 tools. McpServer announces every registration, update,
+  // converts every tool's zod schema, too slow for every call. McpServer announces every registration, update,
   // removal, enabling and disabling through sendToolListChanged, connected or not.
   const advertised = new Map<string, CompiledTool | null>();
   const announce = server.sendToolListChanged.bind(server);

@@ -21,9 +21,11 @@ function checkDeploy(root: string): SpawnSyncReturns<string> {
 
 function explain(result: SpawnSyncReturns<string>): string {
   if (result.status === 2) {
-    return `scripts/check-deploy.sh found tools missing; run \`bash scripts/ci-prereqs.sh\` first (it installs Debian's prometheus, helm and kubeconform via go install, and the Kubernetes JSON schemas):\n${result.stderr}`;
+    return `scripts/check-deploy.sh found tools missing; run \`bash scripts/ci-prereqs.sh\` first (it installs Debian's ` +
+      `prometheus, helm and kubeconform via go install, and the Kubernetes JSON schemas):\n${result.stderr}`;
   }
-  return `scripts/check-deploy.sh exited ${String(result.status)}${result.signal === null ? '' : ` (${result.signal})`}:\n${result.stdout}\n${result.stderr}`;
+  return 'scripts/check-deploy.sh ' +
+    `exited ${String(result.status)}${result.signal === null ? '' : ` (${result.signal})`}:\n${result.stdout}\n${result.stderr}`;
 }
 
 const scratch: string[] = [];
@@ -40,7 +42,13 @@ describe('scripts/check-deploy.sh', () => {
     expect(Number(summary?.[2])).toBe(0);
     // 5 values files x 4 checks, caps, grace period, 3 expected render failures, 3 promtool, dashboard, compose.
     expect(Number(summary?.[1])).toBeGreaterThanOrEqual(31);
-    const valuesFiles = ['default values', 'ci/keda-values.yaml', 'ci/hpa-values.yaml', 'ci/servicemonitor-pdb-values.yaml', 'ci/sasl-tls-values.yaml'];
+    const valuesFiles = [
+      'default values',
+      'ci/keda-values.yaml',
+      'ci/hpa-values.yaml',
+      'ci/servicemonitor-pdb-values.yaml',
+      'ci/sasl-tls-values.yaml',
+    ];
     for (const values of valuesFiles) {
       expect(result.stdout).toContain(`ok    helm lint --strict (${values})`);
       expect(result.stdout).toContain(`ok    kubeconform -strict (${values})`);

@@ -741,11 +741,17 @@ export function deepRecordText(depth: number, shape: 'array' | 'object' | 'mixed
     case 'argument_value':
       return `{"tool":"search_issues","arguments":{"query":"q","filters":${nested}}}`;
     case 'arguments_text':
-      return `{"type":"function","id":"d","function":{"name":"search_issues","arguments":${JSON.stringify(`{"query":"q","labels":${nested}}`)}}}`;
+      return (
+        '{"type":"function","id":"d","function":{"name":"search_issues",' +
+        `"arguments":${JSON.stringify(`{"query":"q","labels":${nested}}`)}}}`
+      );
     case 'array_parameter_text':
       return `{"type":"tool_use","id":"d","name":"search_issues","input":{"query":"q","labels":${JSON.stringify(nested)}}}`;
     case 'object_parameter_text':
-      return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_issues","arguments":{"query":"q","filters":${JSON.stringify(nested)}}}}`;
+      return (
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_issues",' +
+        `"arguments":{"query":"q","filters":${JSON.stringify(nested)}}}}`
+      );
     case 'deep_mode_parameter':
       return `{"tool":"tree","arguments":{"children":${JSON.stringify(nestedText(Math.min(depth, 60), 'array', JSON.stringify(nested)))}}}`;
     case 'truncated':

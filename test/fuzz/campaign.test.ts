@@ -1,5 +1,5 @@
 /**
- * The hostile-input campaign (issue 6): over 100 000 generated records through the worker's whole per-record
+ * The hostile-input campaign: over 100 000 generated records through the worker's whole per-record
  * path (bytes -> wire unwrap -> record decode -> envelope -> arguments -> RT-TOOL-8 -> validation -> output
  * message), and thousands of generated schemas through the schema-directory and registry compile paths.
  *
@@ -242,7 +242,9 @@ describe(`hostile input campaign (seed ${FUZZ_SEED}, ${FUZZ_RUNS} cases)`, () =>
       assertProperty(
         fc.property(protoCase, ({ tool, args, asText, options }) => {
           const argsText = `{${args.map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`).join(',')}}`;
-          const text = `{"__proto__":{"polluted":1},"type":"tool_use","id":"p","name":${JSON.stringify(tool)},"input":${asText ? JSON.stringify(argsText) : argsText},"constructor":{"prototype":{"polluted":1}}}`;
+          const text =
+            `{"__proto__":{"polluted":1},"type":"tool_use","id":"p","name":${JSON.stringify(tool)},` +
+            `"input":${asText ? JSON.stringify(argsText) : argsText},"constructor":{"prototype":{"polluted":1}}}`;
           const { record } = runRecord(stats, 'prototype_keys', text.slice(0, 80), bytesOf(text), lookup, options);
           const sent = tryParseJson(argsText);
           if (record.disposition !== 'dead_letter' && sent.ok && isJsonObject(sent.value) && isJsonObject(record.arguments)) {

@@ -4,9 +4,9 @@
  *
  * {@link evaluateRecord} mirrors `Worker#process` (src/app/worker/worker.ts) step for step: tombstone, wire-format
  * unwrap, byte decoding within the record limits, envelope (one call, or a whole message's calls), schema
- * lookup, arguments, normalization, validation. The only difference is the lookup: a synchronous map instead of the registry cache, because the
- * registry's wait-and-retry is not what is under test here. {@link outputMessage} then builds what the worker
- * would publish, with the same `buildOutputMessage` the worker uses.
+ * lookup, arguments, normalization, validation. The only difference is the lookup: a synchronous map instead of
+ * the registry cache, because the registry's wait-and-retry is not what is under test here. {@link outputMessage}
+ * then builds what the worker would publish, with the same `buildOutputMessage` the worker uses.
  */
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
@@ -256,10 +256,12 @@ export class CampaignStats {
     const groups = [...this.byGroup.entries()].map(([group, n]) => `${group}=${n}`).join(' ');
     return [
       `fuzz campaign: seed ${FUZZ_SEED}, ${this.cases} cases (${this.outputs} more outputs from whole messages), ${this.thrown} threw`,
-      `  outcomes: normalized=${this.byDisposition.normalized} rejected=${this.byDisposition.rejected} dead_letter=${this.byDisposition.dead_letter}`,
+      `  outcomes: normalized=${this.byDisposition.normalized} ` +
+        `rejected=${this.byDisposition.rejected} dead_letter=${this.byDisposition.dead_letter}`,
       `  by group: ${groups}`,
       `  first error code: ${codes}`,
-      `  time per case (ms): p50=${this.percentile(50).toFixed(3)} p99=${this.percentile(99).toFixed(3)} p99.9=${this.percentile(99.9).toFixed(3)} max=${this.slowest.ms.toFixed(1)}`,
+      `  time per case (ms): p50=${this.percentile(50).toFixed(3)} p99=${this.percentile(99).toFixed(3)} ` +
+        `p99.9=${this.percentile(99.9).toFixed(3)} max=${this.slowest.ms.toFixed(1)}`,
       ...this.top.map((t) => `    ${t.ms.toFixed(1)} ms  ${t.label.slice(0, 140)}`),
     ].join('\n');
   }

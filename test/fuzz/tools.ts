@@ -20,7 +20,8 @@ const FORMATS = ['url', 'uri', 'email', 'hostname', 'date-time', 'ipv6', 'regex'
 
 export const EXTRA_SCHEMAS: Readonly<Record<string, JsonObject>> = {
   tree: schema(
-    '{"$defs":{"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"additionalProperties":false}},"$ref":"#/$defs/node"}',
+    '{"$defs":{"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array",' +
+      '"items":{"$ref":"#/$defs/node"}}},"additionalProperties":false}},"$ref":"#/$defs/node"}',
   ),
   self_ref: schema('{"type":"object","properties":{"next":{"$ref":"#"},"value":{"type":["string","null"]},"labels":{"type":"array"}}}'),
   ref_cycle: schema(
@@ -28,27 +29,37 @@ export const EXTRA_SCHEMAS: Readonly<Record<string, JsonObject>> = {
   ),
   dangling_ref: schema('{"type":"object","properties":{"x":{"$ref":"#/$defs/nowhere"}}}'),
   proto_keys: schema(
-    '{"type":"object","properties":{"__proto__":{"type":"array","items":{"type":"string"}},"constructor":{"type":"object","properties":{"prototype":{"type":"object"}}},"prototype":{"type":"string"},"toString":{"type":"number"},"polluted":{"type":"boolean"}},"required":["__proto__"],"additionalProperties":false}',
+    '{"type":"object","properties":{"__proto__":{"type":"array","items":{"type":"string"}},"constructor":{"type":"object",' +
+      '"properties":{"prototype":{"type":"object"}}},"prototype":{"type":"string"},"toString":{"type":"number"},' +
+      '"polluted":{"type":"boolean"}},"required":["__proto__"],"additionalProperties":false}',
   ),
   formats: {
     type: 'object',
     properties: Object.fromEntries(FORMATS.map((format) => [format.replace('-', '_'), { type: 'string', format }])),
   },
   patterns: schema(
-    '{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"kind":{"type":"string","pattern":"^([a-z]+-)*[a-z]+$"}},"patternProperties":{"^x_[a-z]+$":{"type":"array"},"\\\\p{L}+":{"type":["object","string"]}},"propertyNames":{"pattern":"^[^\\\\s]*$"}}',
+    '{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},' +
+      '"kind":{"type":"string","pattern":"^([a-z]+-)*[a-z]+$"}},"patternProperties":{"^x_[a-z]+$":{"type":"array"},' +
+      '"\\\\p{L}+":{"type":["object","string"]}},"propertyNames":{"pattern":"^[^\\\\s]*$"}}',
   ),
   huge_enum: {
     type: 'object',
     properties: { choice: { enum: Array.from({ length: 10_000 }, (_, i) => `choice-${i}`) }, labels: { type: 'array' } },
   },
   combinators: schema(
-    '{"type":"object","properties":{"items":{"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"null"}]},"meta":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"}}}]},"choice":{"not":{"enum":["forbidden"]}},"labels":{"type":"array","contains":{"type":"string"},"uniqueItems":true}},"dependentRequired":{"items":["meta"]},"if":{"required":["kind"]},"then":{"required":["meta"]},"unevaluatedProperties":false,"minProperties":1,"maxProperties":5}',
+    '{"type":"object","properties":{"items":{"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"null"}]},' +
+      '"meta":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"}},"required":["kind"]},{"type":"object",' +
+      '"properties":{"kind":{"const":"b"}}}]},"choice":{"not":{"enum":["forbidden"]}},"labels":{"type":"array",' +
+      '"contains":{"type":"string"},"uniqueItems":true}},"dependentRequired":{"items":["meta"]},"if":{"required":["kind"]},' +
+      '"then":{"required":["meta"]},"unevaluatedProperties":false,"minProperties":1,"maxProperties":5}',
   ),
   numbers: schema(
-    '{"type":"object","properties":{"count":{"type":"integer","minimum":-1e308,"maximum":1e308},"ratio":{"type":"number","multipleOf":0.01,"exclusiveMaximum":1e308},"value":{"type":"number","multipleOf":1e-300}}}',
+    '{"type":"object","properties":{"count":{"type":"integer","minimum":-1e308,"maximum":1e308},' +
+      '"ratio":{"type":"number","multipleOf":0.01,"exclusiveMaximum":1e308},"value":{"type":"number","multipleOf":1e-300}}}',
   ),
   draft06: schema(
-    '{"$schema":"http://json-schema.org/draft-06/schema#","type":"object","definitions":{"l":{"type":"array"}},"properties":{"labels":{"$ref":"#/definitions/l"},"query":{"type":"string"}}}',
+    '{"$schema":"http://json-schema.org/draft-06/schema#","type":"object","definitions":{"l":{"type":"array"}},' +
+      '"properties":{"labels":{"$ref":"#/definitions/l"},"query":{"type":"string"}}}',
   ),
   invalid_schema: schema('{"type":"object","properties":{"x":{"type":"nonsense","minLength":-1}}}'),
   oversized: { type: 'object', description: 'x'.repeat(1_048_576), properties: { query: { type: 'string' } } },

@@ -171,7 +171,8 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
     expect(
       await inspect(
         first,
-        '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}} {{json .HostConfig.CapDrop}} {{json .HostConfig.SecurityOpt}} {{.HostConfig.NetworkMode}}',
+        '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}} {{json .HostConfig.CapDrop}} ' +
+          '{{json .HostConfig.SecurityOpt}} {{.HostConfig.NetworkMode}}',
       ),
     ).toBe(`${hardening.user} true ["ALL"] ["no-new-privileges"] host`);
     const status = await dockerOk(['exec', first, 'cat', '/proc/1/status']);

@@ -13,11 +13,8 @@
  * topic is recreated (or the ACL fixed) and the worker restarted, every input record is accounted for exactly
  * once (read_committed).
  *
- * Found here (and fixed in src/app/worker/worker.ts): left to kafkajs, the worker never stopped. Each failed
- * transaction was aborted and the batch retried; after kafkajs's retries the consumer crashed with
- * "This server does not host this topic-partition" and restarted itself 300 ms later, fetched the same batch and
- * failed again, every 15-20 s, forever (about 1.5 log lines per second), with /livez green, in both delivery
- * modes. Nothing was lost, but nobody was told either.
+ * Left to kafkajs, the worker would crash, restart its consumer and fail on the same batch for ever, /livez
+ * green (RELIABILITY.md "Output topic unavailable"): the output guard (src/adapters/kafka/delivery.ts) stops it.
  */
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

@@ -452,7 +452,7 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
     expect(traced.headers).toMatchObject({ traceparent: TRACEPARENT, 'x-tenant': 'acme', 'idempotency-key': 'call-trace' });
     const own = onlyOutput('own-headers');
     expect(own.headers['idempotency-key']).toBe('call-own');
-    // Earlier builds wrote this header; an incoming one (a replayed output) is dropped, never carried on stale.
+    // A retired header: an incoming one (a replayed output) is dropped, never carried on stale.
     expect(own.headers).not.toHaveProperty('toolcall-disposition');
   });
 

@@ -111,7 +111,9 @@ export const NOT_ATTEMPTED_LIMIT = 3;
 export function outputRefusal(types: readonly string[], notAttemptedInARow: number): string | undefined {
   if (types.includes('TOPIC_AUTHORIZATION_FAILED')) return 'TOPIC_AUTHORIZATION_FAILED';
   if (types.includes('OPERATION_NOT_ATTEMPTED') && notAttemptedInARow >= NOT_ATTEMPTED_LIMIT) {
-    return `OPERATION_NOT_ATTEMPTED on ${String(notAttemptedInARow)} deliveries in a row: another partition of each transaction was refused`;
+    return (
+      `OPERATION_NOT_ATTEMPTED on ${String(notAttemptedInARow)} deliveries ` + 'in a row: another partition of each transaction was refused'
+    );
   }
   return undefined;
 }
@@ -167,7 +169,8 @@ export class OutputGuard {
       const refusal = outputRefusal(types, this.#notAttemptedInARow);
       if (refusal !== undefined) {
         unavailable = [...written];
-        reason = `not authorised: the broker refuses this principal writes to ${unavailable.length > 1 ? 'one of them' : 'it'} (${refusal})`;
+        reason =
+          'not authorised: the broker refuses this principal writes ' + `to ${unavailable.length > 1 ? 'one of them' : 'it'} (${refusal})`;
       }
     }
     if (reason === undefined) return undefined;

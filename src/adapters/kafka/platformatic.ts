@@ -51,7 +51,7 @@ interface PartitionState {
 }
 
 /**
- * Retries: 50 ms doubling up to 2 s. The client's default of a flat second made each transaction cost about a
+ * Retries: 50 ms doubling up to 2 s. The client's default, a flat second, would make each transaction wait about a
  * second (CONCURRENT_TRANSACTIONS after a commit is retried, and it is answered for a few ms after each one).
  */
 function retryDelay(_client: unknown, _operation: string, attempt: number): number {

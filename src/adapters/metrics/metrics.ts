@@ -22,13 +22,17 @@ export class WorkerMetrics {
   readonly registry = new Registry();
   readonly calls = new Counter({
     name: 'toolcall_calls_total',
-    help: 'Tool calls processed (one per output: a whole message holds several, an unreadable record counts as one), by outcome (normalized, rejected, dead_lettered) and tool.',
+    help:
+      'Tool calls processed (one per output: a whole message holds several, an unreadable ' +
+      'record counts as one), by outcome (normalized, rejected, dead_lettered) and tool.',
     labelNames: ['outcome', 'tool'] as const,
     registers: [this.registry],
   });
   readonly records = new Counter({
     name: 'toolcall_records_total',
-    help: 'Input records processed, by shape: call (one call), message (a whole message, fanned out into its calls), unreadable (one dead letter).',
+    help:
+      'Input records processed, by shape: call (one call), message (a whole ' +
+      'message, fanned out into its calls), unreadable (one dead letter).',
     labelNames: ['shape'] as const,
     registers: [this.registry],
   });
@@ -127,7 +131,9 @@ export class WorkerMetrics {
       });
       mirrorCounter(this.registry, {
         name: 'toolcall_registry_cache_stale_total',
-        help: 'Expired cache entries served because the registry failed: their refresh failed, or the registry was last found unavailable (stale-while-error).',
+        help:
+          'Expired cache entries served because the registry failed: their refresh ' +
+          'failed, or the registry was last found unavailable (stale-while-error).',
         labelName: undefined,
         read: () => ({ '': stats.stats().stale }),
       });

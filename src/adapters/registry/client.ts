@@ -258,7 +258,8 @@ export class RegistryClient {
       if (result.kind !== 'retry') return result;
       if (attempt >= this.#maxRetries) {
         throw new RegistryUnavailableError(
-          `schema registry ${this.#baseUrl}: ${method} ${path} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}: ${result.reason}`,
+          `schema registry ${this.#baseUrl}: ${method} ${path} failed ` +
+            `after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}: ${result.reason}`,
           result.status,
         );
       }
@@ -296,7 +297,8 @@ export class RegistryClient {
     const detail = error.message === undefined ? '' : `: ${error.message}`;
     if (status === 401 || status === 403) {
       throw new RegistryAuthError(
-        `schema registry ${this.#baseUrl}: ${method} ${path} was refused (HTTP ${status}${detail}); check the registry username and password`,
+        `schema registry ${this.#baseUrl}: ${method} ${path} was refused ` +
+          `(HTTP ${status}${detail}); check the registry username and password`,
         status,
       );
     }
@@ -547,7 +549,8 @@ export class ToolSchemaSource {
       ) {
         // The registry answered, about this subject's URL: it cannot hold such a subject. Not an outage.
         this.#unavailable = false;
-        const reason = `the schema registry refuses the subject of this tool name (HTTP ${error.status}), so no schema can be registered for it`;
+        const reason =
+          'the schema registry refuses the subject of this tool name ' + `(HTTP ${error.status}), so no schema can be registered for it`;
         this.#store(key, freshEntry(undefined, this.#now() + this.#negativeTtlMs, reason));
         return undefined;
       }

@@ -1,6 +1,6 @@
 /**
  * `toolcall-normalizer audit`: where tool definitions' prose and schemas disagree, and whether the schemas are
- * sound (core/audit). Reads a schema directory or every subject of a registry, prints a table (or `--json`), and
+ * sound (src/audit). Reads a schema directory or every subject of a registry, prints a table (or `--json`), and
  * gates CI: exit 1 when there is a finding, or, with `--baseline`, only when there is a finding the baseline does
  * not know; `--fail-on` raises the confidence a finding needs to fail the run.
  */
@@ -157,20 +157,23 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
   writeReport(findings, values.json === true, output, new Set(added.map((f) => f.id)));
   if (resolved.length > 0) {
     output.err(
-      `${resolved.length} baseline entr${resolved.length === 1 ? 'y is' : 'ies are'} no longer found (fixed): ${resolved.join(', ')}; run with --update-baseline to drop ${resolved.length === 1 ? 'it' : 'them'}`,
+      `${resolved.length} baseline entr${resolved.length === 1 ? 'y is' : 'ies are'} no longer found ` +
+        `(fixed): ${resolved.join(', ')}; run with --update-baseline to drop ${resolved.length === 1 ? 'it' : 'them'}`,
     );
   }
   const failing = added.filter(gating);
   if (failing.length > 0) {
     output.err(
-      `${failing.length} new finding${failing.length === 1 ? '' : 's'} not in the baseline ${baselineFile ?? ''}${failOn === 'low' ? '' : ` at or above --fail-on ${failOn}`}:`,
+      `${failing.length} new finding${failing.length === 1 ? '' : 's'} not in the ` +
+        `baseline ${baselineFile ?? ''}${failOn === 'low' ? '' : ` at or above --fail-on ${failOn}`}:`,
     );
     for (const finding of failing) output.err(`  ${finding.id} (${finding.confidence}): ${finding.suggestion}`);
     return 1;
   }
   if (added.length > 0)
     output.err(
-      `${added.length} new finding${added.length === 1 ? '' : 's'} below --fail-on ${failOn}, not failing: ${added.map((f) => f.id).join(', ')}`,
+      `${added.length} new finding${added.length === 1 ? '' : 's'} below ` +
+        `--fail-on ${failOn}, not failing: ${added.map((f) => f.id).join(', ')}`,
     );
   output.err(`no new findings (${findings.length} known in the baseline)`);
   return readFailed ? 1 : 0;

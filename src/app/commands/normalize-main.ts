@@ -89,7 +89,8 @@ export async function normalizeMain(args: string[]): Promise<number> {
   }
   if (values.summary === true) {
     process.stderr.write(
-      `lines=${summary.lines} calls=${summary.calls} normalized=${summary.normalized} rejected=${summary.rejected} dead_lettered=${summary.deadLettered} repairs=${summary.repairs} pass_throughs=${summary.passThroughs}\n`,
+      `lines=${summary.lines} calls=${summary.calls} normalized=${summary.normalized} rejected=${summary.rejected} ` +
+        `dead_lettered=${summary.deadLettered} repairs=${summary.repairs} pass_throughs=${summary.passThroughs}\n`,
     );
   }
   return 0;

@@ -130,7 +130,9 @@ function parseExpectation(expect: JsonObject): { ok: true; expectation: GoldenEx
   if (unknown.length > 0)
     return {
       ok: false,
-      reason: `unknown "expect" key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')} (expected valid, arguments, repairs, errors)`,
+      reason:
+        `unknown "expect" key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')} ` +
+        '(expected valid, arguments, repairs, errors)',
     };
 
   let errors: ExpectedError[] | undefined;
@@ -194,7 +196,8 @@ export function runCase(golden: GoldenCase, tools: ReadonlyMap<string, CompiledT
     });
   } else if (results.length !== 1) {
     failures.push(
-      `the call is a whole message holding ${results.length} calls: give "expect" as a list of ${results.length} expectations, one per call in order`,
+      `the call is a whole message holding ${results.length} calls: give ` +
+        `"expect" as a list of ${results.length} expectations, one per call in order`,
     );
   } else {
     failures.push(...compare(expect, results[0] as OutputRecord));
@@ -255,7 +258,8 @@ function compare(expect: GoldenExpectation, result: OutputRecord): string[] {
     );
     if (absent.length > 0)
       failures.push(
-        `expected error${absent.length === 1 ? '' : 's'} not reported: ${absent.map((e) => (e.path === undefined ? e.code : `${e.code} at ${e.path === '' ? '""' : e.path}`)).join(', ')}`,
+        `expected error${absent.length === 1 ? '' : 's'} not reported: ` +
+          absent.map((e) => (e.path === undefined ? e.code : `${e.code} at ${e.path === '' ? '""' : e.path}`)).join(', '),
       );
   }
   return failures;
@@ -294,7 +298,8 @@ export function renderResults(results: readonly CaseResult[]): string {
     for (const failure of r.failures) out.push(`  failed:   ${failure}`);
     for (const result of r.results) {
       out.push(
-        `  got:      ${result.disposition}${result.tool === null ? '' : ` call of "${result.tool}"`}${result.format === null ? '' : ` (${result.format})`}, arguments ${preview(result.arguments ?? null, 200)}`,
+        `  got:      ${result.disposition}${result.tool === null ? '' : ` call of "${result.tool}"`}` +
+          `${result.format === null ? '' : ` (${result.format})`}, arguments ${preview(result.arguments ?? null, 200)}`,
       );
       for (const error of result.errors) {
         out.push(`  broke:    ${error.code} at ${error.path === '' ? '""' : error.path}: ${error.message}`);

@@ -253,7 +253,7 @@ const REGISTRATION_AJV_OPTIONS: Options = { strict: false, validateFormats: fals
 /**
  * What the library compiles each document with before registering it: our drafts (2020-12, the default, and
  * draft-07/06, as core/validation/validate.ts reads them), permissive about vendor keys and formats. The tool's own schema
- * was already checked by our compiler in loadSchemaDir; this only has to agree with it. A fresh Ajv per compile,
+ * is already checked by our compiler in loadSchemaDir; this only has to agree with it. A fresh Ajv per compile,
  * because Ajv keeps every `$id` it compiled and throws on the second schema with the same `$id` (a few schemas
  * per push: the cost does not matter). `$schema` is dropped from the copy compiled, since we chose the draft.
  */

@@ -308,8 +308,8 @@ function bump(counts: Counts, key: string): void {
 
 /**
  * The series {@link WorkerMetrics.record} increments, counted per batch and added with one `inc` per series at
- * the end of the batch: prom-client hashes and validates the labels on every `inc`, which cost ~2 µs per record
- * (a call, its repairs and pass-throughs) when done per record. Same series, same values, once per batch.
+ * the end of the batch: prom-client hashes and validates the labels on every `inc`, a cost per record (a call, its
+ * repairs and pass-throughs) that this pays once per batch. Same series, same values.
  */
 class BatchTally {
   /** By tool label: outcomes, repair kinds, pass-through reasons, validation error codes. */

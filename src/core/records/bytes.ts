@@ -81,7 +81,9 @@ export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFA
       ok: false,
       error: {
         code: 'record_invalid_encoding',
-        message: `The record (${bytes.length} bytes) holds NUL bytes, which JSON text never does: it looks like UTF-16 (or other non-UTF-8) text, not UTF-8.`,
+        message:
+          `The record (${bytes.length} bytes) holds NUL bytes, which JSON text ` +
+          'never does: it looks like UTF-16 (or other non-UTF-8) text, not UTF-8.',
       },
     };
   }

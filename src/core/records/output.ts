@@ -43,11 +43,7 @@ export const HEADER = {
   dlqMessage: '__connect.errors.exception.message',
 } as const;
 
-/**
- * Earlier builds also wrote `toolcall-disposition` on every output. The topic already says it, and the client
- * pays for every header on every record (kafkajs: about 2.5 µs of CPU each, a sixteenth of the worker's cost;
- * BENCHMARKS.md), so it went.
- */
+/** Headers no output carries any more (the topic says the disposition), dropped from incoming records too. */
 const RETIRED_HEADERS = ['toolcall-disposition'] as const;
 
 /**
@@ -152,8 +148,8 @@ export interface OutputValue {
 }
 
 /**
- * The value, without undefined members: `JSON.stringify` leaves its fast path for an object holding one (a
- * normalized value took twice as long). The two common shapes are literals; the rest is built member by member.
+ * The value, without undefined members: `JSON.stringify` leaves its fast path for an object holding one. The two
+ * common shapes are literals; the rest is built member by member.
  */
 function outputValue(
   record: OutputRecord,
@@ -211,7 +207,9 @@ export function buildBoundedOutput(
   }
   const inputSize = message.topic === topics.dlq ? byteSize(message.value, maxBytes) : undefined;
   if (inputSize !== undefined) {
-    const note = `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
+    const note =
+      `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: ` +
+      `read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
     const headers = {
       ...message.headers,
       [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE),
@@ -241,7 +239,9 @@ function outputTooLarge(record: OutputRecord, size: number, maxBytes: number): O
       {
         code: 'output_too_large',
         path: '',
-        message: `The ${what} would be ${String(size)} bytes, over the ${String(maxBytes)}-byte bound (MAX_OUTPUT_BYTES); the call is dead-lettered unchanged instead.`,
+        message:
+          `The ${what} would be ${String(size)} bytes, over the ${String(maxBytes)}-byte bound (MAX_OUTPUT_BYTES); ` +
+          'the call is dead-lettered unchanged instead.',
         hint: "Send smaller arguments; operators can raise MAX_OUTPUT_BYTES together with the output topics' max.message.bytes.",
       },
       ...record.errors,
@@ -266,9 +266,9 @@ function carriedHeaders(incoming: Headers): Headers {
 }
 
 /**
- * Longest call id carried as the `idempotency-key` as is, in UTF-16 code units. Ids are model- or producer-chosen:
- * a 900 KB id copied into a header made a record of 1.8 MB (the output bound counts only the value), which the
- * broker refuses on every retry. Real ids are far shorter (`call_…`, `toolu_…`: under 64).
+ * Longest call id carried as the `idempotency-key` as is, in UTF-16 code units. Ids are model- or producer-chosen,
+ * and the output bound counts only the value: a huge id in a header would make a record the broker refuses on
+ * every retry. Real ids are far shorter (`call_…`, `toolu_…`: under 64).
  */
 export const MAX_IDEMPOTENCY_ID_CHARS = 256;
 

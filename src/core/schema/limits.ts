@@ -113,7 +113,9 @@ function tooLarge(atLeast: number, maxSchemaBytes: number): SchemaLimitViolation
 function tooManyMembers(count: number, maxSchemaMembers: number): SchemaLimitViolation {
   return {
     limit: 'schema_too_many_members',
-    message: `one of its arrays or objects (an enum, properties, alternatives...) has ${count} members, more than the schema limit of ${maxSchemaMembers} members per array or object`,
+    message:
+      `one of its arrays or objects (an enum, properties, alternatives...) has ${count} ` +
+      `members, more than the schema limit of ${maxSchemaMembers} members per array or object`,
     details: { reason: 'schema_too_many_members', limit: maxSchemaMembers, members: count },
   };
 }

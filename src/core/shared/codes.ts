@@ -15,7 +15,9 @@ export const ERROR_CODES = {
   record_missing_tool_name: { disposition: 'dead_letter', doc: 'The envelope carries no tool name (or an empty one).' },
   record_missing_arguments: {
     disposition: 'dead_letter',
-    doc: 'The envelope has no arguments field where its format requires one (OpenAI `function.arguments` / `arguments`, Anthropic `input`); a tool definition sent as a call lands here.',
+    doc:
+      'The envelope has no arguments field where its format requires one (OpenAI `function.arguments` ' +
+      '/ `arguments`, Anthropic `input`); a tool definition sent as a call lands here.',
   },
   record_no_tool_calls: {
     disposition: 'dead_letter',
@@ -23,7 +25,9 @@ export const ERROR_CODES = {
   },
   record_custom_tool_call: {
     disposition: 'dead_letter',
-    doc: 'The call is an OpenAI Responses `custom_tool_call`: its `input` is free text for a grammar-defined tool, not JSON arguments, so no input schema applies to it.',
+    doc:
+      'The call is an OpenAI Responses `custom_tool_call`: its `input` is free text ' +
+      'for a grammar-defined tool, not JSON arguments, so no input schema applies to it.',
   },
   record_too_many_calls: {
     disposition: 'dead_letter',
@@ -37,7 +41,9 @@ export const ERROR_CODES = {
   },
   output_too_large: {
     disposition: 'dead_letter',
-    doc: 'The output record (normalized or rejected, with `raw`) would be larger than `MAX_OUTPUT_BYTES`, which the output topics could refuse.',
+    doc:
+      'The output record (normalized or rejected, with `raw`) would be ' +
+      'larger than `MAX_OUTPUT_BYTES`, which the output topics could refuse.',
   },
 
   // Calls that were understood but cannot be made as sent.
@@ -85,7 +91,9 @@ export const ERROR_CODES = {
   schema_violation: { disposition: 'rejected', doc: 'Any other schema violation (the message names the keyword).' },
   more_errors: {
     disposition: 'rejected',
-    doc: 'Last in the list when the call has more violations than the limit of diagnostics per call (README "Limits"): says that more were found and not listed.',
+    doc:
+      'Last in the list when the call has more violations than the limit of ' +
+      'diagnostics per call (README "Limits"): says that more were found and not listed.',
   },
 } as const satisfies Record<string, { disposition: 'dead_letter' | 'rejected'; doc: string }>;
 

@@ -30,8 +30,8 @@ import type { Diagnostic } from '../shared/types.js';
 import { agree, KEYWORD_RULES, type Make } from './keywords/index.js';
 
 /**
- * How many diagnostics past the cap are still rendered, only to count them for `more_errors` (about 10 µs
- * each): the count is exact for an ordinary call, and a payload wrong everywhere costs at most ~2 ms more.
+ * How many diagnostics past the cap are still rendered, only to count them for `more_errors`: the count is exact
+ * for an ordinary call, and a payload wrong everywhere renders a bounded number more.
  */
 const UNLISTED_COUNT_LIMIT = 200;
 
@@ -121,7 +121,9 @@ export function unusableDiagnostic(message: string, details: Record<string, Json
     code: 'tool_schema_unusable',
     path: '',
     message,
-    hint: 'This call cannot be validated until the tool schema is fixed; retrying with other arguments will not help. Report it to the tool owner.',
+    hint:
+      'This call cannot be validated until the tool schema is fixed; retrying with other arguments will not help. Report it to ' +
+      'the tool owner.',
     details,
   };
 }
@@ -224,8 +226,10 @@ class Renderer {
     expected = expected === undefined ? undefined : dedupe(expected);
     const typeMismatch = expected !== undefined && !typeAllows(new Set(expected), error.data);
     const message = typeMismatch
-      ? `${capitalize(this.name(path))} ${agree(path, 'matches', 'match')} none of the allowed alternatives: expected ${expected?.join(' or ') ?? ''}, received ${received}.`
-      : `${capitalize(this.name(path))} ${agree(path, 'matches', 'match')} none of the ${String(branches.length)} allowed alternatives (received ${preview(error.data)}).`;
+      ? `${capitalize(this.name(path))} ${agree(path, 'matches', 'match')} none of the allowed alternatives: ` +
+        `expected ${expected?.join(' or ') ?? ''}, received ${received}.`
+      : `${capitalize(this.name(path))} ${agree(path, 'matches', 'match')} none of the ${String(branches.length)} allowed ` +
+        `alternatives (received ${preview(error.data)}).`;
     const needs = requiredOnlyBranches(branches);
     let hint = needs === undefined ? `Send ${joinOr(summaries)}${moreAlternatives(notShown)}.` : requiredHint(error.keyword, needs);
     if (received === 'string' && expected !== undefined && !expected.includes('string')) {
@@ -247,7 +251,9 @@ class Renderer {
     return {
       code: 'no_matching_alternative',
       path: error.instancePath,
-      message: `${capitalize(this.name(error.instancePath))} ${agree(error.instancePath, 'matches', 'match')} more than one of the alternatives (${joinAnd(matched)}) but must match exactly one.`,
+      message:
+        `${capitalize(this.name(error.instancePath))} ${agree(error.instancePath, 'matches', 'match')} more than one of the ` +
+        `alternatives (${joinAnd(matched)}) but must match exactly one.`,
       hint:
         needs !== undefined && needs.every((names) => names.length === 1)
           ? requiredHint('oneOf', needs)
@@ -269,7 +275,9 @@ class Renderer {
     return {
       code: 'forbidden_value',
       path: error.instancePath,
-      message: `${capitalize(name)} ${agree(error.instancePath, 'does', 'do')} not satisfy the "${failing}" condition of the schema (received ${preview(error.data)}).`,
+      message:
+        `${capitalize(name)} ${agree(error.instancePath, 'does', 'do')} not satisfy the "${failing}" condition of the schema ` +
+        `(received ${preview(error.data)}).`,
       hint: `Change ${name} so that ${agree(error.instancePath, 'it is', 'they are')} ${this.summarize(branch)}.`,
       details: { keyword: 'if', failingKeyword: failing },
     };
@@ -313,7 +321,8 @@ class Renderer {
     return make(
       'schema_violation',
       path,
-      `${Name} ${agree(path, 'is invalid: it', 'are invalid: they')} ${truncate(error.message ?? 'violates the schema', QUOTE_CHARS)} (keyword "${truncate(keyword, PREVIEW_CHARS)}").`,
+      `${Name} ${agree(path, 'is invalid: it', 'are invalid: they')} ` +
+        `${truncate(error.message ?? 'violates the schema', QUOTE_CHARS)} (keyword "${truncate(keyword, PREVIEW_CHARS)}").`,
       `Change ${name} so that it satisfies the "${truncate(keyword, PREVIEW_CHARS)}" rule of the tool schema.`,
       { schemaPath: error.schemaPath },
     );

@@ -85,9 +85,9 @@ const AJV_OPTIONS: Options = {
 
 /**
  * Most subschemas a tool schema may apply to one value ({@link maxSubschemasPerValue}). ajv runs each of them
- * for every value they apply to, at roughly 10 ns each for simple ones: 10,000 is about 0.1 ms per value. Tool
- * schemas seen so far stay under 10 (the examples and fixtures: at most 3); a chain of `allOf: [$ref A, $ref A]`
- * passes it at 12 links (each link triples the count and more), and at 24 links ajv takes 135 ms per call.
+ * for every value they apply to: 10,000 simple ones keep a value to a fraction of a millisecond, far above real
+ * tool schemas (a handful), while a chain of `allOf: [$ref A, $ref A]` crosses it at 12 links (each link triples
+ * the count and more; RELIABILITY.md "Hostile input" has the figures).
  */
 export const MAX_SUBSCHEMAS_PER_VALUE = 10_000;
 
@@ -136,7 +136,8 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
         if (perValue > MAX_SUBSCHEMAS_PER_VALUE) {
           return unusable(
             `The tool schema applies more than ${MAX_SUBSCHEMAS_PER_VALUE} subschemas to one value (its $refs share subschemas in ` +
-              'chains such as allOf: [$ref A, $ref A], which doubles the work at every link), so validating a call could block for seconds to hours.',
+              'chains such as allOf: [$ref A, $ref A], which doubles the work at every link), so validating a call could block ' +
+              'for seconds to hours.',
             { reason: 'too_many_subschemas', limit: MAX_SUBSCHEMAS_PER_VALUE, draft },
           );
         }

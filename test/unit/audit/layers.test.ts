@@ -237,7 +237,8 @@ describe('prose-only layer', () => {
         labels: { type: 'array', items: { type: 'string' }, description: 'Label names.' },
       },
       {},
-      'Search `query` across repositories updated between 2020 and 2024. Returns at most 100 results; use `cursor` for more. Filter by `labels`; returns at most 50 issues.',
+      'Search `query` across repositories updated between 2020 and 2024. Returns at most ' +
+        '100 results; use `cursor` for more. Filter by `labels`; returns at most 50 issues.',
     );
     expect(diffProseAndSchema(definition)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /**
- * The failure kinds issue 17 found by reading the audit's findings on real tool definitions, one test each: noise
- * the audit must not report, and conflicts it must report under the right keyword, with a fix that is valid.
+ * The failure kinds that reading the audit's findings on real tool definitions shows, one test each: noise the
+ * audit must not report, and conflicts it must report under the right keyword, with a fix that is valid.
  */
 import { describe, expect, it } from 'vitest';
 import { auditTool, diffProseAndSchema, type Finding } from '../../../src/audit/index.js';

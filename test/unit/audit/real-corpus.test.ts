@@ -94,7 +94,8 @@ describe('audit on real tool definitions', () => {
     const all = score(() => true);
     const lines = [`real corpus: ${definitions.length} tools, ${all.found} findings, ${all.expected} conflicts worth fixing`];
     const line = (label: string, s: Score): string =>
-      `  ${label.padEnd(12)} precision ${ratio(s.worth, s.found).toFixed(2)} (${s.worth}/${s.found})  recall ${ratio(s.recalled, s.expected).toFixed(2)} (${s.recalled}/${s.expected})`;
+      `  ${label.padEnd(12)} precision ${ratio(s.worth, s.found).toFixed(2)} (${s.worth}/${s.found})  ` +
+      `recall ${ratio(s.recalled, s.expected).toFixed(2)} (${s.recalled}/${s.expected})`;
     lines.push(line('all', all));
     for (const layer of AUDIT_LAYERS)
       lines.push(
@@ -119,7 +120,7 @@ describe('audit on real tool definitions', () => {
       const ignored = new Set((expected[definition.name]?.ignore ?? []).map(key));
       for (const f of findingsByTool.get(definition.name) ?? []) if (ignored.has(key(f))) noise.push(`${f.tool} ${key(f)}`);
     }
-    // Named noise is the part of the false positives the issue lists by kind; a few may remain (see the figures).
+    // Named noise is the part of the false positives the corpus's `ignore` lists by kind; a few may remain.
     expect(noise.length).toBeLessThanOrEqual(3);
   });
 

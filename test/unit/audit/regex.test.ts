@@ -1,8 +1,8 @@
 /**
- * The audit's regular expressions that were super-linear on adversarial prose, rewritten to run in linear time
- * (audit/diff.ts, audit/prose.ts): each rewrite gives what the regex it replaces gave. The old regexes
- * are kept here as the reference, and run on inputs short enough for their cost not to matter. No timing here:
- * the speed is a property of the code, measured outside the tests.
+ * The audit's linear-time scans and bounded patterns (src/audit/prose*.ts, schema-only.ts) against the
+ * super-linear regexes they stand for: each gives what its regex gives. The regexes are the reference, run on
+ * inputs short enough for their cost not to matter. No timing here: the speed is a property of the code,
+ * measured outside the tests.
  */
 import { describe, expect, it } from 'vitest';
 import { leadingWord } from '../../../src/audit/prose-values.js';
@@ -10,7 +10,7 @@ import { groupThousands, parseNumber, splitNumber, splitSentences, trailingWord 
 import { extractCandidates, RULES } from '../../../src/audit/prose.js';
 import { stripWordPunctuation } from '../../../src/audit/schema-only.js';
 
-/** The old regexes, as they were. */
+/** The super-linear regexes, verbatim: what each scan must agree with. */
 const OLD = {
   groupThousands: (text: string): string => text.replace(/\B(?=(\d{3})+(?!\d))/g, ','),
   stripWordPunctuation: (token: string): string => token.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, ''),
@@ -26,16 +26,21 @@ const OLD = {
   separator: (text: string): string | undefined => /\s*(to|through|\.\.|–|—|-)\s*/i.exec(text)?.[1],
   rules: {
     'read-only': new RegExp(
-      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
+      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
+        String.raw`(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|` +
+        String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
+        String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
       'gi',
     ),
     email: new RegExp(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)\s*(?:e-?mail)?(?:\s+address)?\b`, 'gi'),
     'required-word': new RegExp(
-      String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
+      String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|` +
+        String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
       'gi',
     ),
     optional: new RegExp(
-      String.raw`(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
+      String.raw`(?:^|(?<=[.;(]\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|` +
+        String.raw`\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
       'gi',
     ),
   } as Record<string, RegExp>,

@@ -7,8 +7,8 @@
  *    swept too), each run on runs built from its own characters. `src/audit/` is left out: it reads tool
  *    descriptions for the `audit` command, never records, and has its own tests.
  * 2. Targeted tests through the code paths that feed untrusted text to a regex: the envelope decoder's parser
- *    message, JSON Pointer escaping, validation hints, every ajv format (the `url` one was quadratic and is
- *    replaced by `isUrl`), patterns of the example tools, entity decoding, and the registry URL.
+ *    message, JSON Pointer escaping, validation hints, every ajv format (`url` through `isUrl`, since the
+ *    ajv-formats regex is quadratic), patterns of the example tools, entity decoding, and the registry URL.
  *
  * Schema `pattern`s are operator-supplied regexes run by V8's backtracking engine on untrusted values: a nested
  * quantifier such as `^(a+)+$` is exponential whatever we do (see README "Limits"); the patterns shipped in

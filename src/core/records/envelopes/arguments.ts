@@ -53,7 +53,8 @@ function parseArgumentsText(text: string, maxDepth: number): ArgumentsResult {
     return diagnose(
       'arguments_not_object',
       'The arguments are a JSON object that was JSON-encoded twice: the text parses to a string, which holds the object text.',
-      'Encode the arguments once: send the JSON text of the object itself (e.g. {"path": "README.md"}), not a JSON string containing that text.',
+      'Encode the arguments once: send the JSON text of the object itself ' +
+        '(e.g. {"path": "README.md"}), not a JSON string containing that text.',
       { received: 'string', encodedTwice: true },
     );
   }
@@ -73,7 +74,8 @@ function notJson(reason: string): ArgumentsResult {
   return diagnose(
     'arguments_not_json',
     `The arguments text is not valid JSON: ${truncateReason(reason)}`,
-    `Send the arguments as one complete JSON object in valid JSON text${where}: double-quote keys and strings, escape quotes and newlines inside strings, no trailing commas.`,
+    `Send the arguments as one complete JSON object in valid JSON text${where}: double-quote ` +
+      'keys and strings, escape quotes and newlines inside strings, no trailing commas.',
     position === undefined ? undefined : { position: Number(position) },
   );
 }

@@ -16,9 +16,9 @@
  *     list sits beside it, which makes the record a whole message): OpenAI's legacy call when the record has a
  *     `role` or the call has `arguments`, else Gemini's snake_case call (whose arguments are `args`).
  *
- * The first six are the original formats, in their original order: the ones added after them match only
- * records none of the six matches, so no record of the six changes format (except an OpenAI-shaped call with
- * object arguments, which OpenAI never sends: Mistral or Ollama, by rule 6). Our own format comes first so
+ * Rules 7 to 11 match only records none of the first six matches, so a record of those six formats keeps its
+ * format (except an OpenAI-shaped call with object arguments, which OpenAI never sends: Mistral or Ollama, by
+ * rule 6). Our own format comes first so
  * that a canonical record carrying a stray vendor field stays canonical. Once a shape is recognised, a
  * problem inside it (no tool name, an MCP method other than `tools/call`) is reported against that shape
  * instead of falling through to the next one. Unknown extra fields are ignored.

@@ -63,7 +63,8 @@ export function decodeCustomToolCall(record: JsonObject): EnvelopeResult {
   const id = typeof record.call_id === 'string' ? ` (call_id ${JSON.stringify(truncateReason(record.call_id, MAX_KEY_CHARS))})` : '';
   return fail(
     'record_custom_tool_call',
-    `The object is an OpenAI Responses custom_tool_call${name}${id}: its input is free text for a custom (grammar-defined) tool, not JSON arguments, so no input schema applies to it; route custom tool calls to their own executor.`,
+    `The object is an OpenAI Responses custom_tool_call${name}${id}: its input is free text for a custom (grammar-defined) ` +
+      'tool, not JSON arguments, so no input schema applies to it; route custom tool calls to their own executor.',
   );
 }
 

@@ -26,8 +26,10 @@ export const NEGATION: KeywordFamily = {
       return make(
         'forbidden_value',
         path,
-        `${Name} ${agree(path, 'is', 'are')} not accepted as sent: the tool schema forbids ${agree(path, 'it', 'them')} when its condition ${holds} (received ${preview(data)}).`,
-        `Change the values the condition looks at, so that it ${branch === 'then' ? 'no longer holds' : 'holds'}; the condition: ${preview(condition, QUOTE_CHARS)}.`,
+        `${Name} ${agree(path, 'is', 'are')} not accepted as sent: the tool schema ` +
+          `forbids ${agree(path, 'it', 'them')} when its condition ${holds} (received ${preview(data)}).`,
+        'Change the values the condition looks at, so that ' +
+          `it ${branch === 'then' ? 'no longer holds' : 'holds'}; the condition: ${preview(condition, QUOTE_CHARS)}.`,
         { branch },
       );
     }

@@ -78,7 +78,10 @@ function memoryLogger(): { logger: Logger; text: () => string; lines: () => Reco
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause: unknown = (error as { cause?: unknown }).cause;
-  return `${error.name}: ${error.message}\n${error.stack ?? ''}\n${JSON.stringify(describeError(error))}${cause === undefined ? '' : `\ncaused by ${errorText(cause)}`}`;
+  return (
+    `${error.name}: ${error.message}\n${error.stack ?? ''}\n${JSON.stringify(describeError(error))}` +
+    (cause === undefined ? '' : `\ncaused by ${errorText(cause)}`)
+  );
 }
 
 async function listen(server: Server | HttpServer): Promise<number> {

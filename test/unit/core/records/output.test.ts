@@ -54,7 +54,8 @@ describe('buildOutputMessage values: what an executor and an auditor need, nothi
   it('writes a clean normalized call as its id, tool, format, arguments, schema id and source, nothing empty', () => {
     const message = buildOutputMessage(input(), record('normalized'), schema, { id: 'call-1' }, topics);
     expect(message.value).toBe(
-      '{"id":"call-1","tool":"write_file","format":"canonical","arguments":{"path":"a"},"schemaId":7,"source":{"partition":2,"offset":"41"}}',
+      '{"id":"call-1","tool":"write_file","format":"canonical",' +
+        '"arguments":{"path":"a"},"schemaId":7,"source":{"partition":2,"offset":"41"}}',
     );
   });
 

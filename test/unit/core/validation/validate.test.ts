@@ -615,7 +615,8 @@ describe('draft selection', () => {
 describe("only the call's own properties count (never Object.prototype's)", () => {
   it('a required constructor, toString or __proto__ that was not sent is missing, with its description', () => {
     const schema = JSON.parse(
-      '{"type":"object","properties":{"constructor":{"type":"string","description":"Who built it."},"__proto__":{"type":"string"}},"required":["constructor","toString","__proto__"]}',
+      '{"type":"object","properties":{"constructor":{"type":"string","description":"Who built ' +
+        'it."},"__proto__":{"type":"string"}},"required":["constructor","toString","__proto__"]}',
     ) as JsonObject;
     const diagnostics = compileOk(schema)({});
     expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
@@ -846,8 +847,8 @@ describe('formats', () => {
 });
 
 describe('the url format without ReDoS (isUrl)', () => {
-  // ajv-formats' regex: same language, but quadratic (`http://` and 20 000 colons took 2.5 s; found by the
-  // hostile-input campaign). isUrl must accept exactly what it accepts.
+  // ajv-formats' regex: same language, but quadratic (`http://` and a long run of colons; RELIABILITY.md
+  // "Hostile input"). isUrl must accept exactly what it accepts.
   const original = fullFormats.url as RegExp;
 
   it('accepts and refuses exactly what the ajv-formats regex does (short strings, where it is fast)', () => {
