@@ -21,6 +21,7 @@ import {
 } from '../../core/schema/registry-document.js';
 import type { ToolDefinition } from '../../core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
+import { stdioOutput, type CommandOutput } from './output.js';
 import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 export const AUDIT_USAGE = `Usage: toolcall-normalizer audit [options] DIR
@@ -48,16 +49,7 @@ Exit status: 0 when there is no finding at or above --fail-on (with --baseline: 
 --update-baseline: the baseline was written); 1 when there is one, or a definition cannot be read; 2 on a usage
 error.`;
 
-/** Where the command writes (tests capture it in memory). */
-export interface AuditOutput {
-  out(text: string): void;
-  err(line: string): void;
-}
-
-const STDIO: AuditOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (line) => process.stderr.write(`toolcall-normalizer: audit: ${line}\n`),
-};
+const STDIO = stdioOutput('audit');
 
 interface Loaded {
   readonly definitions: ToolDefinition[];
@@ -65,7 +57,7 @@ interface Loaded {
   readonly problems: string[];
 }
 
-export async function auditMain(args: string[], output: AuditOutput = STDIO): Promise<number> {
+export async function auditMain(args: string[], output: CommandOutput = STDIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
     {
@@ -176,7 +168,7 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
   return readFailed ? 1 : 0;
 }
 
-function writeReport(findings: readonly Finding[], asJson: boolean, output: AuditOutput, markNew?: ReadonlySet<string>): void {
+function writeReport(findings: readonly Finding[], asJson: boolean, output: CommandOutput, markNew?: ReadonlySet<string>): void {
   if (asJson) {
     output.out(`${JSON.stringify({ findings }, null, 2)}\n`);
     return;
@@ -240,7 +232,7 @@ function registryOptions(
  * The latest version of every subject that follows the template, read back as tool definitions. Subjects holding
  * Avro or Protobuf schemas (other users of a shared registry) are skipped and counted.
  */
-async function loadRegistry(options: RegistryOptions, output: AuditOutput): Promise<Loaded> {
+async function loadRegistry(options: RegistryOptions, output: CommandOutput): Promise<Loaded> {
   const parsed = parseRegistryUrl(options.url);
   const username = options.username ?? parsed.username;
   const password = options.password ?? parsed.password;

@@ -21,6 +21,7 @@ import {
   toRegistryDocument,
 } from '../../core/schema/registry-document.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
+import { stdioOutput, type CommandOutput } from './output.js';
 import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 export const SCHEMAS_USAGE = `Usage: toolcall-normalizer schemas push --registry URL [options] DIR
@@ -69,21 +70,12 @@ export interface PushReport {
   readonly failed: readonly { file: string; message: string }[];
 }
 
-/** Where the command writes: lines to stdout and to stderr (tests capture them in memory). */
-export interface CommandOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const STDIO: CommandOutput = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`toolcall-normalizer: schemas push: ${line}\n`),
-};
+const STDIO = stdioOutput('schemas push');
 
 export async function schemasMain(args: string[], output: CommandOutput = STDIO): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === undefined || subcommand === 'help' || subcommand === '--help' || subcommand === '-h') {
-    process.stdout.write(`${SCHEMAS_USAGE}\n`);
+    output.out(`${SCHEMAS_USAGE}\n`);
     return subcommand === undefined ? 2 : 0;
   }
   if (subcommand !== 'push') throw new UsageError(`unknown schemas command "${subcommand}"`, SCHEMAS_USAGE);
@@ -101,7 +93,7 @@ export async function schemasMain(args: string[], output: CommandOutput = STDIO)
     SCHEMAS_USAGE,
   );
   if (values.help === true) {
-    process.stdout.write(`${SCHEMAS_USAGE}\n`);
+    output.out(`${SCHEMAS_USAGE}\n`);
     return 0;
   }
   const [dir, extra] = positionals;
@@ -214,7 +206,7 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
       if (found === undefined) throw new Error(`registered as id ${id}, but the registry does not find it in the subject`);
       const result: PushedTool = { file, tool: definition.name, subject, version: found.version, id };
       pushed.push(result);
-      output.out(`subject=${subject} version=${result.version} id=${result.id}`);
+      output.out(`subject=${subject} version=${result.version} id=${result.id}\n`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       failed.push({ file, message });
