@@ -15,6 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isJsonObject, tryParseJson, type JsonValue } from '../../core/shared/json.js';
+import { truncate } from '../../core/shared/text.js';
 import {
   DEFAULT_SUBJECT_TEMPLATE,
   fromRegistryDocument,
@@ -648,10 +649,6 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
 function retryAfterMs(header: string | null): number | undefined {
   if (header === null || !/^\d+$/.test(header.trim())) return undefined;
   return Number(header.trim()) * 1000;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}...`;
 }
 
 function isPositiveInteger(value: unknown): value is number {

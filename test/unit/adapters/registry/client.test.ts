@@ -317,6 +317,16 @@ describe('ToolSchemaSource: retries and failure classification', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('quotes at most 200 characters of a registry message, never half of a surrogate pair', async () => {
+    const message = `${'x'.repeat(198)}\u{1F600}${'y'.repeat(5_000)}`;
+    const server = await startServer(() => ({ status: 422, body: { error_code: 42201, message } }));
+    const error: unknown = await source(server.url, { now: 0 })
+      .get('search')
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`HTTP 422: ${'x'.repeat(198)}…`);
+    expect((error as Error).message).not.toMatch(/[\uD800-\uDFFF]/);
+  });
+
   it('treats a 200 that is not a registry answer as unavailable', async () => {
     const server = await startServer(() => ({ status: 200, text: '<html>login</html>' }));
     const tools = source(server.url, { now: 0 });
