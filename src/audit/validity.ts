@@ -18,6 +18,7 @@ import {
   MAP_KEYWORDS,
   pointerTokens,
   resolveLocalRef,
+  SAME_INSTANCE_KEYWORDS,
   SINGLE_KEYWORDS,
   tokensToPointer,
   valueAt,
@@ -396,7 +397,6 @@ interface MissingRequired {
  */
 function missingRequired(root: JsonObject): MissingRequired[] {
   const out: MissingRequired[] = [];
-  const SAME = new Set(['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not', 'dependentSchemas', 'dependencies']);
   const visit = (
     schema: JsonValue,
     pointer: string,
@@ -424,7 +424,7 @@ function missingRequired(root: JsonObject): MissingRequired[] {
     }
     for (const [key, value] of Object.entries(schema)) {
       const at = `${pointer}/${escapePointerToken(key)}`;
-      if (SAME.has(key)) {
+      if (SAME_INSTANCE_KEYWORDS.has(key)) {
         if (Array.isArray(value))
           value.forEach((sub, i) => {
             visit(sub, `${at}/${i}`, chain, atRoot, depth + 1);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_CONFIG, ToolSchemaSource } from '../../src/adapters/registry/client.js';
 import { loadSchemaDir } from '../../src/adapters/files/schema-dir.js';
-import { pushToolSchemas, schemasMain, type CommandOutput, type PushedTool } from '../../src/app/commands/schemas-command.js';
+import { pushToolSchemas, schemasMain, type PushedTool } from '../../src/app/commands/schemas-command.js';
+import { captureOutput as capture } from '../unit/app/commands/capture.js';
 import { UsageError } from '../../src/app/commands/usage.js';
 import { isJsonObject, type JsonObject } from '../../src/core/shared/json.js';
 import { fromRegistryDocument, subjectFor, toRegistryDocument } from '../../src/core/schema/registry-document.js';
@@ -31,17 +32,6 @@ function registryUrl(): string {
     );
   }
   return url;
-}
-
-function capture(): CommandOutput & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return {
-    lines,
-    errors,
-    out: (line) => lines.push(line),
-    err: (line) => errors.push(line),
-  };
 }
 
 function newSource(): ToolSchemaSource {
@@ -76,8 +66,8 @@ describe('schemas push and ToolSchemaSource against the real registry', () => {
     const code = await schemasMain(['push', '--registry', url, '--subject-template', TEMPLATE, EXAMPLES], output);
     expect(output.errors).toEqual([]);
     expect(code).toBe(0);
-    expect(output.lines).toHaveLength(examples.length);
-    firstPush = output.lines.map((line, index) => {
+    expect(output.lines()).toHaveLength(examples.length);
+    firstPush = output.lines().map((line, index) => {
       const match = PUSH_LINE.exec(line);
       if (match === null) throw new Error(`unexpected output line: ${line}`);
       const example = examples[index];
@@ -194,7 +184,7 @@ describe('schemas push and ToolSchemaSource against the real registry', () => {
     const output = capture();
     const code = await schemasMain(['push', '--registry', registryUrl(), '--subject-template', TEMPLATE, dir], output);
     expect(code).toBe(1);
-    expect(output.lines).toEqual([expect.stringMatching(new RegExp(`^subject=${subjectFor('fine', TEMPLATE)} version=1 id=\\d+$`))]);
+    expect(output.lines()).toEqual([expect.stringMatching(new RegExp(`^subject=${subjectFor('fine', TEMPLATE)} version=1 id=\\d+$`))]);
     expect(output.errors).toHaveLength(2);
     expect(output.errors.join('\n')).toMatch(/bad_schema\.json: not pushed: .*not a valid JSON Schema/);
     expect(output.errors.join('\n')).toMatch(/broken\.json: not pushed: not JSON/);

@@ -20,95 +20,79 @@ export interface RegistryStatsSource {
 
 export class WorkerMetrics {
   readonly registry = new Registry();
-  readonly calls = new Counter({
-    name: 'toolcall_calls_total',
-    help:
-      'Tool calls processed (one per output: a whole message holds several, an unreadable ' +
+  readonly calls = this.#counter(
+    'toolcall_calls_total',
+    ['outcome', 'tool'],
+    'Tool calls processed (one per output: a whole message holds several, an unreadable ' +
       'record counts as one), by outcome (normalized, rejected, dead_lettered) and tool.',
-    labelNames: ['outcome', 'tool'] as const,
-    registers: [this.registry],
-  });
-  readonly records = new Counter({
-    name: 'toolcall_records_total',
-    help:
-      'Input records processed, by shape: call (one call), message (a whole ' +
+  );
+  readonly records = this.#counter(
+    'toolcall_records_total',
+    ['shape'],
+    'Input records processed, by shape: call (one call), message (a whole ' +
       'message, fanned out into its calls), unreadable (one dead letter).',
-    labelNames: ['shape'] as const,
-    registers: [this.registry],
-  });
-  readonly repairs = new Counter({
-    name: 'toolcall_repairs_total',
-    help: 'Repairs applied by RT-TOOL-8, by kind (json_decoded, entities_decoded) and tool.',
-    labelNames: ['kind', 'tool'] as const,
-    registers: [this.registry],
-  });
-  readonly passThroughs = new Counter({
-    name: 'toolcall_pass_throughs_total',
-    help:
-      'String arguments the JSON repair could have changed and left alone, by reason and tool: a container parameter not decoded ' +
+  );
+  readonly repairs = this.#counter(
+    'toolcall_repairs_total',
+    ['kind', 'tool'],
+    'Repairs applied by RT-TOOL-8, by kind (json_decoded, entities_decoded) and tool.',
+  );
+  readonly passThroughs = this.#counter(
+    'toolcall_pass_throughs_total',
+    ['reason', 'tool'],
+    'String arguments the JSON repair could have changed and left alone, by reason and tool: a container parameter not decoded ' +
       '(not_json, shape_mismatch, too_deep), or JSON list or map text the schema does not let us decode (string_declared, not_declared).',
-    labelNames: ['reason', 'tool'] as const,
-    registers: [this.registry],
-  });
-  readonly validationErrors = new Counter({
-    name: 'toolcall_validation_errors_total',
-    help: 'Errors reported on rejected calls, by error code and tool.',
-    labelNames: ['code', 'tool'] as const,
-    registers: [this.registry],
-  });
-  readonly deadLetters = new Counter({
-    name: 'toolcall_dead_letters_total',
-    help: 'Records sent to the dead-letter topic (a whole record, or one call of a message), by reason (error code).',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-  readonly processingSeconds = new Histogram({
-    name: 'toolcall_processing_seconds',
-    help: 'Time to decode, normalize and validate one input record, all its calls (excluding schema fetches and Kafka I/O).',
+  );
+  readonly validationErrors = this.#counter(
+    'toolcall_validation_errors_total',
+    ['code', 'tool'],
+    'Errors reported on rejected calls, by error code and tool.',
+  );
+  readonly deadLetters = this.#counter(
+    'toolcall_dead_letters_total',
+    ['reason'],
+    'Records sent to the dead-letter topic (a whole record, or one call of a message), by reason (error code).',
+  );
+  readonly processingSeconds = this.#histogram(
+    'toolcall_processing_seconds',
+    [],
+    'Time to decode, normalize and validate one input record, all its calls (excluding schema fetches and Kafka I/O).',
     // Most records take tens of microseconds; the top buckets catch records near the size and depth limits.
-    buckets: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
-  });
-  readonly batchSeconds = new Histogram({
-    name: 'toolcall_batch_seconds',
-    help: 'Time to process and deliver one fetched batch, including the transaction or offset commit.',
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
-  readonly transactions = new Counter({
-    name: 'toolcall_transactions_total',
-    help: 'Kafka transactions (exactly-once) or offset commits (at-least-once), by result (committed, aborted).',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  readonly inFlight = new Gauge({
-    name: 'toolcall_records_in_flight',
-    help: 'Records fetched and being processed, not yet committed.',
-    registers: [this.registry],
-  });
-  readonly consumerLag = new Gauge({
-    name: 'toolcall_consumer_lag',
-    help: 'Records behind the partition high watermark at the last fetched batch, by topic and partition (partitions this worker owns).',
-    labelNames: ['topic', 'partition'] as const,
-    registers: [this.registry],
-  });
-  readonly assignedPartitions = new Gauge({
-    name: 'toolcall_assigned_partitions',
-    help: 'Input partitions the consumer group assigned to this worker at the last rebalance.',
-    registers: [this.registry],
-  });
-  readonly schemaWaits = new Counter({
-    name: 'toolcall_schema_waits_total',
-    help: 'Times a partition paused because a schema could not be fetched (the records wait; none is dead-lettered).',
-    registers: [this.registry],
-  });
-  readonly registryRequestSeconds = new Histogram({
-    name: 'toolcall_registry_fetch_seconds',
-    help: 'Time to fetch a schema from the registry on a cache miss (including retries), by result (ok, not_found, error).',
-    labelNames: ['result'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
+    [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  );
+  readonly batchSeconds = this.#histogram(
+    'toolcall_batch_seconds',
+    [],
+    'Time to process and deliver one fetched batch, including the transaction or offset commit.',
+    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  readonly transactions = this.#counter(
+    'toolcall_transactions_total',
+    ['result'],
+    'Kafka transactions (exactly-once) or offset commits (at-least-once), by result (committed, aborted).',
+  );
+  readonly inFlight = this.#gauge('toolcall_records_in_flight', [], 'Records fetched and being processed, not yet committed.');
+  readonly consumerLag = this.#gauge(
+    'toolcall_consumer_lag',
+    ['topic', 'partition'],
+    'Records behind the partition high watermark at the last fetched batch, by topic and partition (partitions this worker owns).',
+  );
+  readonly assignedPartitions = this.#gauge(
+    'toolcall_assigned_partitions',
+    [],
+    'Input partitions the consumer group assigned to this worker at the last rebalance.',
+  );
+  readonly schemaWaits = this.#counter(
+    'toolcall_schema_waits_total',
+    [],
+    'Times a partition paused because a schema could not be fetched (the records wait; none is dead-lettered).',
+  );
+  readonly registryRequestSeconds = this.#histogram(
+    'toolcall_registry_fetch_seconds',
+    ['result'],
+    'Time to fetch a schema from the registry on a cache miss (including retries), by result (ok, not_found, error).',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  );
 
   readonly #allowList: ReadonlySet<string> | undefined;
   readonly #seenTools = new Set<string>();
@@ -132,8 +116,8 @@ export class WorkerMetrics {
       mirrorCounter(this.registry, {
         name: 'toolcall_registry_cache_stale_total',
         help:
-          'Expired cache entries served because the registry failed: their refresh ' +
-          'failed, or the registry was last found unavailable (stale-while-error).',
+          'Expired cache entries served because the registry failed: their refresh failed, ' +
+          'or the registry was last found unavailable (stale-while-error).',
         labelName: undefined,
         read: () => ({ '': stats.stats().stale }),
       });
@@ -175,6 +159,18 @@ export class WorkerMetrics {
     if (this.#seenTools.size >= MAX_TOOL_LABELS) return 'other';
     this.#seenTools.add(tool);
     return tool;
+  }
+
+  #counter<L extends string>(name: string, labelNames: readonly L[], help: string): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  #gauge<L extends string>(name: string, labelNames: readonly L[], help: string): Gauge<L> {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  #histogram<L extends string>(name: string, labelNames: readonly L[], help: string, buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
   }
 }
 

@@ -15,6 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isJsonObject, tryParseJson, type JsonValue } from '../../core/shared/json.js';
+import { truncate } from '../../core/shared/text.js';
 import {
   DEFAULT_SUBJECT_TEMPLATE,
   fromRegistryDocument,
@@ -146,8 +147,9 @@ type Attempt = Answer | { kind: 'retry'; reason: string; status: number | undefi
 
 /**
  * The HTTP half: requests with a timeout per attempt, classification of every answer, retries of transient
- * failures with exponential backoff and jitter. Exported for `schemas push`, which needs two lookups the
- * registration library does not return (the version of a registered schema, a subject's compatibility level).
+ * failures with exponential backoff and jitter. Exported for the commands: `schemas push` needs two lookups the
+ * registration library does not return (the version of a registered schema, a subject's compatibility level),
+ * and `audit --registry` reads every subject.
  */
 export class RegistryClient {
   /** Attempts by outcome (each retry counts), for metrics. */
@@ -227,6 +229,20 @@ export class RegistryClient {
     const level = isJsonObject(body) ? (body.compatibilityLevel ?? body.compatibility) : undefined;
     if (typeof level !== 'string') throw this.#notARegistry('GET', path, 'a body without compatibilityLevel');
     return level.toUpperCase();
+  }
+
+  /** Every subject the registry holds (`GET /subjects`), sorted. */
+  async listSubjects(): Promise<string[]> {
+    const path = '/subjects';
+    const answer = await this.#request('GET', path);
+    if (answer.kind === 'not_found') {
+      throw new RegistryError(`schema registry ${this.#baseUrl}: GET ${path}: unexpected 404 error code ${answer.errorCode}`, 404);
+    }
+    const body = answer.body;
+    if (!Array.isArray(body) || !body.every((subject): subject is string => typeof subject === 'string')) {
+      throw this.#notARegistry('GET', path, 'a body that is not a list of subjects');
+    }
+    return [...body].sort();
   }
 
   /** Readiness: `GET /subjects` answers 2xx within the timeout. One attempt, never throws, not counted. */
@@ -651,10 +667,6 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
 function retryAfterMs(header: string | null): number | undefined {
   if (header === null || !/^\d+$/.test(header.trim())) return undefined;
   return Number(header.trim()) * 1000;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}...`;
 }
 
 function isPositiveInteger(value: unknown): value is number {

@@ -7,21 +7,22 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { DEFAULT_REGISTRY_CONFIG, RegistryClient } from '../../adapters/registry/client.js';
-import { readSecretEnv } from '../../config/secrets.js';
 import { compareWithBaseline, parseBaseline, serializeBaseline } from '../../audit/baseline.js';
 import { atOrAbove, auditTools, CONFIDENCE_LEVELS, type Confidence, type Finding } from '../../audit/index.js';
 import { renderTable } from '../../audit/report.js';
 import { tryParseJson } from '../../core/shared/json.js';
-import {
-  DEFAULT_SUBJECT_TEMPLATE,
-  fromRegistryDocument,
-  parseRegistryUrl,
-  subjectTemplateProblem,
-  toolFromSubject,
-} from '../../core/schema/registry-document.js';
+import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, toolFromSubject } from '../../core/schema/registry-document.js';
 import type { ToolDefinition } from '../../core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
-import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
+import { stdioOutput, type CommandOutput } from './output.js';
+import {
+  parseRegistryFlags,
+  REGISTRY_FLAG_OPTIONS,
+  REGISTRY_ONLY_FLAGS,
+  registryConnection,
+  type RegistryFlags,
+} from './registry-flags.js';
+import { isDirectory, parseCommandArgs, UsageError } from './usage.js';
 
 export const AUDIT_USAGE = `Usage: toolcall-normalizer audit [options] DIR
        toolcall-normalizer audit --registry URL [--subject-template T] [options]
@@ -48,16 +49,7 @@ Exit status: 0 when there is no finding at or above --fail-on (with --baseline: 
 --update-baseline: the baseline was written); 1 when there is one, or a definition cannot be read; 2 on a usage
 error.`;
 
-/** Where the command writes (tests capture it in memory). */
-export interface AuditOutput {
-  out(text: string): void;
-  err(line: string): void;
-}
-
-const STDIO: AuditOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (line) => process.stderr.write(`toolcall-normalizer: audit: ${line}\n`),
-};
+const STDIO = stdioOutput('audit');
 
 interface Loaded {
   readonly definitions: ToolDefinition[];
@@ -65,7 +57,7 @@ interface Loaded {
   readonly problems: string[];
 }
 
-export async function auditMain(args: string[], output: AuditOutput = STDIO): Promise<number> {
+export async function auditMain(args: string[], output: CommandOutput = STDIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
     {
@@ -73,11 +65,7 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
       baseline: { type: 'string' },
       'update-baseline': { type: 'boolean' },
       'fail-on': { type: 'string' },
-      registry: { type: 'string' },
-      'subject-template': { type: 'string' },
-      username: { type: 'string' },
-      'password-env': { type: 'string' },
-      'timeout-ms': { type: 'string' },
+      ...REGISTRY_FLAG_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     AUDIT_USAGE,
@@ -93,7 +81,7 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
     throw new UsageError('a schema directory DIR or --registry URL is required', AUDIT_USAGE);
   if (dir !== undefined && registry !== undefined) throw new UsageError('give either DIR or --registry URL, not both', AUDIT_USAGE);
   if (registry === undefined) {
-    for (const option of ['subject-template', 'username', 'password-env', 'timeout-ms'] as const) {
+    for (const option of REGISTRY_ONLY_FLAGS) {
       if (values[option] !== undefined) throw new UsageError(`--${option} goes with --registry`, AUDIT_USAGE);
     }
   }
@@ -129,7 +117,7 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
     if (!(await isDirectory(dir))) throw new UsageError(`"${dir}" is not a readable directory`, AUDIT_USAGE);
     loaded = await loadDirectory(dir);
   } else {
-    loaded = await loadRegistry(registryOptions(values, registry ?? ''), output);
+    loaded = await loadRegistry(parseRegistryFlags(registry ?? '', values, AUDIT_USAGE), output);
   }
   for (const problem of loaded.problems) output.err(problem);
 
@@ -179,7 +167,7 @@ export async function auditMain(args: string[], output: AuditOutput = STDIO): Pr
   return readFailed ? 1 : 0;
 }
 
-function writeReport(findings: readonly Finding[], asJson: boolean, output: AuditOutput, markNew?: ReadonlySet<string>): void {
+function writeReport(findings: readonly Finding[], asJson: boolean, output: CommandOutput, markNew?: ReadonlySet<string>): void {
   if (asJson) {
     output.out(`${JSON.stringify({ findings }, null, 2)}\n`);
     return;
@@ -196,60 +184,13 @@ async function loadDirectory(dir: string): Promise<Loaded> {
   return { definitions: loaded.definitions.map((entry) => entry.definition), problems };
 }
 
-interface RegistryOptions {
-  readonly url: string;
-  readonly subjectTemplate: string;
-  readonly username: string | undefined;
-  readonly password: string | undefined;
-  readonly timeoutMs: number;
-}
-
-function registryOptions(
-  values: {
-    'subject-template'?: string | undefined;
-    username?: string | undefined;
-    'password-env'?: string | undefined;
-    'timeout-ms'?: string | undefined;
-  },
-  url: string,
-): RegistryOptions {
-  try {
-    parseRegistryUrl(url);
-  } catch (error) {
-    throw new UsageError(`--registry: ${errorText(error)}`, AUDIT_USAGE);
-  }
-  const subjectTemplate = values['subject-template'] ?? DEFAULT_SUBJECT_TEMPLATE;
-  const problem = subjectTemplateProblem(subjectTemplate);
-  if (problem !== undefined) throw new UsageError(`--subject-template: ${problem}`, AUDIT_USAGE);
-  const username = values.username;
-  const passwordEnv = values['password-env'];
-  if ((username === undefined) !== (passwordEnv === undefined))
-    throw new UsageError('--username and --password-env go together', AUDIT_USAGE);
-  let password: string | undefined;
-  if (passwordEnv !== undefined) {
-    password = readSecretEnv(passwordEnv);
-    if (password === undefined) throw new UsageError(`--password-env: environment variable ${passwordEnv} is not set`, AUDIT_USAGE);
-  }
-  return {
-    url,
-    subjectTemplate,
-    username,
-    password,
-    timeoutMs: positiveInt(values['timeout-ms'], 'timeout-ms', DEFAULT_REGISTRY_CONFIG.timeoutMs, AUDIT_USAGE),
-  };
-}
-
 /**
  * The latest version of every subject that follows the template, read back as tool definitions. Subjects holding
  * Avro or Protobuf schemas (other users of a shared registry) are skipped and counted.
  */
-async function loadRegistry(options: RegistryOptions, output: AuditOutput): Promise<Loaded> {
-  const parsed = parseRegistryUrl(options.url);
-  const username = options.username ?? parsed.username;
-  const password = options.password ?? parsed.password;
-  const connection = { url: parsed.baseUrl, timeoutMs: options.timeoutMs, maxRetries: DEFAULT_REGISTRY_CONFIG.maxRetries };
-  const client = new RegistryClient(username === undefined ? connection : { ...connection, username, password: password ?? '' });
-  const subjects = await listSubjects(parsed.baseUrl, username, password, options.timeoutMs);
+async function loadRegistry(options: RegistryFlags, output: CommandOutput): Promise<Loaded> {
+  const client = new RegistryClient(registryConnection(options));
+  const subjects = await client.listSubjects();
   const definitions: ToolDefinition[] = [];
   const problems: string[] = [];
   let skipped = 0;
@@ -276,42 +217,10 @@ async function loadRegistry(options: RegistryOptions, output: AuditOutput): Prom
   }
   if (skipped > 0) output.err(`skipped ${skipped} subject${skipped === 1 ? '' : 's'} that hold${skipped === 1 ? 's' : ''} no JSON Schema`);
   if (definitions.length === 0 && problems.length === 0)
-    output.err(`no tool subjects in ${parsed.baseUrl} follow the template "${options.subjectTemplate}"`);
+    output.err(`no tool subjects in ${client.baseUrl} follow the template "${options.subjectTemplate}"`);
   return { definitions: definitions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 
-/**
- * `GET /subjects`: every subject the registry holds. One request with a timeout; the credentials only ever go in
- * the Authorization header, and messages show the base URL without them.
- */
-async function listSubjects(
-  baseUrl: string,
-  username: string | undefined,
-  password: string | undefined,
-  timeoutMs: number,
-): Promise<string[]> {
-  const headers: Record<string, string> = { accept: 'application/vnd.schemaregistry.v1+json, application/json' };
-  if (username !== undefined) headers.authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(`${baseUrl}/subjects`, { headers, signal: AbortSignal.timeout(timeoutMs) });
-    text = await response.text();
-  } catch (error) {
-    throw new Error(`schema registry ${baseUrl}: GET /subjects failed: ${errorText(error)}`);
-  }
-  if (!response.ok) throw new Error(`schema registry ${baseUrl}: GET /subjects answered HTTP ${response.status}`);
-  const body = tryParseJson(text);
-  if (!body.ok || !Array.isArray(body.value) || !body.value.every((s) => typeof s === 'string')) {
-    throw new Error(`schema registry ${baseUrl}: GET /subjects did not answer a list of subjects; is this a schema registry?`);
-  }
-  return body.value.slice().sort();
-}
-
 function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // undici reports "fetch failed" and puts the reason (ECONNREFUSED...) in the cause.
-  const cause: unknown = error.cause;
-  const code: unknown = cause instanceof Error ? (cause as Error & { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -11,6 +11,7 @@ import { pipelineOptions, processRecord, type PipelineOptions } from '../../core
 import type { CompiledTool } from '../../core/schema/tool.js';
 import { REPAIR_KINDS, type OutputRecord } from '../../core/shared/types.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
+import { stdioOutput, type CommandOutput } from './output.js';
 import { isDirectory, listFlag, parseCommandArgs, UsageError } from './usage.js';
 
 export const REPLAY_USAGE = `Usage: toolcall-normalizer replay --schemas DIR --golden FILE [options]
@@ -41,15 +42,7 @@ Options:
 
 Exit status: 0 when every case passes; 1 when a case fails (or the file holds none); 2 on a usage error.`;
 
-export interface ReplayOutput {
-  out(text: string): void;
-  err(line: string): void;
-}
-
-const STDIO: ReplayOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (line) => process.stderr.write(`toolcall-normalizer: replay: ${line}\n`),
-};
+const STDIO = stdioOutput('replay');
 
 /** One expected error: a code, and the JSON Pointer it must be reported at when given. */
 interface ExpectedError {
@@ -313,7 +306,7 @@ export function renderResults(results: readonly CaseResult[]): string {
   return `${out.join('\n')}\n`;
 }
 
-export async function replayMain(args: string[], output: ReplayOutput = STDIO): Promise<number> {
+export async function replayMain(args: string[], output: CommandOutput = STDIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
     {

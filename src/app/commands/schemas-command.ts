@@ -10,18 +10,18 @@ import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { validityFindings } from '../../audit/validity.js';
 import { createSchemaChecker } from '../../core/schema/meta-schema.js';
 import { DEFAULT_REGISTRY_CONFIG, RegistryClient, RegistryError } from '../../adapters/registry/client.js';
-import { readSecretEnv } from '../../config/secrets.js';
 import { isJsonObject } from '../../core/shared/json.js';
 import {
   DEFAULT_SUBJECT_TEMPLATE,
   parseRegistryUrl,
   subjectFor,
   subjectProblem,
-  subjectTemplateProblem,
   toRegistryDocument,
 } from '../../core/schema/registry-document.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
-import { isDirectory, parseCommandArgs, positiveInt, UsageError } from './usage.js';
+import { stdioOutput, type CommandOutput } from './output.js';
+import { parseRegistryFlags, REGISTRY_FLAG_OPTIONS, registryConnection } from './registry-flags.js';
+import { isDirectory, parseCommandArgs, UsageError } from './usage.js';
 
 export const SCHEMAS_USAGE = `Usage: toolcall-normalizer schemas push --registry URL [options] DIR
 
@@ -69,39 +69,26 @@ export interface PushReport {
   readonly failed: readonly { file: string; message: string }[];
 }
 
-/** Where the command writes: lines to stdout and to stderr (tests capture them in memory). */
-export interface CommandOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const STDIO: CommandOutput = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`toolcall-normalizer: schemas push: ${line}\n`),
-};
+const STDIO = stdioOutput('schemas push');
 
 export async function schemasMain(args: string[], output: CommandOutput = STDIO): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === undefined || subcommand === 'help' || subcommand === '--help' || subcommand === '-h') {
-    process.stdout.write(`${SCHEMAS_USAGE}\n`);
+    output.out(`${SCHEMAS_USAGE}\n`);
     return subcommand === undefined ? 2 : 0;
   }
   if (subcommand !== 'push') throw new UsageError(`unknown schemas command "${subcommand}"`, SCHEMAS_USAGE);
   const { values, positionals } = parseCommandArgs(
     rest,
     {
-      registry: { type: 'string' },
-      'subject-template': { type: 'string' },
-      username: { type: 'string' },
-      'password-env': { type: 'string' },
-      'timeout-ms': { type: 'string' },
+      ...REGISTRY_FLAG_OPTIONS,
       force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     SCHEMAS_USAGE,
   );
   if (values.help === true) {
-    process.stdout.write(`${SCHEMAS_USAGE}\n`);
+    output.out(`${SCHEMAS_USAGE}\n`);
     return 0;
   }
   const [dir, extra] = positionals;
@@ -111,32 +98,16 @@ export async function schemasMain(args: string[], output: CommandOutput = STDIO)
 
   const registry = values.registry;
   if (registry === undefined) throw new UsageError('--registry URL is required', SCHEMAS_USAGE);
-  try {
-    parseRegistryUrl(registry);
-  } catch (error) {
-    throw new UsageError(`--registry: ${error instanceof Error ? error.message : String(error)}`, SCHEMAS_USAGE);
-  }
-  const subjectTemplate = values['subject-template'] ?? DEFAULT_SUBJECT_TEMPLATE;
-  const templateProblem = subjectTemplateProblem(subjectTemplate);
-  if (templateProblem !== undefined) throw new UsageError(`--subject-template: ${templateProblem}`, SCHEMAS_USAGE);
-
-  const username = values.username;
-  const passwordEnv = values['password-env'];
-  if ((username === undefined) !== (passwordEnv === undefined)) {
-    throw new UsageError('--username and --password-env go together', SCHEMAS_USAGE);
-  }
-  let options: PushOptions = {
+  const flags = parseRegistryFlags(registry, values, SCHEMAS_USAGE);
+  const options: PushOptions = {
     registry,
     dir,
-    subjectTemplate,
-    timeoutMs: positiveInt(values['timeout-ms'], 'timeout-ms', DEFAULT_REGISTRY_CONFIG.timeoutMs, SCHEMAS_USAGE),
+    subjectTemplate: flags.subjectTemplate,
+    timeoutMs: flags.timeoutMs,
     force: values.force === true,
+    ...(flags.username === undefined ? {} : { username: flags.username }),
+    ...(flags.password === undefined ? {} : { password: flags.password }),
   };
-  if (username !== undefined && passwordEnv !== undefined) {
-    const password = readSecretEnv(passwordEnv);
-    if (password === undefined) throw new UsageError(`--password-env: environment variable ${passwordEnv} is not set`, SCHEMAS_USAGE);
-    options = { ...options, username, password };
-  }
 
   const report = await pushToolSchemas(options, output);
   return report.failed.length === 0 ? 0 : 1;
@@ -182,12 +153,14 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
   // The library would otherwise compile each document with a strict draft-07 Ajv, which rejects 2020-12 schemas
   // ("no schema with key or ref https://json-schema.org/draft/2020-12/schema") and our `x-tool` key.
   const library = new SchemaRegistry({ host: url.baseUrl, ...auth }, { [SchemaType.JSON]: { ajvInstance: registrationAjv() } });
-  const connection = {
-    url: url.baseUrl,
-    timeoutMs: options.timeoutMs ?? DEFAULT_REGISTRY_CONFIG.timeoutMs,
-    maxRetries: DEFAULT_REGISTRY_CONFIG.maxRetries,
-  };
-  const client = new RegistryClient(username === undefined ? connection : { ...connection, username, password: password ?? '' });
+  const client = new RegistryClient(
+    registryConnection({
+      url: options.registry,
+      timeoutMs: options.timeoutMs ?? DEFAULT_REGISTRY_CONFIG.timeoutMs,
+      username: options.username,
+      password: options.password,
+    }),
+  );
 
   const pushed: PushedTool[] = [];
   let stop: string | undefined;
@@ -214,7 +187,7 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
       if (found === undefined) throw new Error(`registered as id ${id}, but the registry does not find it in the subject`);
       const result: PushedTool = { file, tool: definition.name, subject, version: found.version, id };
       pushed.push(result);
-      output.out(`subject=${subject} version=${result.version} id=${result.id}`);
+      output.out(`subject=${subject} version=${result.version} id=${result.id}\n`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       failed.push({ file, message });

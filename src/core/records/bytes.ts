@@ -8,6 +8,7 @@
 import { Buffer } from 'node:buffer';
 import type { ErrorCode } from '../shared/codes.js';
 import { nestsDeeperThan, tryParseJson, type JsonValue } from '../shared/json.js';
+import { truncate } from '../shared/text.js';
 
 /** Bounds applied to every record before it is decoded. */
 export interface RecordLimits {
@@ -40,7 +41,7 @@ export type RecordFailure = { code: ErrorCode; message: string };
 export type RecordResult = { ok: true; value: JsonValue } | { ok: false; error: RecordFailure };
 
 /** Longest parser message quoted back (V8 quotes part of the input in its messages). */
-const MAX_REASON_CHARS = 200;
+export const MAX_REASON_CHARS = 200;
 
 /** One decoder for all calls: `decode` without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -90,11 +91,6 @@ export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFA
   return parsed;
 }
 
-/** Shortens a message quoted from elsewhere (a parser) to a bounded length. */
-export function truncateReason(reason: string, maxChars: number = MAX_REASON_CHARS): string {
-  return reason.length <= maxChars ? reason : `${reason.slice(0, maxChars)}...`;
-}
-
 function checkTextSize(text: string, maxBytes: number): RecordFailure | undefined {
   // A UTF-16 code unit takes 1 to 3 UTF-8 bytes: skip counting when the text is surely small enough.
   if (text.length * 3 <= maxBytes) return undefined;
@@ -117,7 +113,7 @@ function parseWithinDepth(text: string, maxDepth: number): RecordResult {
   if (!parsed.ok) {
     return {
       ok: false,
-      error: { code: 'record_not_json', message: `The record is not JSON text: ${truncateReason(parsed.reason)}` },
+      error: { code: 'record_not_json', message: `The record is not JSON text: ${truncate(parsed.reason, MAX_REASON_CHARS)}` },
     };
   }
   if (nestsDeeperThan(text, parsed.value, maxDepth)) return { ok: false, error: tooDeepFailure(maxDepth) };

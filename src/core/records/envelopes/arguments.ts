@@ -1,8 +1,9 @@
 /**
  * Arguments as sent to the arguments object: envelope decoding, not a repair. Pure; never throws on data.
  */
-import { DEFAULT_RECORD_LIMITS, tooDeepFailure, truncateReason } from '../bytes.js';
+import { DEFAULT_RECORD_LIMITS, MAX_REASON_CHARS, tooDeepFailure } from '../bytes.js';
 import { isJsonObject, jsonTypeOf, nestsDeeperThan, tryParseJson, type JsonObject, type JsonValue } from '../../shared/json.js';
+import { truncate } from '../../shared/text.js';
 import type { Diagnostic } from '../../shared/types.js';
 import { describeType } from './common.js';
 
@@ -73,7 +74,7 @@ function notJson(reason: string): ArgumentsResult {
   const where = position === undefined ? '' : ` (the parser stopped at character ${position})`;
   return diagnose(
     'arguments_not_json',
-    `The arguments text is not valid JSON: ${truncateReason(reason)}`,
+    `The arguments text is not valid JSON: ${truncate(reason, MAX_REASON_CHARS)}`,
     `Send the arguments as one complete JSON object in valid JSON text${where}: double-quote ` +
       'keys and strings, escape quotes and newlines inside strings, no trailing commas.',
     position === undefined ? undefined : { position: Number(position) },

@@ -2,8 +2,9 @@
  * What every envelope family shares: the result type, the call builder, and the wording of failures. Pure; the
  * decoded call holds references into the record, never copies.
  */
-import { truncateReason, type RecordFailure } from '../bytes.js';
+import type { RecordFailure } from '../bytes.js';
 import { jsonTypeOf, type JsonObject, type JsonValue } from '../../shared/json.js';
+import { truncate } from '../../shared/text.js';
 import type { DecodedCall, EnvelopeFormat } from '../../shared/types.js';
 
 export type EnvelopeResult = { ok: true; call: DecodedCall } | { ok: false; error: RecordFailure };
@@ -105,7 +106,7 @@ export function fail(code: RecordFailure['code'], message: string): { ok: false;
 export function quoteKeys(record: JsonObject): string {
   const keys = Object.keys(record);
   if (keys.length === 0) return 'none';
-  const shown = keys.slice(0, MAX_KEYS_QUOTED).map((key) => JSON.stringify(truncateReason(key, MAX_KEY_CHARS)));
+  const shown = keys.slice(0, MAX_KEYS_QUOTED).map((key) => JSON.stringify(truncate(key, MAX_KEY_CHARS)));
   const more = keys.length > MAX_KEYS_QUOTED ? `, and ${keys.length - MAX_KEYS_QUOTED} more` : '';
   return shown.join(', ') + more;
 }
@@ -119,7 +120,7 @@ export function describeType(value: JsonValue): string {
 /** A scalar quoted (shortened), a container described by type: for messages about envelope fields. */
 export function showValue(value: JsonValue): string {
   if (typeof value === 'object' && value !== null) return describeType(value);
-  return truncateReason(JSON.stringify(value), MAX_KEY_CHARS);
+  return truncate(JSON.stringify(value), MAX_KEY_CHARS);
 }
 
 function describeBadName(name: JsonValue | undefined): string {

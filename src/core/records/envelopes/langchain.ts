@@ -5,7 +5,7 @@
  * details, unless its arguments text parses after all.
  */
 import type { JsonObject } from '../../shared/json.js';
-import { truncateReason } from '../bytes.js';
+import { truncate } from '../../shared/text.js';
 import { makeCall, type EnvelopeResult } from './common.js';
 
 /** Longest upstream error text carried into a diagnostic. */
@@ -24,7 +24,7 @@ export function decodeLangChain(record: JsonObject): EnvelopeResult {
   const result = makeCall('langchain', record.id, record.name, 'name', record.args ?? null, undefined);
   if (result.ok) {
     const error = record.error;
-    result.call.flaggedInvalid = { error: typeof error === 'string' ? truncateReason(error, MAX_UPSTREAM_ERROR) : null };
+    result.call.flaggedInvalid = { error: typeof error === 'string' ? truncate(error, MAX_UPSTREAM_ERROR) : null };
   }
   return result;
 }

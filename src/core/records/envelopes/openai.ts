@@ -5,7 +5,7 @@
  */
 import { isJsonObject, type JsonObject } from '../../shared/json.js';
 import type { EnvelopeFormat } from '../../shared/types.js';
-import { truncateReason } from '../bytes.js';
+import { truncate } from '../../shared/text.js';
 import { DEFINITION_HINT, fail, makeCall, MAX_KEY_CHARS, missingContainer, type EnvelopeResult } from './common.js';
 
 /**
@@ -59,8 +59,8 @@ export function decodeResponses(record: JsonObject): EnvelopeResult {
  * not JSON arguments: there is no input schema to repair or validate it against.
  */
 export function decodeCustomToolCall(record: JsonObject): EnvelopeResult {
-  const name = typeof record.name === 'string' ? ` of tool ${JSON.stringify(truncateReason(record.name, MAX_KEY_CHARS))}` : '';
-  const id = typeof record.call_id === 'string' ? ` (call_id ${JSON.stringify(truncateReason(record.call_id, MAX_KEY_CHARS))})` : '';
+  const name = typeof record.name === 'string' ? ` of tool ${JSON.stringify(truncate(record.name, MAX_KEY_CHARS))}` : '';
+  const id = typeof record.call_id === 'string' ? ` (call_id ${JSON.stringify(truncate(record.call_id, MAX_KEY_CHARS))})` : '';
   return fail(
     'record_custom_tool_call',
     `The object is an OpenAI Responses custom_tool_call${name}${id}: its input is free text for a custom (grammar-defined) ` +

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../src/core/shared/json.js';
 import {
   RegistryAuthError,
+  RegistryClient,
   RegistryError,
   RegistryUnavailableError,
   ToolSchemaSource,
@@ -315,6 +316,16 @@ describe('ToolSchemaSource: retries and failure classification', () => {
     expect(error).toBeInstanceOf(RegistryError);
     expect((error as RegistryError).canRetry).toBe(false);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('quotes at most 200 characters of a registry message, never half of a surrogate pair', async () => {
+    const message = `${'x'.repeat(198)}\u{1F600}${'y'.repeat(5_000)}`;
+    const server = await startServer(() => ({ status: 422, body: { error_code: 42201, message } }));
+    const error: unknown = await source(server.url, { now: 0 })
+      .get('search')
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`HTTP 422: ${'x'.repeat(198)}…`);
+    expect((error as Error).message).not.toMatch(/[\uD800-\uDFFF]/);
   });
 
   it('treats a 200 that is not a registry answer as unavailable', async () => {
@@ -690,5 +701,23 @@ describe('ToolSchemaSource: stale serves are counted only when the registry fail
     clock.now = 20_000;
     expect(tools.peek('lookup')).not.toBe('miss');
     expect(tools.stats().stale).toBe(staleBefore);
+  });
+});
+
+describe('RegistryClient.listSubjects', () => {
+  const client = (url: string): RegistryClient => new RegistryClient({ url, timeoutMs: 1_000, maxRetries: 1, retryBackoffMs: 1 });
+
+  it('answers every subject, sorted', async () => {
+    const server = await startServer(() => ({ status: 200, body: ['tools.b', 'orders-value', 'tools.a'] }));
+    expect(await client(server.url).listSubjects()).toEqual(['orders-value', 'tools.a', 'tools.b']);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /apis/ccompat/v7/subjects']);
+  });
+
+  it('refuses an answer that is not a list of subjects, and retries a failing registry like every read', async () => {
+    const other = await startServer(() => ({ status: 200, body: { subjects: [] } }));
+    await expect(client(other.url).listSubjects()).rejects.toThrow(/GET \/subjects answered a body that is not a list of subjects/);
+    const failing = await startServer(() => ({ status: 503, body: { error_code: 50301, message: 'busy' } }));
+    await expect(client(failing.url).listSubjects()).rejects.toThrow(RegistryUnavailableError);
+    expect(failing.requests).toHaveLength(2);
   });
 });

@@ -10,24 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditMain, type AuditOutput } from '../../../../src/app/commands/audit-command.js';
+import { auditMain } from '../../../../src/app/commands/audit-command.js';
 import { UsageError } from '../../../../src/app/commands/usage.js';
 import { toRegistryDocument } from '../../../../src/core/schema/registry-document.js';
+import { captureOutput as capture } from './capture.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/audit', import.meta.url));
-
-function capture(): AuditOutput & { text: () => string; errors: string[] } {
-  let out = '';
-  const errors: string[] = [];
-  return {
-    out: (t) => {
-      out += t;
-    },
-    err: (l) => errors.push(l),
-    text: () => out,
-    errors,
-  };
-}
 
 let scratch = '';
 beforeAll(async () => {

@@ -7,17 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushToolSchemas, type CommandOutput } from '../../../../src/app/commands/schemas-command.js';
+import { pushToolSchemas } from '../../../../src/app/commands/schemas-command.js';
+import { captureOutput as capture } from './capture.js';
 
 const SEEDED = fileURLToPath(new URL('../../../fixtures/audit/seeded', import.meta.url));
 // Nothing listens on port 1: any registry request fails at once.
 const NO_REGISTRY = 'http://127.0.0.1:1/apis/ccompat/v7';
-
-function capture(): CommandOutput & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l) };
-}
 
 let dir = '';
 beforeAll(async () => {
