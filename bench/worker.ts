@@ -26,7 +26,8 @@
  *
  * Environment (all optional): BENCH_CALLS=50000 BENCH_PARTITIONS=3 BENCH_ROUNDS=1 BENCH_LATENCY_RATE=1000
  * BENCH_LATENCY_SECONDS=10 BENCH_PERF_RECORDS=200000 BENCH_MEMORY_CALLS=1000000 BENCH_SOAK_SECONDS=600
- * BENCH_SOAK_RATE=2000 BENCH_SCALING_CALLS=BENCH_CALLS BENCH_WARMUP=0 (skip the untimed broker warm-up drains) BENCH_KAFKA_PORT=39092 BENCH_KAFKA_CONTROLLER_PORT=39093
+ * BENCH_SOAK_RATE=2000 BENCH_SCALING_CALLS=BENCH_CALLS BENCH_WARMUP=0 (skip the untimed broker warm-up drains)
+ * BENCH_KAFKA_PORT=39092 BENCH_KAFKA_CONTROLLER_PORT=39093
  * BENCH_REGISTRY_PORT=38081 BENCH_REGISTRY_MANAGEMENT_PORT=39000 BENCH_KEEP_STACK=1 (leave it up, for repeated
  * runs; `bash scripts/stack.sh down` with the printed STACK_STATE_DIR ends it) BENCH_NODE_FLAGS (extra node
  * flags for the worker and pipe, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") BENCH_BASELINE_CLI (another build
@@ -133,7 +134,8 @@ function startStack(): Stack {
     KAFKA_HEAP_OPTS: '-Xms1g -Xmx1g',
   };
   say(
-    `== own stack instance (Kafka with the full JIT, KAFKA_JVM_OPTS=""): STACK_STATE_DIR=${stateDir} KAFKA_PORT=${env.KAFKA_PORT} REGISTRY_PORT=${env.REGISTRY_PORT}`,
+    '== own stack instance (Kafka with the full JIT, KAFKA_JVM_OPTS=""): ' +
+      `STACK_STATE_DIR=${stateDir} KAFKA_PORT=${env.KAFKA_PORT} REGISTRY_PORT=${env.REGISTRY_PORT}`,
   );
   const out = execFileSync('bash', [STACK, 'up'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const found: Record<string, string> = {};
@@ -577,9 +579,9 @@ function printTable(header: readonly string[], rows: readonly (readonly string[]
 }
 
 /**
- * A fresh broker runs its first minute on interpreted and C1 code: whichever subject comes first pays for it (the
- * first round of a run measured the worker at 60% of its later rounds, with the broker at 53% CPU instead of
- * 14%). One untimed pipe drain in each mode warms the broker's produce, fetch and transaction paths first.
+ * A fresh broker runs its first minute on interpreted and C1 code: whichever subject comes first pays for it with
+ * a slower round and a busier broker. One untimed pipe drain in each mode warms the broker's produce, fetch and
+ * transaction paths first.
  */
 async function warmBroker(ctx: Context): Promise<void> {
   if (process.env.BENCH_WARMUP === '0') return;
@@ -589,7 +591,8 @@ async function warmBroker(ctx: Context): Promise<void> {
 
 async function suiteMain(ctx: Context): Promise<void> {
   say(
-    `\n== main: worker vs pipe, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s); then ${fmt(LATENCY_RATE)} calls/s for ${LATENCY_SECONDS} s (latency)`,
+    `\n== main: worker vs pipe, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s); ` +
+      `then ${fmt(LATENCY_RATE)} calls/s for ${LATENCY_SECONDS} s (latency)`,
   );
   const rows: Row[] = [];
   const all: Kind[] = [
@@ -609,7 +612,8 @@ async function suiteMain(ctx: Context): Promise<void> {
       for (const kind of order) {
         const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
         process.stderr.write(
-          `   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call, p50 ${fmt(row.latency?.p50 ?? NaN)} ms\n`,
+          `   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call, ` +
+            `p50 ${fmt(row.latency?.p50 ?? NaN)} ms\n`,
         );
         byKind.get(kind)?.push(row);
       }
@@ -628,14 +632,17 @@ async function suiteMain(ctx: Context): Promise<void> {
     const s = get('pipe-shaped');
     if (s !== undefined) {
       say(
-        `   CPU per call: pipe ${fmt(p.drain.cpuPerCall, 1)} µs; + ${fmt(s.drain.cpuPerCall - p.drain.cpuPerCall, 1)} µs the client spends on output-shaped records; + ${fmt(w.drain.cpuPerCall - s.drain.cpuPerCall, 1)} µs our code = worker ${fmt(w.drain.cpuPerCall, 1)} µs`,
+        `   CPU per call: pipe ${fmt(p.drain.cpuPerCall, 1)} µs; ` +
+          `+ ${fmt(s.drain.cpuPerCall - p.drain.cpuPerCall, 1)} µs the client spends on output-shaped records; ` +
+          `+ ${fmt(w.drain.cpuPerCall - s.drain.cpuPerCall, 1)} µs our code = worker ${fmt(w.drain.cpuPerCall, 1)} µs`,
       );
       say(`   ratio worker / output-shaped pipe: ${(w.drain.rate / s.drain.rate).toFixed(2)}`);
     }
     const b = get('worker-baseline');
     if (b !== undefined)
       say(
-        `   worker / baseline build: ${(w.drain.rate / b.drain.rate).toFixed(2)} in calls/s, CPU per call ${fmt(b.drain.cpuPerCall, 1)} -> ${fmt(w.drain.cpuPerCall, 1)} µs`,
+        `   worker / baseline build: ${(w.drain.rate / b.drain.rate).toFixed(2)} in calls/s, ` +
+          `CPU per call ${fmt(b.drain.cpuPerCall, 1)} -> ${fmt(w.drain.cpuPerCall, 1)} µs`,
       );
   }
 }
@@ -663,7 +670,8 @@ async function suiteKafkaTools(ctx: Context): Promise<void> {
   const producerRate = (out: string): number =>
     Number(/records sent, ([\d.]+) records\/sec/.exec(out.trim().split('\n').pop() ?? '')?.[1] ?? NaN);
   say(
-    `\n== Kafka's own tools on the same broker (${libs}), ${fmt(PERF_RECORDS)} records of the corpus (payload file), ${PARTITIONS} partitions`,
+    `\n== Kafka's own tools on the same broker (${libs}), ` +
+      `${fmt(PERF_RECORDS)} records of the corpus (payload file), ${PARTITIONS} partitions`,
   );
   const results: string[][] = [];
   // Kafka's producer tool on the corpus; `extra` goes before the producer properties.
@@ -721,7 +729,8 @@ function kafkaLibs(): string {
 
 async function suiteScaling(ctx: Context): Promise<void> {
   say(
-    `\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; two workers in one group; ${ROUNDS} round(s), median`,
+    `\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; ` +
+      `two workers in one group; ${ROUNDS} round(s), median`,
   );
   const rows: Row[] = [];
   const setups = [
@@ -767,7 +776,8 @@ async function suiteMemory(ctx: Context): Promise<void> {
 async function suiteSoak(ctx: Context): Promise<void> {
   const intervalMs = Math.max(10_000, Math.min(60_000, (SOAK_SECONDS * 1000) / 10));
   say(
-    `\n== soak: the worker (exactly-once) at ${fmt(SOAK_RATE)} calls/s for ${fmt(SOAK_SECONDS)} s, ${PARTITIONS} partitions; RSS and latency every ${intervalMs / 1000} s`,
+    `\n== soak: the worker (exactly-once) at ${fmt(SOAK_RATE)} calls/s for ${fmt(SOAK_SECONDS)} s, ` +
+      `${PARTITIONS} partitions; RSS and latency every ${intervalMs / 1000} s`,
   );
   const topics = topicsFor('soak');
   await createTopics(ctx, topics, PARTITIONS);
@@ -787,10 +797,12 @@ async function suiteSoak(ctx: Context): Promise<void> {
     printTable(['t (s)', 'sent', 'received', 'p50 ms', 'p99 ms', 'RSS MB', 'peak MB'], rows);
     const half = rss.slice(Math.floor(rss.length / 2));
     say(
-      `overall: sent ${fmt(total.sent)}, received ${fmt(total.received)}, p50 ${fmt(total.p50)} ms, p99 ${fmt(total.p99)} ms, max ${fmt(total.max)} ms`,
+      `overall: sent ${fmt(total.sent)}, received ${fmt(total.received)}, ` +
+        `p50 ${fmt(total.p50)} ms, p99 ${fmt(total.p99)} ms, max ${fmt(total.max)} ms`,
     );
     say(
-      `RSS second half: min ${fmt(Math.min(...half))} MB, max ${fmt(Math.max(...half))} MB; first sample ${fmt(rss[0] ?? NaN)} MB, last ${fmt(rss[rss.length - 1] ?? NaN)} MB`,
+      `RSS second half: min ${fmt(Math.min(...half))} MB, max ${fmt(Math.max(...half))} MB; ` +
+        `first sample ${fmt(rss[0] ?? NaN)} MB, last ${fmt(rss[rss.length - 1] ?? NaN)} MB`,
     );
   } finally {
     await worker.stop();
@@ -801,10 +813,12 @@ async function suiteClients(ctx: Context): Promise<void> {
   const alts = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).filter((client) => process.env[ALT_CLIENT_DIRS[client]] !== undefined);
   if (alts.length === 0)
     throw new Error(
-      `--suite clients needs at least one of ${Object.values(ALT_CLIENT_DIRS).join(', ')} (see bench/pipe-platformatic.ts, bench/pipe-confluent.ts)`,
+      `--suite clients needs at least one of ${Object.values(ALT_CLIENT_DIRS).join(', ')} ` +
+        '(see bench/pipe-platformatic.ts, bench/pipe-confluent.ts)',
     );
   say(
-    `\n== clients: the pipe on kafkajs and on ${alts.map((c) => ALT_CLIENT_NAMES[c]).join(' and ')}, same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`,
+    `\n== clients: the pipe on kafkajs and on ${alts.map((c) => ALT_CLIENT_NAMES[c]).join(' and ')}, ` +
+      `same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`,
   );
   const pairs: (readonly [Kind, Kind, string])[] = [
     ['pipe', 'pipe-shaped', 'kafkajs'],
@@ -838,7 +852,9 @@ async function suiteClients(ctx: Context): Promise<void> {
       const b = of(shaped);
       if (a === undefined || b === undefined) continue;
       say(
-        `  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} (+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`,
+        `  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; ` +
+          `CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} ` +
+          `(+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`,
       );
     }
     // Our own code's CPU per call is the worker minus the kafkajs pipe that writes the same-shaped output; on
@@ -854,7 +870,8 @@ async function suiteClients(ctx: Context): Promise<void> {
       const shapedAlt = of(shaped);
       if (pipeAlt === undefined || shapedAlt === undefined) continue;
       say(
-        `  ${mode}: projected worker on ${name} ${fmt(shapedAlt.drain.cpuPerCall + ours, 1)} µs/call, worker / pipe there ~${fmt(pipeAlt.drain.cpuPerCall / (shapedAlt.drain.cpuPerCall + ours), 2)} (by CPU per call)`,
+        `  ${mode}: projected worker on ${name} ${fmt(shapedAlt.drain.cpuPerCall + ours, 1)} µs/call, ` +
+          `worker / pipe there ~${fmt(pipeAlt.drain.cpuPerCall / (shapedAlt.drain.cpuPerCall + ours), 2)} (by CPU per call)`,
       );
     }
   }
@@ -865,9 +882,10 @@ async function suiteClients(ctx: Context): Promise<void> {
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   say(
-    `bench:worker ${[...SUITES].join(',')} at ${new Date().toISOString()}; node ${process.version}; ${cpus().length} cores; load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `bench:worker ${[...SUITES].join(',')} at ${new Date().toISOString()}; node ${process.version}; ` +
+      `${cpus().length} cores; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   const stack = startStack();
   const onSignal = (): void => {

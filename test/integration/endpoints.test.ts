@@ -158,7 +158,8 @@ describe('metrics and health endpoints', () => {
 
     const results = await scan(worker);
     console.log(
-      `endpoints after ${calls.length} calls carrying the marker: ${results.map((r) => `${r.path} ${r.status} (${r.bytes} bytes, ${r.found.length} found)`).join('; ')}; ` +
+      `endpoints after ${calls.length} calls carrying the marker: ` +
+        `${results.map((r) => `${r.path} ${r.status} (${r.bytes} bytes, ${r.found.length} found)`).join('; ')}; ` +
         `forbidden strings checked: ${FORBIDDEN.length} (marker, SASL and registry usernames and passwords, Basic encodings)`,
     );
     expect(results.find((r) => r.path === '/metrics')?.status).toBe(200);
@@ -188,7 +189,8 @@ describe('metrics and health endpoints', () => {
     );
     const results = await scan(worker);
     console.log(
-      `endpoints of a worker refused by the registry: /readyz ${readyz.status} ${readyz.body}; ${results.map((r) => `${r.path} ${r.status} (${r.found.length} found)`).join('; ')}`,
+      'endpoints of a worker refused by the registry: ' +
+        `/readyz ${readyz.status} ${readyz.body}; ${results.map((r) => `${r.path} ${r.status} (${r.found.length} found)`).join('; ')}`,
     );
     expect(results.filter((r) => r.found.length > 0)).toEqual([]);
     expect(await worker.stop(), worker.tail()).toBe(0);

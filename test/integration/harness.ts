@@ -582,7 +582,8 @@ export async function startWorker(
         if (answer?.status === 200) return;
         if (Date.now() > deadline)
           throw new Error(
-            `the worker was not ready within ${timeoutMs} ms (last /readyz: ${answer === undefined ? 'no answer' : `${answer.status} ${answer.body}`})\n${handle.tail()}`,
+            `the worker was not ready within ${timeoutMs} ms (last ` +
+              `/readyz: ${answer === undefined ? 'no answer' : `${answer.status} ${answer.body}`})\n${handle.tail()}`,
           );
         await sleep(200);
       }

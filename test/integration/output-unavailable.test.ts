@@ -175,7 +175,8 @@ describe('output topic unavailable', () => {
       const committedAtStop = await committedInputRecords(topics);
       console.log(
         `${delivery}, output topic deleted: the worker exited ${String(stop.code)} ${(stop.ms / 1000).toFixed(1)}s after the deletion; ` +
-          `${stop.logLines} log lines (${(stop.logLines / Math.max(1, stop.ms / 1000)).toFixed(1)}/s), ${stop.cpuSeconds.toFixed(2)} CPU s meanwhile; ` +
+          `${stop.logLines} log lines ` +
+          `(${(stop.logLines / Math.max(1, stop.ms / 1000)).toFixed(1)}/s), ${stop.cpuSeconds.toFixed(2)} CPU s meanwhile; ` +
           `input committed at the stop ${committedAtStop}/${N}; fatal line: "${stop.fatal}"`,
       );
       expect(stop.code, worker.tail()).toBe(1);
@@ -209,7 +210,8 @@ describe('output topic unavailable', () => {
       const missing = numberedIds('del', N).filter((id) => !where.has(id));
       const duplicated = [...where].filter(([, at]) => at.size > 1).map(([id, at]) => `${id}: ${[...at].join(' ')}`);
       console.log(
-        `${delivery}, output topic deleted, then recreated: ${N} calls, ${where.size} accounted for (before the deletion ${before.length}, ` +
+        `${delivery}, output topic deleted, ` +
+          `then recreated: ${N} calls, ${where.size} accounted for (before the deletion ${before.length}, ` +
           `after the restart ${after.length} read), missing=${missing.length} duplicated=${duplicated.length}`,
       );
       expect(missing).toEqual([]);
@@ -258,8 +260,10 @@ describe('output topic unavailable', () => {
     const committedAtStop = await committedInputRecords(topics);
     const during = await readOutputs(topics, { until: N, timeoutMs: 3000 });
     console.log(
-      `output topic not authorised: the worker exited ${String(stop.code)} ${(stop.ms / 1000).toFixed(1)}s after start; ${stop.logLines} log lines; ` +
-        `${stop.cpuSeconds.toFixed(2)} CPU s; input committed ${committedAtStop}/${N}, records delivered meanwhile ${during.length}; fatal line: "${stop.fatal}"`,
+      'output topic not authorised: ' +
+        `the worker exited ${String(stop.code)} ${(stop.ms / 1000).toFixed(1)}s after start; ${stop.logLines} log lines; ` +
+        `${stop.cpuSeconds.toFixed(2)} CPU s; input committed ${committedAtStop}/${N}, ` +
+        `records delivered meanwhile ${during.length}; fatal line: "${stop.fatal}"`,
     );
     expect(stop.code, worker.tail()).toBe(1);
     expect(stop.fatal, worker.tail()).toContain('not authorised');

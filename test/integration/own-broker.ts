@@ -85,7 +85,8 @@ async function runStack(command: string, env: NodeJS.ProcessEnv, timeoutMs: numb
   });
   if (code !== 0) {
     throw new Error(
-      `bash scripts/stack.sh ${command} failed (status ${String(code)}):\n${Buffer.concat(out).toString('utf8')}${Buffer.concat(err).toString('utf8')}`,
+      `bash scripts/stack.sh ${command} failed ` +
+        `(status ${String(code)}):\n${Buffer.concat(out).toString('utf8')}${Buffer.concat(err).toString('utf8')}`,
     );
   }
   return Buffer.concat(out).toString('utf8');

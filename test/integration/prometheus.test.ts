@@ -344,7 +344,8 @@ beforeAll(async () => {
     // At least: a transaction aborted and retried counts its records again (metrics are not transactional).
     async () => (await scalarOf(total)) >= calls.length,
     () =>
-      `Prometheus to see all ${calls.length} records processed (${total})\n--- worker ---\n${running.output()}\n--- prometheus ---\n${prom.output()}`,
+      `Prometheus to see all ${calls.length} records processed (${total})\n--- ` +
+      `worker ---\n${running.output()}\n--- prometheus ---\n${prom.output()}`,
     120_000,
   );
   // A few more scrapes, so every series has several samples inside the rate windows.

@@ -126,11 +126,14 @@ describe.each(KAFKA_CLIENTS)('rebalance (%s)', (client) => {
     const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
     const result = tally(out, ids);
     console.log(
-      `rebalance (${client}, exactly-once, 6 partitions): records=${N}; worker B joined at ${committedAtJoin} committed and took ${bAssigned} partitions ` +
+      `rebalance (${client}, exactly-once, 6 partitions): records=${N}; ` +
+        `worker B joined at ${committedAtJoin} committed and took ${bAssigned} partitions ` +
         `(A kept ${aAssignedWhileShared}), left (SIGTERM, exit 0) at ${committedAtLeave} committed; A: ${aFigures.calls} calls, ` +
         `${aFigures.committedTransactions} transactions committed, ${aFigures.abortedTransactions} aborted, ${aRebalances} assignments; ` +
-        `B (sampled just before it left): ${bFigures.calls} calls, ${bFigures.committedTransactions} committed, ${bFigures.abortedTransactions} aborted; ` +
-        `outputs(read_committed)=${result.records} duplicates=${result.duplicates} missing=${result.missing.length} unexpected=${result.unexpected.length}; ` +
+        `B (sampled just before it left): ${bFigures.calls} calls, ${bFigures.committedTransactions} ` +
+        `committed, ${bFigures.abortedTransactions} aborted; ` +
+        `outputs(read_committed)=${result.records} duplicates=${result.duplicates} ` +
+        `missing=${result.missing.length} unexpected=${result.unexpected.length}; ` +
         `records in aborted transactions=${everything.length - out.length}; duration=${((Date.now() - started) / 1000).toFixed(1)}s`,
     );
     expect(bAssigned).toBeGreaterThan(0);

@@ -189,7 +189,8 @@ describe('Kafka SASL/SCRAM and TLS', () => {
     await sleep(3000);
     const attempts = ownBroker().failedAuthentications() - before;
     console.log(
-      `SASL/SCRAM wrong password: exit ${String(refusal.code)} after ${refusal.ms} ms; failed authentications in the broker log: ${attempts}; ` +
+      `SASL/SCRAM wrong password: exit ${String(refusal.code)} after ${refusal.ms} ms; ` +
+        `failed authentications in the broker log: ${attempts}; ` +
         `worker error lines: ${refusal.errorLines}; secrets in its output: ${leakedSecrets(worker).length}`,
     );
     expect(refusal.code).toBe(1);
@@ -240,7 +241,8 @@ describe('Kafka SASL/SCRAM and TLS', () => {
       const { worker, refusal } = await refused(env, 60_000);
       const attempts = worker.logs().filter((l) => l.namespace === 'Connection' && /certificate/i.test(JSON.stringify(l))).length;
       console.log(
-        `TLS with ${variant}: exit ${String(refusal.code)} after ${refusal.ms} ms; TLS connection attempts logged: ${attempts}; worker error lines: ${refusal.errorLines}`,
+        `TLS with ${variant}: exit ${String(refusal.code)} after ${refusal.ms} ms; ` +
+          `TLS connection attempts logged: ${attempts}; worker error lines: ${refusal.errorLines}`,
       );
       expect(refusal.code).toBe(1);
       const fatal = worker.logs().find((l) => l.msg === 'fatal error, shutting down');
@@ -304,7 +306,8 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     expect(await bad.stop(), bad.tail()).toBe(0);
     console.log(
       `registry wrong password: ${(waitedMs / 1000).toFixed(1)}s waiting; outputs meanwhile=${during.length}; schema waits=${waits}; ` +
-        `requests refused by the proxy=${refusedRequests}; /readyz ${readyz.status} ${readyz.body}; secrets in the output: ${leakedSecrets(bad).length}`,
+        `requests refused by the proxy=${refusedRequests}; /readyz ${readyz.status} ${readyz.body}; ` +
+        `secrets in the output: ${leakedSecrets(bad).length}`,
     );
     // Records whose lookup the registry refused wait: nothing came out, nothing was dead-lettered or rejected
     // (a partition stops at its first waiting record, and each starts with a call needing a schema).
@@ -335,7 +338,8 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     expect(await fixed.stop(), fixed.tail()).toBe(0);
     expect(leakedSecrets(fixed)).toEqual([]);
     console.log(
-      `registry right password after the wrong one: ${result.records} outputs for ${N} calls, missing=${result.missing.length} duplicates=${result.duplicates}`,
+      `registry right password after the wrong one: ${result.records} outputs for ${N} calls, ` +
+        `missing=${result.missing.length} duplicates=${result.duplicates}`,
     );
   }, 240_000);
 });

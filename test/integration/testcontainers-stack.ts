@@ -111,7 +111,8 @@ export async function startContainerStack(log: (line: string) => void): Promise<
   if (failed.length > 0) {
     await stop();
     throw new Error(
-      `testcontainers could not start the stack (${images.kafka}, ${images.registry}): ${failed.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
+      'testcontainers could not start the stack ' +
+        `(${images.kafka}, ${images.registry}): ${failed.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
     );
   }
   const [kafkaContainer, registryContainer] = running;

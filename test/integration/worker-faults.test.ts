@@ -193,7 +193,8 @@ describe('worker under faults', () => {
     const result = tally(all, ids);
     console.log(
       `at-least-once under SIGKILL: kills=${run.kills} records=${run.records} outputs=${result.records} duplicates=${result.duplicates} ` +
-        `missing=${result.missing.length} committed input at each kill=[${run.committedAtKills.join(', ')}] duration=${(run.durationMs / 1000).toFixed(1)}s`,
+        `missing=${result.missing.length} committed input at each ` +
+        `kill=[${run.committedAtKills.join(', ')}] duration=${(run.durationMs / 1000).toFixed(1)}s`,
     );
     expect(result.missing).toEqual([]);
     expect(result.unexpected).toEqual([]);
@@ -322,7 +323,8 @@ describe('worker under faults', () => {
         if (!supervising()) break;
         exits.push({ code, signal: worker.signal(), afterMs: Date.now() - startedAt });
         console.log(
-          `broker outage: the worker exited with ${String(code)} (${worker.signal() ?? 'no signal'}); restarting it. Last log lines:\n${worker.tail(8)}`,
+          `broker outage: the worker exited with ${String(code)} (${worker.signal() ?? 'no signal'}); ` +
+            `restarting it. Last log lines:\n${worker.tail(8)}`,
         );
         await sleep(1000);
         if (!supervising()) break;

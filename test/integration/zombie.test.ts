@@ -118,10 +118,14 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
     const out = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
     const result = tally(out, numberedIds('zb', N));
     console.log(
-      `zombie (${client}, exactly-once, 4 partitions, session ${SESSION_MS} ms): records=${N}; A frozen holding a batch at ${committedAtFreeze} committed ` +
-        `for ${(frozenMs / 1000).toFixed(1)} s, B owned all partitions ${(handedOverMs / 1000).toFixed(1)} s after the freeze; transactions aborted: ` +
-        `A ${aAborted}, B ${bAborted}; outputs(read_committed)=${result.records} duplicates=${result.duplicates} missing=${result.missing.length} ` +
-        `unexpected=${result.unexpected.length}; exit codes A ${String(aExit)}, B ${String(bExit)}; duration=${((Date.now() - started) / 1000).toFixed(1)}s`,
+      `zombie (${client}, exactly-once, 4 partitions, session ${SESSION_MS} ms): ` +
+        `records=${N}; A frozen holding a batch at ${committedAtFreeze} committed ` +
+        `for ${(frozenMs / 1000).toFixed(1)} s, ` +
+        `B owned all partitions ${(handedOverMs / 1000).toFixed(1)} s after the freeze; transactions aborted: ` +
+        `A ${aAborted}, B ${bAborted}; outputs(read_committed)=${result.records} ` +
+        `duplicates=${result.duplicates} missing=${result.missing.length} ` +
+        `unexpected=${result.unexpected.length}; exit codes A ${String(aExit)}, ` +
+        `B ${String(bExit)}; duration=${((Date.now() - started) / 1000).toFixed(1)}s`,
     );
     expect(result.duplicates).toBe(0);
     expect(aExit, a.tail()).toBe(0);
