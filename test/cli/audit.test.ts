@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/audit/index.js';
 import { ROOT, runCli as run } from './run-cli.js';
 
 const clean = join(ROOT, 'test', 'fixtures', 'audit', 'clean');
@@ -15,18 +16,8 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface Body {
-  findings: {
-    id: string;
-    tool: string;
-    parameter: string | null;
-    layer: string;
-    keyword: string;
-    evidence: string;
-    suggestion: string;
-    confidence: string;
-  }[];
-}
+/** What `audit --json` prints. */
+type Body = { findings: Finding[] };
 
 describe('audit (CLI)', () => {
   it('gates on confidence with --fail-on, carrying it in --json', () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditMain } from '../../../../src/app/commands/audit-command.js';
+import type { Finding } from '../../../../src/audit/index.js';
 import { UsageError } from '../../../../src/app/commands/usage.js';
 import { toRegistryDocument } from '../../../../src/core/schema/registry-document.js';
 import { captureOutput as capture } from './capture.js';
@@ -35,17 +36,7 @@ describe('audit DIR', () => {
   it('exits 1 and prints {"findings": [...]} with --json on seeded tools', async () => {
     const output = capture();
     expect(await auditMain([join(FIXTURES, 'seeded'), '--json'], output)).toBe(1);
-    const body = JSON.parse(output.text()) as {
-      findings: {
-        id: string;
-        tool: string;
-        parameter: string | null;
-        layer: string;
-        keyword: string;
-        evidence: string;
-        suggestion: string;
-      }[];
-    };
+    const body = JSON.parse(output.text()) as { findings: Finding[] };
     expect(Object.keys(body)).toEqual(['findings']);
     expect(body.findings.length).toBeGreaterThan(40);
     expect(body.findings.find((f) => f.id === 'prose-only:transfer_funds:currency:required')).toMatchObject({
