@@ -83,6 +83,41 @@ export function platformaticBaseOptions(connection: KafkaConnectionOptions): Bas
   return options;
 }
 
+/** Node's codes for a broker certificate that does not verify (the `code` of tls.connect's error). */
+const CERTIFICATE_CODES =
+  /^(?:SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * Why the brokers refuse this client for good (SASL credentials, a certificate that does not verify, TLS to a
+ * listener without it), read from the client's error and its causes; undefined for anything else. The client
+ * wraps these in a retriable network error and retries them like an outage: the worker stops on them instead.
+ */
+export function connectionRefusal(error: unknown): string | undefined {
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 64; seen++) {
+    const e = queue.shift();
+    if (typeof e !== 'object' || e === null) continue;
+    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const text = typeof message === 'string' ? message : '';
+    if (code === 'PLT_KFK_AUTHENTICATION') return `SASL authentication failed: ${brokerMessage(cause) ?? text}`;
+    if (typeof code === 'string' && CERTIFICATE_CODES.test(code)) return `the broker's TLS certificate does not verify: ${text} (${code})`;
+    if (code === 'PLT_KFK_USER' && text.startsWith('TLS handshake failed')) return text;
+    if (cause !== undefined) queue.push(cause);
+    if (Array.isArray(errors)) queue.push(...(errors as unknown[]));
+  }
+  return undefined;
+}
+
+/** The broker's own words in a refused request (SaslAuthenticate's `errorMessage`), when the error carries them. */
+function brokerMessage(error: unknown): string | undefined {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 8; depth++) {
+    const { response, errors, cause } = e as { response?: { errorMessage?: unknown }; errors?: unknown; cause?: unknown };
+    if (typeof response?.errorMessage === 'string' && response.errorMessage !== '') return response.errorMessage;
+    e = Array.isArray(errors) && errors.length > 0 ? (errors as unknown[])[0] : cause;
+  }
+  return undefined;
+}
+
 export class PlatformaticStream implements KafkaStream {
   readonly client = 'platformatic' as const;
   readonly #options: StreamOptions;
@@ -91,6 +126,7 @@ export class PlatformaticStream implements KafkaStream {
   readonly #consumer: Consumer;
   readonly #producer: Producer<Buffer, Buffer, Buffer | string>;
   readonly #admin: Admin;
+  readonly #base: BaseOptions;
   readonly #guard: OutputGuard;
   readonly #partitions = new Map<string, PartitionState>();
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
@@ -107,6 +143,7 @@ export class PlatformaticStream implements KafkaStream {
     this.#observer = deps.observer;
     this.#log = deps.logger;
     const base = platformaticBaseOptions(deps.connection);
+    this.#base = base;
     const { sessionTimeoutMs } = this.#options;
     this.#consumer = new Consumer({
       ...base,
@@ -155,6 +192,7 @@ export class PlatformaticStream implements KafkaStream {
 
   async start(handler: StreamHandler): Promise<void> {
     this.#handler = handler;
+    await this.#checkAccess();
     await ensureTopics(
       this.#options,
       () => this.#admin.listTopics(),
@@ -168,6 +206,33 @@ export class PlatformaticStream implements KafkaStream {
       this.#log.error({ err: describeError(err) }, 'consumer crashed');
       handler.fatal(err, err.message);
     });
+  }
+
+  /**
+   * One request without retries before any other: a refusal ({@link connectionRefusal}) stops the worker at once,
+   * with one failed login on the broker, not one per retry. Any other failure is left to the retries that follow.
+   */
+  async #checkAccess(): Promise<void> {
+    const probe = new Admin({ ...this.#base, retries: 0 });
+    try {
+      await probe.listTopics();
+    } catch (error) {
+      const refusal = connectionRefusal(error);
+      if (refusal !== undefined) throw new Error(`the brokers refuse this client: ${refusal}`, { cause: error });
+    } finally {
+      await within(probe.close(), 5_000);
+    }
+  }
+
+  /** Stops the worker when `error` is a refusal ({@link connectionRefusal}); true when it did. */
+  #stopIfRefused(error: unknown): boolean {
+    const refusal = connectionRefusal(error);
+    if (refusal === undefined) return false;
+    const message = `the brokers refuse this client: ${refusal}`;
+    this.#stopping = true;
+    this.#log.fatal({ err: describeError(error) }, message);
+    this.#handler?.fatal(new Error(message), message);
+    return true;
   }
 
   async stop(): Promise<void> {
@@ -203,7 +268,7 @@ export class PlatformaticStream implements KafkaStream {
     });
     stream.on('error', (error: Error) => {
       // A stream fails on a lost generation or a broker error: the loop opens a new one.
-      if (stream !== this.#stream || this.#stopping) return;
+      if (stream !== this.#stream || this.#stopping || this.#stopIfRefused(error)) return;
       this.#log.warn({ err: describeError(error) }, 'consumer stream failed; opening a new one');
       this.#requestRebuild();
     });
@@ -390,7 +455,7 @@ export class PlatformaticStream implements KafkaStream {
   ): Promise<void> {
     if (done.length > 0) this.#observer.transaction('aborted');
     for (const state of this.#partitions.values()) state.position = undefined;
-    if (this.#stopping) return;
+    if (this.#stopping || this.#stopIfRefused(error)) return;
     const types = errorTypes(error);
     if (!types.some((t) => (FENCED_TYPES as readonly string[]).includes(t))) {
       const written = [...new Set(outputs.map((o) => o.topic))];
