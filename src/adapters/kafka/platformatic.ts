@@ -118,6 +118,33 @@ function brokerMessage(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * AddPartitionsToTxn v4 and above are the brokers' own (KIP-890 batches): a broker with an authorizer answers them
+ * CLUSTER_AUTHORIZATION_FAILED unless the principal may ClusterAction, so every transaction of an ordinary user
+ * fails. The client takes the highest version the broker lists; the list it keeps is capped at v3, the client
+ * version (as the Java client sends). False when the client's internals are not where 2.x keeps them.
+ */
+export function capAddPartitionsToTxn(client: object): boolean {
+  const key = Object.getOwnPropertySymbols(client).find((s) => s.description === 'plt.kafka.base.apis');
+  if (key === undefined || !Array.isArray(Reflect.get(client, key))) return false;
+  type Api = { name?: unknown; maxVersion?: unknown };
+  const capped = (list: unknown): unknown =>
+    Array.isArray(list)
+      ? (list as Api[]).map((api) =>
+          api.name === 'AddPartitionsToTxn' && typeof api.maxVersion === 'number' && api.maxVersion > 3 ? { ...api, maxVersion: 3 } : api,
+        )
+      : list;
+  let apis = capped(Reflect.get(client, key));
+  Object.defineProperty(client, key, {
+    configurable: true,
+    get: () => apis,
+    set: (value: unknown) => {
+      apis = capped(value);
+    },
+  });
+  return true;
+}
+
 export class PlatformaticStream implements KafkaStream {
   readonly client = 'platformatic' as const;
   readonly #options: StreamOptions;
@@ -168,6 +195,10 @@ export class PlatformaticStream implements KafkaStream {
       timeout: 10_000,
       ...(exactlyOnce ? { transactionalId: `${this.#options.transactionalIdPrefix}-${this.#options.workerId}` } : {}),
     });
+    if (exactlyOnce && !capAddPartitionsToTxn(this.#producer))
+      this.#log.warn(
+        'cannot cap AddPartitionsToTxn at v3: transactions fail on brokers with an authorizer unless the user may ClusterAction',
+      );
     this.#admin = new Admin({ ...base });
     const { topics } = this.#options;
     this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
@@ -351,7 +382,7 @@ export class PlatformaticStream implements KafkaStream {
       list.push(m);
     }
     const timer = this.#observer.batchTimer();
-    const done: { topic: string; partition: number; last: InMessage; state: PartitionState }[] = [];
+    const done: { topic: string; partition: number; first: bigint; last: InMessage; state: PartitionState }[] = [];
     const outputs: OutputMessage[] = [];
     let inFlight = 0;
     let delivered = false;
@@ -374,7 +405,7 @@ export class PlatformaticStream implements KafkaStream {
           const lastOffset = BigInt(result.lastOffset);
           const last = fresh.find((m) => m.offset === lastOffset);
           if (last !== undefined) {
-            done.push({ topic, partition, last, state });
+            done.push({ topic, partition, first: fresh[0]?.offset ?? from, last, state });
             outputs.push(...result.outputs);
           }
         }
@@ -451,7 +482,7 @@ export class PlatformaticStream implements KafkaStream {
   async #failed(
     error: unknown,
     outputs: readonly OutputMessage[],
-    done: readonly { topic: string; partition: number; last: InMessage }[],
+    done: readonly { topic: string; partition: number; first: bigint; last: InMessage }[],
   ): Promise<void> {
     if (done.length > 0) this.#observer.transaction('aborted');
     for (const state of this.#partitions.values()) state.position = undefined;
@@ -459,7 +490,7 @@ export class PlatformaticStream implements KafkaStream {
     const types = errorTypes(error);
     if (!types.some((t) => (FENCED_TYPES as readonly string[]).includes(t))) {
       const written = [...new Set(outputs.map((o) => o.topic))];
-      const from = done.map(({ topic, partition }) => ({ topic, partition, offset: 'the committed offset' }));
+      const from = done.map(({ topic, partition, first }) => ({ topic, partition, offset: first.toString() }));
       const fatal = await this.#guard.check(error, written, from);
       if (fatal !== undefined) {
         this.#stopping = true;
