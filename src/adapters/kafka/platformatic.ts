@@ -41,6 +41,9 @@ type Transaction = Awaited<ReturnType<Producer<Buffer, Buffer, Buffer | string>[
 /** Most records taken from the stream for one delivery: about what one kafkajs fetch brings a partition. */
 const MAX_RECORDS_PER_READ = 5_000;
 
+/** Least time between two reads of the input's end offsets for the lag metric (the records carry no high watermark). */
+const LAG_INTERVAL_MS = 1_000;
+
 /** How long a claim waits for a partition's offsets to become stable before it gives up (the batch is read again). */
 const STABLE_WAIT_MS = 120_000;
 
@@ -161,6 +164,9 @@ export class PlatformaticStream implements KafkaStream {
   #rebuild = false;
   #wake: (() => void) | undefined;
   #holdTimer: NodeJS.Timeout | undefined;
+  #lagTimer: NodeJS.Timeout | undefined;
+  #lagReadAt = 0;
+  #lagAgain = false;
   #stopping = false;
   #loop: Promise<void> | undefined;
   #handler: StreamHandler | undefined;
@@ -269,6 +275,7 @@ export class PlatformaticStream implements KafkaStream {
   async stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#holdTimer);
+    clearTimeout(this.#lagTimer);
     this.#wake?.();
     // Bounded: a member the group has moved past (a thawed zombie) meets retried failures on every request, and
     // the delivery in hand would retry past the shutdown bound; what it did not commit is read again by the owner.
@@ -419,6 +426,54 @@ export class PlatformaticStream implements KafkaStream {
       handler.settled(delivered);
       this.#observer.inFlight(-inFlight);
       timer();
+      this.#lagSoon();
+    }
+  }
+
+  /** Reads the lag at most every {@link LAG_INTERVAL_MS}, and once more after the last delivery of a burst. */
+  #lagSoon(): void {
+    if (this.#stopping) return;
+    if (this.#lagTimer !== undefined) {
+      this.#lagAgain = true;
+      return;
+    }
+    this.#lagTimer = setTimeout(
+      () => {
+        this.#lagAgain = false;
+        void this.#readLag().finally(() => {
+          this.#lagReadAt = Date.now();
+          this.#lagTimer = undefined;
+          // A delivery ended while the offsets were read: read them again, so the last figure is the latest.
+          if (this.#lagAgain) this.#lagSoon();
+        });
+      },
+      Math.max(0, this.#lagReadAt + LAG_INTERVAL_MS - Date.now()),
+    );
+  }
+
+  /** Records behind each owned partition's end offset, from its first offset not yet delivered. */
+  async #readLag(): Promise<void> {
+    const owned = new Map<string, { topic: string; partition: number; state: PartitionState; position: bigint }>();
+    for (const [key, state] of this.#partitions) {
+      const { topic = '', partition = '' } = /^(?<topic>.*):(?<partition>\d+)$/.exec(key)?.groups ?? {};
+      if (state.position !== undefined) owned.set(key, { topic, partition: Number(partition), state, position: state.position });
+    }
+    if (owned.size === 0) return;
+    const partitions: Record<string, number[]> = {};
+    for (const { topic, partition } of owned.values()) (partitions[topic] ??= []).push(partition);
+    try {
+      const ends = await this.#consumer.listOffsets({ topics: Object.keys(partitions), partitions });
+      for (const [key, { topic, partition, state, position }] of owned) {
+        const end = ends.get(topic)?.[partition];
+        // Not reported for a partition given away meanwhile: its new owner reports it.
+        if (end === undefined || this.#partitions.get(key) !== state) continue;
+        this.#observer.lag(topic, partition, Number(end > position ? end - position : 0n));
+      }
+    } catch (error) {
+      this.#log.debug(
+        { err: describeError(error) },
+        'reading the end offsets for the lag metric failed; read again after the next delivery',
+      );
     }
   }
 
