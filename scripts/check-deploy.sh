@@ -84,13 +84,17 @@ for name, value in cm.items():
         problems.append(f"ConfigMap {name}={value!r} is not one of {', '.join(spec['values'])}")
     if spec["kind"] == "bool" and str(value).lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
         problems.append(f"ConfigMap {name}={value!r} is not true or false")
-pod = kinds["Deployment"]["spec"]["template"]["spec"]
+workloads = [d for d in docs if d["kind"] in ("Deployment", "StatefulSet")]
+if len(workloads) != 1:
+    print(f"expected one Deployment or StatefulSet, found {[d['kind'] for d in workloads]}"); sys.exit(1)
+workload = workloads[0]
+pod = workload["spec"]["template"]["spec"]
 container = pod["containers"][0]
 env = {e["name"] for e in container.get("env", [])}
 secret_vars = {"KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD", "SCHEMA_REGISTRY_USERNAME", "SCHEMA_REGISTRY_PASSWORD"}
 for name in wanted:
     if name not in cm and name not in env and name not in secret_vars:
-        problems.append(f"{name} (a setting of src/config/settings.ts) is set by neither the ConfigMap nor the Deployment")
+        problems.append(f"{name} (a setting of src/config/settings.ts) is set by neither the ConfigMap nor the {workload['kind']}")
 for name in cm:
     if name not in wanted:
         problems.append(f"ConfigMap sets {name}, which the worker does not read")
@@ -116,8 +120,31 @@ if probes != {"livenessProbe": "/livez", "readinessProbe": "/readyz"}:
     problems.append(f"probes must be /livez and /readyz, got {probes}")
 if str(container["ports"][0]["containerPort"]) != cm["METRICS_PORT"]:
     problems.append("the container port differs from METRICS_PORT")
+# The controller follows the client: a StatefulSet with stable names for platformatic, a Deployment for kafkajs.
+from_pod_name = {e["name"] for e in container.get("env", []) if e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") == "metadata.name"}
+if "WORKER_ID" not in from_pod_name:
+    problems.append("WORKER_ID must come from the pod name")
+want_kind = "StatefulSet" if cm["KAFKA_CLIENT"] == "platformatic" else "Deployment"
+if workload["kind"] != want_kind:
+    problems.append(f"KAFKA_CLIENT={cm['KAFKA_CLIENT']} needs a {want_kind}, the chart rendered a {workload['kind']}")
+if workload["kind"] == "StatefulSet":
+    headless = [d for d in docs if d["kind"] == "Service" and d["metadata"]["name"] == workload["spec"].get("serviceName")]
+    if not headless or headless[0]["spec"].get("clusterIP") != "None":
+        problems.append(f"the StatefulSet's serviceName {workload['spec'].get('serviceName')!r} is not a headless Service of the chart")
+    elif headless[0]["spec"].get("ports"):
+        problems.append("the headless Service has ports: a ServiceMonitor would scrape every pod twice")
+    if workload["spec"].get("podManagementPolicy") != "Parallel":
+        problems.append("the StatefulSet must start and stop pods in parallel (podManagementPolicy: Parallel)")
+    if "KAFKA_GROUP_INSTANCE_ID" not in from_pod_name and cm.get("KAFKA_GROUP_INSTANCE_ID", "") == "":
+        print("note: static membership is off (config.staticMembership=false)")
+elif "KAFKA_GROUP_INSTANCE_ID" in env or cm.get("KAFKA_GROUP_INSTANCE_ID", "") != "":
+    problems.append("KAFKA_GROUP_INSTANCE_ID is set on a Deployment, whose pod names change on every restart")
 partitions = None
 for d in docs:
+    if d["kind"] in ("ScaledObject", "HorizontalPodAutoscaler"):
+        target = d["spec"]["scaleTargetRef"]
+        if (target["kind"], target["name"]) != (workload["kind"], workload["metadata"]["name"]):
+            problems.append(f"the {d['kind']} scales {target['kind']}/{target['name']}, not the {workload['kind']} of the chart")
     if d["kind"] == "ScaledObject":
         trigger = d["spec"]["triggers"][0]["metadata"]
         if trigger["consumerGroup"] != cm["GROUP_ID"] or trigger["topic"] != cm["INPUT_TOPIC"]:
@@ -125,11 +152,11 @@ for d in docs:
         partitions = d["spec"]["maxReplicaCount"]
     if d["kind"] == "HorizontalPodAutoscaler":
         partitions = d["spec"]["maxReplicas"]
-if partitions is not None and "replicas" in kinds["Deployment"]["spec"]:
-    problems.append("with an autoscaler the Deployment must not set replicas")
+if partitions is not None and "replicas" in workload["spec"]:
+    problems.append(f"with an autoscaler the {workload['kind']} must not set replicas")
 if problems:
     print("\n".join(problems)); sys.exit(1)
-print(f"{len(wanted)} variables covered, terminationGracePeriodSeconds {grace} > {shutdown_s} s")
+print(f"{workload['kind']}, {len(wanted)} variables covered, terminationGracePeriodSeconds {grace} > {shutdown_s} s")
 PY
 }
 
@@ -170,6 +197,22 @@ check "KEDA maxReplicaCount capped at the partition count (20 -> 8)" field_check
 check "HPA maxReplicas capped at the partition count (10 -> 4)" field_check "$work/rendered-hpa-values.yaml" HorizontalPodAutoscaler spec.maxReplicas 4
 check "terminationGracePeriodSeconds = ceil(SHUTDOWN_TIMEOUT_MS 45500 / 1000) + 10" \
   field_check "$work/rendered-sasl-tls-values.yaml" Deployment spec.template.spec.terminationGracePeriodSeconds 56
+check "platformatic: a StatefulSet, KAFKA_GROUP_INSTANCE_ID from the pod name, KEDA scaling it" python3 - "$work/rendered-platformatic-values.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+sts = next(d for d in docs if d["kind"] == "StatefulSet")
+env = {e["name"]: e for e in sts["spec"]["template"]["spec"]["containers"][0]["env"]}
+ref = lambda name: env.get(name, {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+problems = [f"{n} is not the pod name" for n in ("WORKER_ID", "KAFKA_GROUP_INSTANCE_ID") if ref(n) != "metadata.name"]
+target = next(d for d in docs if d["kind"] == "ScaledObject")["spec"]["scaleTargetRef"]
+if target["kind"] != "StatefulSet":
+    problems.append(f"KEDA scales a {target['kind']}")
+if "KAFKA_GROUP_INSTANCE_ID" in next(d for d in docs if d["kind"] == "ConfigMap")["data"]:
+    problems.append("the ConfigMap sets KAFKA_GROUP_INSTANCE_ID too")
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+PY
+check "kafkajs (default values): a Deployment, no static membership" field_check "$work/rendered-default.yaml" ConfigMap data.KAFKA_GROUP_INSTANCE_ID ""
 check "rendering fails with KEDA and HPA both enabled" expect_render_failure "mutually exclusive" --set keda.enabled=true --set autoscaling.enabled=true
 check "rendering fails with SASL but no Secret" expect_render_failure "kafka.sasl.existingSecret" --set kafka.sasl.mechanism=plain
 check "values.schema.json rejects an unknown delivery mode" expect_render_failure "delivery" --set config.delivery=twice

@@ -40,19 +40,25 @@ describe('scripts/check-deploy.sh', () => {
     const summary = /^check-deploy: (\d+) passed, (\d+) failed$/m.exec(result.stdout);
     expect(summary, result.stdout).not.toBeNull();
     expect(Number(summary?.[2])).toBe(0);
-    // 5 values files x 4 checks, caps, grace period, 3 expected render failures, 3 promtool, dashboard, compose.
-    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(31);
+    // 6 values files x 4 checks, caps, grace period, the two controllers, 3 expected render failures, 3 promtool,
+    // dashboard, compose.
+    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(37);
     const valuesFiles = [
       'default values',
       'ci/keda-values.yaml',
       'ci/hpa-values.yaml',
       'ci/servicemonitor-pdb-values.yaml',
       'ci/sasl-tls-values.yaml',
+      'ci/platformatic-values.yaml',
     ];
     for (const values of valuesFiles) {
       expect(result.stdout).toContain(`ok    helm lint --strict (${values})`);
       expect(result.stdout).toContain(`ok    kubeconform -strict (${values})`);
+      expect(result.stdout).toContain(`ok    chart invariants (${values})`);
     }
+    // Both clients' controllers: a Deployment for kafkajs, a StatefulSet with stable identities for platformatic.
+    expect(result.stdout).toContain('ok    kafkajs (default values): a Deployment, no static membership');
+    expect(result.stdout).toContain('ok    platformatic: a StatefulSet, KAFKA_GROUP_INSTANCE_ID from the pod name, KEDA scaling it');
     expect(result.stdout).toContain('ok    promtool test rules deploy/prometheus/alerts.test.yaml');
   }, 240_000);
 

@@ -10,6 +10,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { connect, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, REPO_ROOT } from './harness.js';
@@ -194,6 +195,46 @@ export function scramWorkerEnv(
   password: string,
 ): Record<string, string> {
   return { KAFKA_BROKERS: listener, KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password };
+}
+
+// ------------------------------------------------------------------------------------------- counting proxy
+
+/**
+ * A TCP relay in front of one listener that counts the connections made through it: how often a client tried,
+ * whichever client it is (a refused TLS handshake leaves no line in the broker's log).
+ */
+export interface CountingProxy {
+  /** `127.0.0.1:<port>`: give it as KAFKA_BROKERS. */
+  readonly address: string;
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export async function startCountingProxy(target: string): Promise<CountingProxy> {
+  const [host = '127.0.0.1', port = '0'] = target.split(/:(?=\d+$)/);
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    const upstream = connect(Number(port), host);
+    socket.pipe(upstream).pipe(socket);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the counting proxy has no TCP address');
+  return {
+    address: `127.0.0.1:${address.port}`,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
 }
 
 // ----------------------------------------------------------------------------------------- basic-auth proxy

@@ -113,6 +113,11 @@ process.once('exit', () => {
   for (const child of children) child.process.kill('SIGKILL');
 });
 
+/** A record's JSON with its keys in order, to compare two records whatever order their keys were set in. */
+function canonical(record: Readonly<Record<string, number>>): string {
+  return JSON.stringify(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 async function getText(url: string): Promise<{ status: number; body: string }> {
   const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
   return { status: response.status, body: await response.text() };
@@ -297,6 +302,8 @@ beforeAll(async () => {
     REJECTED_TOPIC: topics.rejected,
     DLQ_TOPIC: topics.dlq,
     GROUP_ID: `${RUN}-group`,
+    // The client the suite runs on (`TEST_KAFKA_CLIENT`, kafkajs by default): the metrics are the same on both.
+    KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? 'kafkajs',
     METRICS_PORT: String(workerPort),
     LOG_LEVEL: 'warn',
   });
@@ -370,6 +377,32 @@ describe('the dashboard and the alert rules against a real Prometheus scraping t
     expect(workerMetrics).toMatch(/^toolcall_dead_letters_total\{reason="record_not_json"\} [1-9]\d*$/m);
     expect(workerMetrics).toMatch(/^toolcall_validation_errors_total\{code="tool_unknown",tool="unknown"\} [1-9]\d*$/m);
   });
+
+  it('reports the consumer lag of every input partition it read, 0 once everything is processed', async () => {
+    if (admin === undefined) throw new Error('the test admin did not start (see beforeAll)');
+    const ends = await admin.fetchTopicOffsets(topics.input);
+    const read = ends.filter((p) => Number(p.high) > 0).map((p) => String(p.partition));
+    expect(read.length).toBeGreaterThan(0);
+    const lagOf = async (): Promise<Record<string, number>> => {
+      const { body } = await getText(`http://127.0.0.1:${workerPort}/metrics`);
+      const lag: Record<string, number> = {};
+      for (const line of body.split('\n')) {
+        const match = /^toolcall_consumer_lag\{([^}]*)\} (\S+)$/.exec(line);
+        const labels = match?.[1] ?? '';
+        const partition = /partition="(\d+)"/.exec(labels)?.[1];
+        if (partition !== undefined && labels.includes(`topic="${topics.input}"`)) lag[partition] = Number(match?.[2]);
+      }
+      return lag;
+    };
+    const drained = Object.fromEntries(read.map((p) => [p, 0]));
+    let last: Record<string, number> = {};
+    await eventually(
+      async () => canonical((last = await lagOf())) === canonical(drained),
+      () => `toolcall_consumer_lag of ${topics.input} to be 0 on partitions ${read.join(', ')}; last: ${JSON.stringify(last)}`,
+      15_000,
+    );
+    expect(last).toEqual(drained);
+  }, 30_000);
 
   it('scrapes the worker: the target is up under the job the rules select', async () => {
     const answer = await instantQuery(`up{job="${JOB}"}`);

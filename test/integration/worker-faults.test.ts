@@ -157,31 +157,48 @@ async function killRepeatedly(
   return { kills, records: total, committedAtKills, rejoinMs, durationMs: Date.now() - started };
 }
 
+/** {@link killRepeatedly} in exactly-once mode: every call id exactly once (read_committed), in order, all committed. */
+async function exactlyOnceUnderKills(topicPrefix: string, prefix: string, extraEnv: Record<string, string>): Promise<void> {
+  const topics = uniqueTopics(topicPrefix);
+  await createTopics(topics, 3);
+  const N = 4000;
+  const run = await killRepeatedly(topics, prefix, N, 10, { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...extraEnv });
+  const ids = numberedIds(prefix, N);
+  const committed = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
+  const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
+  const result = tally(committed, ids);
+  const identity = Object.keys(extraEnv).length === 0 ? '' : ` (${Object.keys(extraEnv).join(', ')} kept)`;
+  console.log(
+    `exactly-once under SIGKILL${identity}: kills=${run.kills} records=${run.records} outputs(read_committed)=${result.records} ` +
+      `duplicates=${result.duplicates} missing=${result.missing.length} unexpected=${result.unexpected.length} ` +
+      `records in aborted transactions (read_uncommitted minus read_committed)=${everything.length - committed.length} ` +
+      `committed input at each kill=[${run.committedAtKills.join(', ')}] restart-to-first-commit ms=[${run.rejoinMs.join(', ')}] ` +
+      `duration=${(run.durationMs / 1000).toFixed(1)}s`,
+  );
+  expect(result.missing).toEqual([]);
+  expect(result.duplicates).toBe(0);
+  expect(result.unexpected).toEqual([]);
+  expect(committed).toHaveLength(N);
+  expect(misplacedCalls(committed, topics, prefix)).toEqual([]);
+  expect(orderViolations(committed, prefix)).toEqual([]);
+  expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+}
+
 describe('worker under faults', () => {
   it('exactly-once: SIGKILLed 10 times mid-stream, every call id comes out exactly once', async () => {
-    const topics = uniqueTopics('itf-eos');
-    await createTopics(topics, 3);
-    const N = 4000;
-    const run = await killRepeatedly(topics, 'eos', N, 10, { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE });
-    const ids = numberedIds('eos', N);
-    const committed = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
-    const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
-    const result = tally(committed, ids);
-    console.log(
-      `exactly-once under SIGKILL: kills=${run.kills} records=${run.records} outputs(read_committed)=${result.records} ` +
-        `duplicates=${result.duplicates} missing=${result.missing.length} unexpected=${result.unexpected.length} ` +
-        `records in aborted transactions (read_uncommitted minus read_committed)=${everything.length - committed.length} ` +
-        `committed input at each kill=[${run.committedAtKills.join(', ')}] restart-to-first-commit ms=[${run.rejoinMs.join(', ')}] ` +
-        `duration=${(run.durationMs / 1000).toFixed(1)}s`,
-    );
-    expect(result.missing).toEqual([]);
-    expect(result.duplicates).toBe(0);
-    expect(result.unexpected).toEqual([]);
-    expect(committed).toHaveLength(N);
-    expect(misplacedCalls(committed, topics, 'eos')).toEqual([]);
-    expect(orderViolations(committed, 'eos')).toEqual([]);
-    expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+    await exactlyOnceUnderKills('itf-eos', 'eos', {});
   }, 420_000);
+
+  // The chart's StatefulSet for @platformatic/kafka: each replacement has the killed worker's name, as WORKER_ID
+  // (its transactional id) and KAFKA_GROUP_INSTANCE_ID (static membership).
+  it.runIf(process.env.TEST_KAFKA_CLIENT === 'platformatic')(
+    'exactly-once, stable identities (WORKER_ID and KAFKA_GROUP_INSTANCE_ID kept across restarts): SIGKILLed 10 times, every call id once',
+    async () => {
+      const slot = `faults-slot-${Date.now().toString(36)}`;
+      await exactlyOnceUnderKills('itf-eos-slot', 'slot', { WORKER_ID: slot, KAFKA_GROUP_INSTANCE_ID: slot });
+    },
+    420_000,
+  );
 
   it('at-least-once: SIGKILLed 10 times mid-stream, nothing is missing (duplicates counted)', async () => {
     const topics = uniqueTopics('itf-alo');

@@ -92,6 +92,14 @@ A consumer group gives each partition to one member; members beyond the partitio
 {{- min (int64 .max) $partitions -}}
 {{- end }}
 
+{{/*
+The workers' controller: a StatefulSet (stable pod names) for @platformatic/kafka, whose transactional id and group
+instance id are per pod; a Deployment for kafkajs, whose transactional ids are per input partition.
+*/}}
+{{- define "toolcall-normalizer.workloadKind" -}}
+{{- if eq .Values.config.kafkaClient "platformatic" -}}StatefulSet{{- else -}}Deployment{{- end -}}
+{{- end }}
+
 {{/* Fails rendering on settings that contradict each other. */}}
 {{- define "toolcall-normalizer.validate" -}}
 {{- if and .Values.keda.enabled .Values.autoscaling.enabled -}}

@@ -41,6 +41,9 @@ type Transaction = Awaited<ReturnType<Producer<Buffer, Buffer, Buffer | string>[
 /** Most records taken from the stream for one delivery: about what one kafkajs fetch brings a partition. */
 const MAX_RECORDS_PER_READ = 5_000;
 
+/** Least time between two reads of the input's end offsets for the lag metric (the records carry no high watermark). */
+const LAG_INTERVAL_MS = 1_000;
+
 /** How long a claim waits for a partition's offsets to become stable before it gives up (the batch is read again). */
 const STABLE_WAIT_MS = 120_000;
 
@@ -83,6 +86,68 @@ export function platformaticBaseOptions(connection: KafkaConnectionOptions): Bas
   return options;
 }
 
+/** Node's codes for a broker certificate that does not verify (the `code` of tls.connect's error). */
+const CERTIFICATE_CODES =
+  /^(?:SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * Why the brokers refuse this client for good (SASL credentials, a certificate that does not verify, TLS to a
+ * listener without it), read from the client's error and its causes; undefined for anything else. The client
+ * wraps these in a retriable network error and retries them like an outage: the worker stops on them instead.
+ */
+export function connectionRefusal(error: unknown): string | undefined {
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 64; seen++) {
+    const e = queue.shift();
+    if (typeof e !== 'object' || e === null) continue;
+    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const text = typeof message === 'string' ? message : '';
+    if (code === 'PLT_KFK_AUTHENTICATION') return `SASL authentication failed: ${brokerMessage(cause) ?? text}`;
+    if (typeof code === 'string' && CERTIFICATE_CODES.test(code)) return `the broker's TLS certificate does not verify: ${text} (${code})`;
+    if (code === 'PLT_KFK_USER' && text.startsWith('TLS handshake failed')) return text;
+    if (cause !== undefined) queue.push(cause);
+    if (Array.isArray(errors)) queue.push(...(errors as unknown[]));
+  }
+  return undefined;
+}
+
+/** The broker's own words in a refused request (SaslAuthenticate's `errorMessage`), when the error carries them. */
+function brokerMessage(error: unknown): string | undefined {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 8; depth++) {
+    const { response, errors, cause } = e as { response?: { errorMessage?: unknown }; errors?: unknown; cause?: unknown };
+    if (typeof response?.errorMessage === 'string' && response.errorMessage !== '') return response.errorMessage;
+    e = Array.isArray(errors) && errors.length > 0 ? (errors as unknown[])[0] : cause;
+  }
+  return undefined;
+}
+
+/**
+ * AddPartitionsToTxn v4 and above are the brokers' own (KIP-890 batches): a broker with an authorizer answers them
+ * CLUSTER_AUTHORIZATION_FAILED unless the principal may ClusterAction, so every transaction of an ordinary user
+ * fails. The client takes the highest version the broker lists; the list it keeps is capped at v3, the client
+ * version (as the Java client sends). False when the client's internals are not where 2.x keeps them.
+ */
+export function capAddPartitionsToTxn(client: object): boolean {
+  const key = Object.getOwnPropertySymbols(client).find((s) => s.description === 'plt.kafka.base.apis');
+  if (key === undefined || !Array.isArray(Reflect.get(client, key))) return false;
+  type Api = { name?: unknown; maxVersion?: unknown };
+  const capped = (list: unknown): unknown =>
+    Array.isArray(list)
+      ? (list as Api[]).map((api) =>
+          api.name === 'AddPartitionsToTxn' && typeof api.maxVersion === 'number' && api.maxVersion > 3 ? { ...api, maxVersion: 3 } : api,
+        )
+      : list;
+  let apis = capped(Reflect.get(client, key));
+  Object.defineProperty(client, key, {
+    configurable: true,
+    get: () => apis,
+    set: (value: unknown) => {
+      apis = capped(value);
+    },
+  });
+  return true;
+}
+
 export class PlatformaticStream implements KafkaStream {
   readonly client = 'platformatic' as const;
   readonly #options: StreamOptions;
@@ -91,6 +156,7 @@ export class PlatformaticStream implements KafkaStream {
   readonly #consumer: Consumer;
   readonly #producer: Producer<Buffer, Buffer, Buffer | string>;
   readonly #admin: Admin;
+  readonly #base: BaseOptions;
   readonly #guard: OutputGuard;
   readonly #partitions = new Map<string, PartitionState>();
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
@@ -98,6 +164,9 @@ export class PlatformaticStream implements KafkaStream {
   #rebuild = false;
   #wake: (() => void) | undefined;
   #holdTimer: NodeJS.Timeout | undefined;
+  #lagTimer: NodeJS.Timeout | undefined;
+  #lagReadAt = 0;
+  #lagAgain = false;
   #stopping = false;
   #loop: Promise<void> | undefined;
   #handler: StreamHandler | undefined;
@@ -107,6 +176,7 @@ export class PlatformaticStream implements KafkaStream {
     this.#observer = deps.observer;
     this.#log = deps.logger;
     const base = platformaticBaseOptions(deps.connection);
+    this.#base = base;
     const { sessionTimeoutMs } = this.#options;
     this.#consumer = new Consumer({
       ...base,
@@ -131,6 +201,10 @@ export class PlatformaticStream implements KafkaStream {
       timeout: 10_000,
       ...(exactlyOnce ? { transactionalId: `${this.#options.transactionalIdPrefix}-${this.#options.workerId}` } : {}),
     });
+    if (exactlyOnce && !capAddPartitionsToTxn(this.#producer))
+      this.#log.warn(
+        'cannot cap AddPartitionsToTxn at v3: transactions fail on brokers with an authorizer unless the user may ClusterAction',
+      );
     this.#admin = new Admin({ ...base });
     const { topics } = this.#options;
     this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
@@ -155,6 +229,7 @@ export class PlatformaticStream implements KafkaStream {
 
   async start(handler: StreamHandler): Promise<void> {
     this.#handler = handler;
+    await this.#checkAccess();
     await ensureTopics(
       this.#options,
       () => this.#admin.listTopics(),
@@ -170,9 +245,37 @@ export class PlatformaticStream implements KafkaStream {
     });
   }
 
+  /**
+   * One request without retries before any other: a refusal ({@link connectionRefusal}) stops the worker at once,
+   * with one failed login on the broker, not one per retry. Any other failure is left to the retries that follow.
+   */
+  async #checkAccess(): Promise<void> {
+    const probe = new Admin({ ...this.#base, retries: 0 });
+    try {
+      await probe.listTopics();
+    } catch (error) {
+      const refusal = connectionRefusal(error);
+      if (refusal !== undefined) throw new Error(`the brokers refuse this client: ${refusal}`, { cause: error });
+    } finally {
+      await within(probe.close(), 5_000);
+    }
+  }
+
+  /** Stops the worker when `error` is a refusal ({@link connectionRefusal}); true when it did. */
+  #stopIfRefused(error: unknown): boolean {
+    const refusal = connectionRefusal(error);
+    if (refusal === undefined) return false;
+    const message = `the brokers refuse this client: ${refusal}`;
+    this.#stopping = true;
+    this.#log.fatal({ err: describeError(error) }, message);
+    this.#handler?.fatal(new Error(message), message);
+    return true;
+  }
+
   async stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#holdTimer);
+    clearTimeout(this.#lagTimer);
     this.#wake?.();
     // Bounded: a member the group has moved past (a thawed zombie) meets retried failures on every request, and
     // the delivery in hand would retry past the shutdown bound; what it did not commit is read again by the owner.
@@ -203,7 +306,7 @@ export class PlatformaticStream implements KafkaStream {
     });
     stream.on('error', (error: Error) => {
       // A stream fails on a lost generation or a broker error: the loop opens a new one.
-      if (stream !== this.#stream || this.#stopping) return;
+      if (stream !== this.#stream || this.#stopping || this.#stopIfRefused(error)) return;
       this.#log.warn({ err: describeError(error) }, 'consumer stream failed; opening a new one');
       this.#requestRebuild();
     });
@@ -286,7 +389,7 @@ export class PlatformaticStream implements KafkaStream {
       list.push(m);
     }
     const timer = this.#observer.batchTimer();
-    const done: { topic: string; partition: number; last: InMessage; state: PartitionState }[] = [];
+    const done: { topic: string; partition: number; first: bigint; last: InMessage; state: PartitionState }[] = [];
     const outputs: OutputMessage[] = [];
     let inFlight = 0;
     let delivered = false;
@@ -309,7 +412,7 @@ export class PlatformaticStream implements KafkaStream {
           const lastOffset = BigInt(result.lastOffset);
           const last = fresh.find((m) => m.offset === lastOffset);
           if (last !== undefined) {
-            done.push({ topic, partition, last, state });
+            done.push({ topic, partition, first: fresh[0]?.offset ?? from, last, state });
             outputs.push(...result.outputs);
           }
         }
@@ -323,6 +426,54 @@ export class PlatformaticStream implements KafkaStream {
       handler.settled(delivered);
       this.#observer.inFlight(-inFlight);
       timer();
+      this.#lagSoon();
+    }
+  }
+
+  /** Reads the lag at most every {@link LAG_INTERVAL_MS}, and once more after the last delivery of a burst. */
+  #lagSoon(): void {
+    if (this.#stopping) return;
+    if (this.#lagTimer !== undefined) {
+      this.#lagAgain = true;
+      return;
+    }
+    this.#lagTimer = setTimeout(
+      () => {
+        this.#lagAgain = false;
+        void this.#readLag().finally(() => {
+          this.#lagReadAt = Date.now();
+          this.#lagTimer = undefined;
+          // A delivery ended while the offsets were read: read them again, so the last figure is the latest.
+          if (this.#lagAgain) this.#lagSoon();
+        });
+      },
+      Math.max(0, this.#lagReadAt + LAG_INTERVAL_MS - Date.now()),
+    );
+  }
+
+  /** Records behind each owned partition's end offset, from its first offset not yet delivered. */
+  async #readLag(): Promise<void> {
+    const owned = new Map<string, { topic: string; partition: number; state: PartitionState; position: bigint }>();
+    for (const [key, state] of this.#partitions) {
+      const { topic = '', partition = '' } = /^(?<topic>.*):(?<partition>\d+)$/.exec(key)?.groups ?? {};
+      if (state.position !== undefined) owned.set(key, { topic, partition: Number(partition), state, position: state.position });
+    }
+    if (owned.size === 0) return;
+    const partitions: Record<string, number[]> = {};
+    for (const { topic, partition } of owned.values()) (partitions[topic] ??= []).push(partition);
+    try {
+      const ends = await this.#consumer.listOffsets({ topics: Object.keys(partitions), partitions });
+      for (const [key, { topic, partition, state, position }] of owned) {
+        const end = ends.get(topic)?.[partition];
+        // Not reported for a partition given away meanwhile: its new owner reports it.
+        if (end === undefined || this.#partitions.get(key) !== state) continue;
+        this.#observer.lag(topic, partition, Number(end > position ? end - position : 0n));
+      }
+    } catch (error) {
+      this.#log.debug(
+        { err: describeError(error) },
+        'reading the end offsets for the lag metric failed; read again after the next delivery',
+      );
     }
   }
 
@@ -386,15 +537,15 @@ export class PlatformaticStream implements KafkaStream {
   async #failed(
     error: unknown,
     outputs: readonly OutputMessage[],
-    done: readonly { topic: string; partition: number; last: InMessage }[],
+    done: readonly { topic: string; partition: number; first: bigint; last: InMessage }[],
   ): Promise<void> {
     if (done.length > 0) this.#observer.transaction('aborted');
     for (const state of this.#partitions.values()) state.position = undefined;
-    if (this.#stopping) return;
+    if (this.#stopping || this.#stopIfRefused(error)) return;
     const types = errorTypes(error);
     if (!types.some((t) => (FENCED_TYPES as readonly string[]).includes(t))) {
       const written = [...new Set(outputs.map((o) => o.topic))];
-      const from = done.map(({ topic, partition }) => ({ topic, partition, offset: 'the committed offset' }));
+      const from = done.map(({ topic, partition, first }) => ({ topic, partition, offset: first.toString() }));
       const fatal = await this.#guard.check(error, written, from);
       if (fatal !== undefined) {
         this.#stopping = true;
