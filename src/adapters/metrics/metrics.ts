@@ -75,7 +75,7 @@ export class WorkerMetrics {
   readonly consumerLag = this.#gauge(
     'toolcall_consumer_lag',
     ['topic', 'partition'],
-    'Records behind the partition high watermark at the last fetched batch, by topic and partition (partitions this worker owns).',
+    'Records behind the partition high watermark, as of the last delivered batch, by topic and partition (partitions this worker owns).',
   );
   readonly assignedPartitions = this.#gauge(
     'toolcall_assigned_partitions',
