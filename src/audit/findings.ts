@@ -4,6 +4,7 @@
  * Pure: no I/O.
  */
 import type { JsonValue } from '../core/shared/json.js';
+import { truncate } from '../core/shared/text.js';
 import type { Candidate } from './candidates.js';
 import type { AuditNode } from './schema-nav.js';
 import { type AuditLayer, type Confidence, type Finding, findingId, type SchemaFix } from './types.js';
@@ -57,10 +58,9 @@ export class FindingList {
 
 export function quote(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return truncate(flat, max);
 }
 
 export function json(value: JsonValue): string {
-  const text = JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return truncate(JSON.stringify(value), 200);
 }

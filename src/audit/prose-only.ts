@@ -6,7 +6,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
 import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
-import { type Claim, FindingList, json, quote } from './findings.js';
+import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { valueAtPointer } from './fix.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { escapeRegExp, mentionsNumber } from './prose-text.js';
@@ -72,6 +72,19 @@ export function isInteger(view: SchemaView): boolean {
   return view.types !== undefined && view.types.has('integer') && !view.types.has('number');
 }
 
+/** A prose-only finding on what `claim` says, quoting its sentence: at its node unless `at` is a place below it. */
+function addClaimFinding(
+  findings: FindingList,
+  claim: Claim,
+  keyword: string,
+  suggestion: string,
+  meta: Omit<FindingMeta, 'claim'> = {},
+  at: { readonly location: string; readonly pointer: string } = claim.node,
+): void {
+  const { node } = claim;
+  findings.add('prose-only', node.parameter, keyword, at.location, at.pointer, quote(claim.sentence), suggestion, { ...meta, claim });
+}
+
 /** Every bound claim on one side of one family of one node (or its items), judged together. */
 interface BoundEntry {
   readonly node: AuditNode;
@@ -109,15 +122,12 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
             !hasKeyword(view, 'format') &&
             listedValues(view) === undefined
           ) {
-            findings.add(
-              'prose-only',
-              node.parameter,
+            addClaimFinding(
+              findings,
+              claim,
               'pattern',
-              node.location,
-              node.pointer,
-              quote(claim.sentence),
               `Add a "pattern" to "${node.label}" that encodes what the description requires of its characters ("${c.phrase}").`,
-              { claim, confidence: 'medium' },
+              { confidence: 'medium' },
             );
           }
           if (composition) break;
@@ -160,19 +170,15 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         const code = /^\s+(?:[\w-]+\s+)?codes?\b/i.test(claim.sentence.slice(c.end));
         const keyword = /letter|digit/i.test(c.phrase) || code ? 'pattern' : 'maxLength';
         const pattern = /digit/i.test(c.phrase) ? `^[0-9]{${c.value}}$` : `^[A-Za-z]{${c.value}}$`;
-        findings.add(
-          'prose-only',
-          node.parameter,
+        addClaimFinding(
+          findings,
+          claim,
           keyword,
-          node.location,
-          node.pointer,
-          quote(claim.sentence),
           keyword === 'pattern'
             ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says ` +
                 `"${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
             : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`,
           {
-            claim,
             confidence: code || claim.fromTool ? 'medium' : 'high',
             fix: { pointer: node.pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } },
           },
@@ -200,16 +206,13 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
           (listedValues(view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === glossed)
         )
           break;
-        findings.add(
-          'prose-only',
-          node.parameter,
+        addClaimFinding(
+          findings,
+          claim,
           'readOnly',
-          node.location,
-          node.pointer,
-          quote(claim.sentence),
           `Add "readOnly": true to "${node.label}" (or "const" with the one value callers ` +
             `may send), or remove the parameter from the tool's input if callers cannot set it.`,
-          { claim, fix: { pointer: node.pointer, set: { readOnly: true } } },
+          { fix: { pointer: node.pointer, set: { readOnly: true } } },
         );
         break;
       }
@@ -221,19 +224,13 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         if (parent === undefined || parent.anyRequired.has(node.name)) break;
         const where = node.location === '' ? 'the input schema' : `the object holding "${node.label}"`;
         const holder = holderOf(root, node);
-        findings.add(
-          'prose-only',
-          node.parameter,
+        addClaimFinding(
+          findings,
+          claim,
           'required',
-          node.location,
-          node.pointer,
-          quote(claim.sentence),
           `Add "${node.name}" to "required" of ${where} (the description says it is required), or, if it truly is optional, ` +
             `reword the description to say when to include it${hasKeyword(node.view, 'default') ? '' : ' and give it a "default"'}.`,
-          {
-            claim,
-            fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } },
-          },
+          { fix: holder === undefined ? undefined : { pointer: holder.pointer, set: { required: [...holder.required, node.name] } } },
         );
         break;
       }
@@ -277,16 +274,9 @@ export function precisionClaim(claim: Claim, c: BoundCandidate, findings: Findin
   if (c.side !== 'upper' || !allows(node.view, 'number') || node.view.types === undefined) return;
   if (hasKeyword(node.view, 'multipleOf')) return;
   const step = Number((10 ** -c.value).toFixed(Math.max(0, Math.min(20, Math.round(c.value)))));
-  findings.add(
-    'prose-only',
-    node.parameter,
-    'multipleOf',
-    node.location,
-    node.pointer,
-    quote(claim.sentence),
-    `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`,
-    { claim, fix: { pointer: node.pointer, set: { multipleOf: step } } },
-  );
+  addClaimFinding(findings, claim, 'multipleOf', `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`, {
+    fix: { pointer: node.pointer, set: { multipleOf: step } },
+  });
 }
 
 export function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
@@ -509,16 +499,10 @@ export function nonEmpty(claim: Claim, findings: FindingList): void {
   if (applicable.length === 0) return;
   if (applicable.some((check) => check.home())) return;
   const keyword = applicable[0]?.keyword ?? 'minLength';
-  findings.add(
-    'prose-only',
-    node.parameter,
-    keyword,
-    node.location,
-    node.pointer,
-    quote(claim.sentence),
-    `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`,
-    { claim, confidence: 'medium', fix: { pointer: node.pointer, set: { [keyword]: 1 } } },
-  );
+  addClaimFinding(findings, claim, keyword, `Add "${keyword}": 1 to "${node.label}" (the description says it must not be empty).`, {
+    confidence: 'medium',
+    fix: { pointer: node.pointer, set: { [keyword]: 1 } },
+  });
 }
 
 export function valueMentionKey(value: JsonValue): string {
@@ -548,23 +532,20 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
     const overlap = c.values.length - missing.length;
     if (!c.quoted && overlap === 0) return;
     const enumSite = firstSite(view, 'enum');
-    findings.add(
-      'prose-only',
-      node.parameter,
+    addClaimFinding(
+      findings,
+      claim,
       'enum',
-      location,
-      pointer,
-      quote(claim.sentence),
       `The description allows ${missing.map((v) => `"${v}"`).join(', ')}, which "${node.label}" does not list in ` +
         `"enum" (${json(listed)}): add ${missing.length === 1 ? 'it' : 'them'} to "enum" or correct the description.`,
       {
-        claim,
         confidence: c.quoted && !claim.fromTool ? 'high' : 'medium',
         fix:
           enumSite === undefined || enumSite.conditional
             ? undefined
             : { pointer: enumSite.pointer, set: { enum: [...listed, ...missing.map(enumValue(view))] } },
       },
+      { location, pointer },
     );
     return;
   }
@@ -578,16 +559,14 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
     }
   }
   const values = c.values.map(enumValue(view));
-  findings.add(
-    'prose-only',
-    node.parameter,
+  addClaimFinding(
+    findings,
+    claim,
     'enum',
-    location,
-    pointer,
-    quote(claim.sentence),
     `Add "enum": ${json(values)} to ${location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`} ` +
       '(the description lists the allowed values).',
-    { claim, confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } },
+    { confidence: c.quoted && !claim.fromTool && c.rule === 'one-of' ? 'high' : 'medium', fix: { pointer, set: { enum: values } } },
+    { location, pointer },
   );
 }
 
@@ -728,11 +707,14 @@ export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, 
   } else suggestion = `Add a "pattern" to ${label} that encodes the format the description states ("${c.phrase}").`;
   // A format shown ("YYYY-MM-DD", "UUID", a template) is sure; one named ("ISO 8601", "ISO country code") is read.
   const shown = c.rule === 'yyyy-mm-dd' || c.rule === 'uuid' || c.rule === 'format-template' || c.rule === 'hh-mm' || c.rule === 'e164';
-  findings.add('prose-only', node.parameter, c.keyword, location, pointer, quote(claim.sentence), suggestion, {
+  addClaimFinding(
+    findings,
     claim,
-    confidence: shown && !claim.fromTool ? 'high' : 'medium',
-    fix,
-  });
+    c.keyword,
+    suggestion,
+    { confidence: shown && !claim.fromTool ? 'high' : 'medium', fix },
+    { location, pointer },
+  );
 }
 
 export function sameDefault(a: JsonValue, b: JsonValue): boolean {
@@ -750,15 +732,11 @@ export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: Findin
     if (sameDefault(site.value, c.literal)) return;
     // "defaults to false" against `default: null` where null means false is still a disagreement worth a look,
     // but a string default spelled differently in prose ("open" vs "OPEN") is not.
-    findings.add(
-      'prose-only',
-      node.parameter,
+    addClaimFinding(
+      findings,
+      claim,
       'default',
-      node.location,
-      node.pointer,
-      quote(claim.sentence),
       `The description says the default is ${json(c.literal)} but "${node.label}" has "default": ${json(site.value)}: make them agree.`,
-      { claim },
     );
     return;
   }
@@ -769,15 +747,12 @@ export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: Findin
   // The schema's own spelling of the value ("Defaults to low." for `"enum": ["low", ...]`); none when it lists no such value.
   const listed = listedValues(view);
   const literal = listed === undefined ? c.literal : listed.find((v) => sameDefault(v, c.literal ?? null));
-  findings.add(
-    'prose-only',
-    node.parameter,
+  addClaimFinding(
+    findings,
+    claim,
     'default',
-    node.location,
-    node.pointer,
-    quote(claim.sentence),
     `Add "default": ${json(literal ?? c.literal)} to "${node.label}" (the description says it defaults ` +
       `to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
-    { claim, confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } },
+    { confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } },
   );
 }

@@ -25,6 +25,7 @@ import {
   viewOf,
   walkSchemas,
 } from './schema-nav.js';
+import { json } from './findings.js';
 import { findingId, type Finding, type SchemaFix } from './types.js';
 
 export function validityFindings(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
@@ -253,11 +254,6 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
   }
 
   return [...byId.values()];
-}
-
-function json(value: JsonValue): string {
-  const text = JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 /**

@@ -28,8 +28,6 @@ import {
 import { compileTool, unusableTool, type CompiledTool, type SchemaIdentity } from '../../core/schema/tool.js';
 import type { SchemaCompiler } from '../../core/validation/validate.js';
 
-export { subjectFor } from '../../core/schema/registry-document.js';
-
 export interface RegistryConfig {
   /** Base URL of the Confluent-compatible API, e.g. `http://registry:8080/apis/ccompat/v7`. */
   url: string;

@@ -103,7 +103,8 @@ export async function auditMain(args: string[], output: CommandOutput = STDIO): 
       text = await readFile(baselineFile, 'utf8');
     } catch (error) {
       throw new UsageError(
-        `--baseline: cannot read "${baselineFile}" (${errorText(error)}); create it with --update-baseline`,
+        `--baseline: cannot read "${baselineFile}" (${error instanceof Error ? error.message : String(error)}); ` +
+          'create it with --update-baseline',
         AUDIT_USAGE,
       );
     }
@@ -219,8 +220,4 @@ async function loadRegistry(options: RegistryFlags, output: CommandOutput): Prom
   if (definitions.length === 0 && problems.length === 0)
     output.err(`no tool subjects in ${client.baseUrl} follow the template "${options.subjectTemplate}"`);
   return { definitions: definitions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

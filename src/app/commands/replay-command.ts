@@ -9,6 +9,7 @@ import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { isJsonObject, tryParseJson, type JsonObject, type JsonValue } from '../../core/shared/json.js';
 import { pipelineOptions, processRecord, type PipelineOptions } from '../../core/pipeline.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
+import { truncate } from '../../core/shared/text.js';
 import { REPAIR_KINDS, type OutputRecord } from '../../core/shared/types.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { stdioOutput, type CommandOutput } from './output.js';
@@ -278,7 +279,7 @@ function canonical(value: JsonValue): string {
 
 function preview(value: JsonValue, max = 300): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return truncate(text, max);
 }
 
 /** The human-readable report of every case, then a summary line. */
