@@ -302,6 +302,7 @@ export const LIST_KEYWORDS: ReadonlySet<string> = new Set([
 /** Keywords whose value is one schema. */
 export const SINGLE_KEYWORDS: ReadonlySet<string> = new Set([...SAME_VALUE_SINGLE_KEYWORDS, ...CHILD_SINGLE_KEYWORDS, 'items']);
 /** Keywords whose subschemas apply to the same instance as the schema holding them. */
+const SAME_VALUE_SINGLE: ReadonlySet<string> = new Set(SAME_VALUE_SINGLE_KEYWORDS);
 export const SAME_INSTANCE_KEYWORDS: ReadonlySet<string> = new Set([
   ...SAME_VALUE_SINGLE_KEYWORDS,
   ...SAME_VALUE_LIST_KEYWORDS,
@@ -358,8 +359,8 @@ export function locate(root: JsonObject, pointer: string): { parameter: string |
       return { parameter, location: i === 0 ? rest : pointer };
     }
     if (SAME_INSTANCE_KEYWORDS.has(token)) {
-      // allOf/anyOf/oneOf take an index, dependentSchemas/dependencies a name.
-      i += 2;
+      // not/if/then/else hold one schema; allOf/anyOf/oneOf take an index, dependentSchemas/dependencies a name.
+      i += SAME_VALUE_SINGLE.has(token) ? 1 : 2;
       continue;
     }
     break;
