@@ -74,9 +74,7 @@ export function normalizeArguments(
   const repairs: Repair[] = [];
   const passThroughs: PassThrough[] = [];
   let out: JsonObject | undefined;
-  const keys = Object.keys(args);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
+  for (const key of Object.keys(args)) {
     const sent = args[key] as JsonValue;
     let value = sent;
     const rule = plan.ruleForProperty(key);
@@ -91,8 +89,10 @@ export function normalizeArguments(
     }
     if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
     if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
-    if (out !== undefined) setOwn(out, key, value);
-    else if (value !== sent) out = copyWith(args, keys, i, value);
+    if (value !== sent) {
+      out ??= copyObject(args);
+      setOwn(out, key, value);
+    }
   }
   return { arguments: out ?? args, repairs, passThroughs };
 }
@@ -170,13 +170,13 @@ function decodeNested(
   }
   if (isJsonObject(value)) {
     let out: JsonObject | undefined;
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
+    for (const key of Object.keys(value)) {
       const child = value[key] as JsonValue;
       const next = decodeChild(child, plan.ruleForProperty(key, schema), childPointer(pointer, key), plan, options, repairs, depth);
-      if (out !== undefined) setOwn(out, key, next);
-      else if (next !== child) out = copyWith(value, keys, i, next);
+      if (next !== child) {
+        out ??= copyObject(value);
+        setOwn(out, key, next);
+      }
     }
     return out ?? value;
   }
@@ -238,13 +238,13 @@ function decodeEntitiesDeep(
     if (out !== undefined) result = out;
   } else {
     let out: JsonObject | undefined;
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
+    for (const key of Object.keys(value)) {
       const child = value[key] as JsonValue;
       const next = decodeEntitiesDeep(child, parent, key, options, repairs, path);
-      if (out !== undefined) setOwn(out, key, next);
-      else if (next !== child) out = copyWith(value, keys, i, next);
+      if (next !== child) {
+        out ??= copyObject(value);
+        setOwn(out, key, next);
+      }
     }
     if (out !== undefined) result = out;
   }
@@ -342,18 +342,11 @@ function isJsonScalarText(text: string): boolean {
 }
 
 /**
- * A new object holding `source`'s first `at` keys (in `keys`' order, which is `Object.keys(source)`), then
- * `keys[at]` set to `value`; the caller adds the rest in order, so the copy is built once, keys in their order,
- * never copied whole and overwritten. `__proto__` and friends stay own data properties ({@link setOwn}).
+ * A shallow copy that keeps `__proto__` and friends as own data properties: spread defines properties, it never
+ * calls the `__proto__` setter (and a later assignment to an own `__proto__` data property sets that property).
  */
-function copyWith(source: JsonObject, keys: readonly string[], at: number, value: JsonValue): JsonObject {
-  const out: JsonObject = {};
-  for (let i = 0; i < at; i++) {
-    const key = keys[i] as string;
-    setOwn(out, key, source[key] as JsonValue);
-  }
-  setOwn(out, keys[at] as string, value);
-  return out;
+function copyObject(source: JsonObject): JsonObject {
+  return { ...source };
 }
 
 /** Assignment would call the `__proto__` setter (changing the prototype and losing the key); define instead. */
