@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
 import { buildOutputMessage, serializeOutputRecord, type InputMessage, type OutputTopics } from '../src/core/records/output.js';
-import { processCall, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
+import { mayHoldReferences, processCall, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/records/bytes.js';
 import type { CompiledTool, SchemaIdentity } from '../src/core/schema/tool.js';
 import type { OutputRecord } from '../src/core/shared/types.js';
@@ -53,7 +53,8 @@ function process1(line: string): { out: OutputRecord; tool: CompiledTool | undef
   const read = readCall(parsed.value);
   if (!read.ok) return { out: unreadableRecord(read.error), tool: undefined, raw: parsed.value };
   const tool = tools.get(read.call.tool);
-  return { out: processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS), tool, raw: parsed.value };
+  // As the worker calls it (with the record's bytes): the record tells whether any string can hold a reference.
+  return { out: processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS, undefined, mayHoldReferences(line)), tool, raw: parsed.value };
 }
 
 function baseline(): void {

@@ -8,7 +8,7 @@ import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
 import { clipUnits } from './shared/text.js';
 import { decodeRecord, parseArguments, type CallSlot, type RecordCalls } from './records/envelope.js';
 import type { JsonValue } from './shared/json.js';
-import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
+import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
 import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordFailure, type RecordLimits } from './records/bytes.js';
 import type { CompiledTool } from './schema/tool.js';
 import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
@@ -101,12 +101,16 @@ export function processRecord(
   if (!parsed.ok) return [unreadableRecord(parsed.error)];
   const read = readCalls(parsed.value);
   if (!read.ok) return [unreadableRecord(read.error)];
+  const references = mayHoldReferences(input);
   return read.calls.map((slot) =>
-    slot.read.ok ? processCall(slot.read.call, tools(slot.read.call.tool), options) : unreadableRecord(slot.read.error),
+    slot.read.ok
+      ? processCall(slot.read.call, tools(slot.read.call.tool), options, undefined, references)
+      : unreadableRecord(slot.read.error),
   );
 }
 
 export type { CallSlot };
+export { mayHoldReferences };
 export type ReadCallsResult = RecordCalls;
 
 /**
@@ -120,13 +124,15 @@ export function readCalls(value: JsonValue): ReadCallsResult {
 /**
  * The schema half: parse, normalize and validate the arguments of a decoded call against its tool.
  * `unknownReason`, for a tool that is undefined, says why no schema can exist for it when there is more to say
- * than "none is registered" (a name no registry subject can have, say).
+ * than "none is registered" (a name no registry subject can have, say). `referencesPossible` false says the
+ * record's text holds no `&` ({@link mayHoldReferences}), which spares the entity walk.
  */
 export function processCall(
   call: DecodedCall,
   tool: CompiledTool | undefined,
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
   unknownReason?: string,
+  referencesPossible = true,
 ): OutputRecord {
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
   if (call.flaggedInvalid !== undefined && (!parsed.ok || typeof call.rawArguments !== 'string')) {
@@ -146,7 +152,8 @@ export function processCall(
           entityExemptParameters: exemptions.parameters.get(call.tool) ?? new Set(),
         }
       : options.normalize;
-  const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions);
+  const references = referencesPossible && (typeof call.rawArguments !== 'string' || mayHoldReferences(call.rawArguments));
+  const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions, references);
   const errors = tool.validate(result.arguments);
   const valid = errors.length === 0;
   // Written out field by field: an object spread here costs more than the whole validation step.

@@ -23,7 +23,7 @@ import type {
 import type { WorkerConfig } from '../../config/config.js';
 import type { JsonValue } from '../../core/shared/json.js';
 import { buildBoundedOutput, type FanOut, type InputMessage, type OutputMessage } from '../../core/records/output.js';
-import { processCall, readCalls, unreadableRecord, type CallSlot } from '../../core/pipeline.js';
+import { mayHoldReferences, processCall, readCalls, unreadableRecord, type CallSlot } from '../../core/pipeline.js';
 import { decodeRecordBytes } from '../../core/records/bytes.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { DecodedCall, OutputRecord } from '../../core/shared/types.js';
@@ -225,12 +225,13 @@ export class Worker implements StreamHandler {
   ): OutputMessage[] {
     const started = performance.now();
     const options = this.#config.pipeline;
+    const references = input.value === null || mayHoldReferences(input.value);
     const outputs = read.calls.map((slot, i) => {
       const fanOut = read.message ? { index: slot.index, sharedId: slot.sharedId } : undefined;
       if (!slot.read.ok) return this.#finish(input, unreadableRecord(slot.read.error), undefined, slot.raw, fanOut);
       const { call } = slot.read;
       const tool = tools[i];
-      return this.#finish(input, processCall(call, tool, options, this.#unknownReason(call, tool)), tool, slot.raw, fanOut);
+      return this.#finish(input, processCall(call, tool, options, this.#unknownReason(call, tool), references), tool, slot.raw, fanOut);
     });
     this.#tally.addRecord(read.message ? 'message' : 'call');
     this.#metrics.processingSeconds.observe((elapsedMs + performance.now() - started) / 1e3);

@@ -13,6 +13,7 @@
  * Pure: the input is never mutated; unchanged subtrees are shared with the input, so a call that needs no
  * repair allocates nothing but the result wrapper.
  */
+import { Buffer } from 'node:buffer';
 import { decodeHTMLAttribute } from 'entities';
 import { childPointer, isJsonObject, nestsDeeperThan, type JsonObject, type JsonValue } from '../shared/json.js';
 import type { ParamRule, Schema, SchemaPlan } from './plan.js';
@@ -59,13 +60,17 @@ export interface NormalizeResult {
 /**
  * Normalizes one call's arguments against its tool's compiled plan. Never throws on JSON input nested at most
  * `options.maxDepth` deep, which the record and envelope decoders enforce before this runs (the walk recurses:
- * thousands of levels would exhaust the stack).
+ * thousands of levels would exhaust the stack). `referencesPossible` false says the caller knows that no string
+ * under `args` holds an `&` ({@link mayHoldReferences} of the text they were parsed from).
  */
 export function normalizeArguments(
   args: JsonObject,
   plan: SchemaPlan,
   options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+  referencesPossible = true,
 ): NormalizeResult {
+  // Without an `&` anywhere there is no reference to decode: the entity walk is skipped.
+  const entities = referencesPossible && !options.skipEntities;
   const repairs: Repair[] = [];
   const passThroughs: PassThrough[] = [];
   let out: JsonObject | undefined;
@@ -83,7 +88,7 @@ export function normalizeArguments(
       }
     }
     if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
-    if (!options.skipEntities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
+    if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
     if (value !== sent) {
       out ??= copyObject(args);
       setOwn(out, key, value);
@@ -260,12 +265,34 @@ function pointerOf(parent: string, path: readonly (string | number)[], token: st
  */
 export function decodeReferences(text: string, maxPasses: number): string {
   let current = text;
-  for (let pass = 0; pass < maxPasses && current.includes('&'); pass++) {
+  for (let pass = 0; pass < maxPasses && startsReference(current); pass++) {
     const next = decodeHTMLAttribute(current);
     if (next === current) break;
     current = next;
   }
   return current;
+}
+
+/**
+ * True when some `&` in the text is followed by `#` or a letter: every character reference starts so (numeric
+ * ones with `#`, named ones with a letter), so text without one decodes to itself (`Tom & Jerry`, `a&&b`).
+ */
+function startsReference(text: string): boolean {
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    const next = text.charCodeAt(at + 1) | 0x20;
+    if (next === 0x23 /* # */ || (next >= 0x61 && next <= 0x7a) /* a-z, A-Z */) return true;
+  }
+  return false;
+}
+
+/**
+ * False when JSON text surely parses to values whose strings hold no `&`, at any depth, including JSON text
+ * inside its strings: each level of JSON text writes an `&` either as itself or as the escape `\u0026`, whose
+ * `u0026` survives every level of escaping.
+ */
+export function mayHoldReferences(jsonText: string | Uint8Array): boolean {
+  if (typeof jsonText === 'string') return jsonText.includes('&') || jsonText.includes('u0026');
+  return jsonText.includes(0x26) || Buffer.from(jsonText.buffer, jsonText.byteOffset, jsonText.byteLength).includes('u0026');
 }
 
 function firstNonSpace(text: string): string | undefined {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../../src/core/shared/json.js';
-import { DEFAULT_NORMALIZE_OPTIONS, normalizeArguments } from '../../../../src/core/rule/normalize.js';
+import { decodeHTMLAttribute } from 'entities';
+import { DEFAULT_NORMALIZE_OPTIONS, decodeReferences, mayHoldReferences, normalizeArguments } from '../../../../src/core/rule/normalize.js';
 import { compileSchemaPlan } from '../../../../src/core/rule/plan.js';
 
 /** Strings rich in the material the normalizer reacts to: references, JSON punctuation, URL queries. */
@@ -220,5 +221,53 @@ describe('normalizer invariants (property-based)', () => {
     expect(once.arguments).toEqual({ tags: '["a"]' });
     expect(once.passThroughs).toEqual([{ pointer: '/tags', reason: 'not_json' }]);
     expect(normalizeArguments(once.arguments, plan).arguments).toEqual({ tags: ['a'] });
+  });
+
+  it('decodes references exactly as repeated decodeHTMLAttribute passes do (its shortcut skips only passes that change nothing)', () => {
+    const passes = (text: string, max: number): string => {
+      let current = text;
+      for (let pass = 0; pass < max && current.includes('&'); pass++) {
+        const next = decodeHTMLAttribute(current);
+        if (next === current) break;
+        current = next;
+      }
+      return current;
+    };
+    const text = fc.oneof(
+      trickyString,
+      fc.string({ unit: 'binary' }),
+      fc
+        .array(fc.constantFrom('&', '&#', '&a', '&Z', '&0', '& ', '&&', 'amp;', '#', 'x26;', '38;', ';', 'é', '\u0000'), { maxLength: 10 })
+        .map((p) => p.join('')),
+    );
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 4 }), (t, max) => {
+        expect(decodeReferences(t, max)).toBe(passes(t, max));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('mayHoldReferences is true for the text of any value holding an "&", escaped or not, at any level of JSON text', () => {
+    const escapeAll = (text: string): string =>
+      text.replace(/[^\x20-\x7e]|&/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    fc.assert(
+      fc.property(argsObject, fc.integer({ min: 0, max: 2 }), fc.boolean(), (args, levels, escaped) => {
+        let text = JSON.stringify(args);
+        for (let i = 0; i < levels; i++) text = JSON.stringify({ wrapped: text });
+        if (escaped) text = escapeAll(text);
+        const any = text.includes('&') || JSON.stringify(args).includes('&');
+        if (any) {
+          expect(mayHoldReferences(text)).toBe(true);
+          expect(mayHoldReferences(Buffer.from(text))).toBe(true);
+        }
+        // Without one, the entity walk may be skipped: the result is what the full walk gives.
+        if (!mayHoldReferences(text)) {
+          const plan = compileSchemaPlan(fixedSchema);
+          expect(normalizeArguments(args, plan, DEFAULT_NORMALIZE_OPTIONS, false)).toEqual(normalizeArguments(args, plan));
+        }
+      }),
+      runs,
+    );
   });
 });
