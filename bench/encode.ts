@@ -1,9 +1,9 @@
 /**
  * `npm run bench:encode`: what the Kafka client spends encoding one produced record, in process, no broker.
  * Encodes the bench corpus as the pipe writes it (the input record and its one header), as the worker writes
- * it (its output record, 2.3 times larger) and with each extra header, through kafkajs's own record-batch
- * encoder (the code its producer runs for every record), and through @platformatic/kafka's when it is installed
- * (PLATFORMATIC_KAFKA_DIR, as for `--suite clients`). Prints µs per record, median of the rounds.
+ * it (its output record, OUTPUT_SIZE_FACTOR times larger) and with each extra header, through kafkajs's own record-batch
+ * encoder (the code its producer runs for every record), and through @platformatic/kafka's. Prints µs per
+ * record, median of the rounds.
  *
  * Why: the worker's output costs the client far more than its bytes suggest. kafkajs allocates a zero-filled
  * 512-byte buffer per record and per header, grows and copies the record's when it passes 512 bytes, and
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeCorpus } from './corpus.js';
+import { outputShapedText } from './pipe-common.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const RECORDS = 1_000; // one produce request's worth: about what the worker sends per 512 KiB request
@@ -26,8 +27,7 @@ interface Shape {
   readonly headers: (i: number) => Headers;
 }
 
-/** The worker's output averages 2.34 times its input on this corpus (bench/pipe.ts OUTPUT_SIZE_FACTOR). */
-const outputSized = (input: string): string => input.repeat(2) + input.slice(0, Math.round(input.length * 0.34));
+const outputSized = outputShapedText;
 const producedAt: Headers = { 'bench-produced-at': '1764460800000' };
 const SHAPES: readonly Shape[] = [
   { name: 'input record, 1 header (the pipe)', value: (v) => v, headers: () => producedAt },
@@ -65,10 +65,8 @@ function kafkajsEncoder(): Encoder {
   };
 }
 
-async function platformaticEncoder(): Promise<Encoder | undefined> {
-  const dir = process.env.PLATFORMATIC_KAFKA_DIR;
-  if (dir === undefined) return undefined;
-  const main = createRequire(join(dir, 'package.json')).resolve('@platformatic/kafka');
+async function platformaticEncoder(): Promise<Encoder> {
+  const main = createRequire(import.meta.url).resolve('@platformatic/kafka');
   const records = pathToFileURL(join(main, '..', 'protocol', 'records.js')).href;
   const { createRecordsBatch } = (await import(records)) as { createRecordsBatch: (m: object[], o: object) => unknown };
   return {
@@ -113,13 +111,12 @@ if (mode === '--child') {
   // move the next shape's figure by more than the differences measured here.
   const encoder = clientArg === 'platformatic' ? await platformaticEncoder() : kafkajsEncoder();
   const shape = SHAPES[Number(shapeArg)];
-  if (encoder === undefined || shape === undefined)
-    throw new Error(`bench:encode: no client ${String(clientArg)} or shape ${String(shapeArg)}`);
+  if (shape === undefined) throw new Error(`bench:encode: no shape ${String(shapeArg)}`);
   process.stdout.write(`${String(await timeShape(encoder, shape))}\n`);
 } else {
   const clients = [
     { id: 'kafkajs', name: 'kafkajs 2.2.4' },
-    ...(process.env.PLATFORMATIC_KAFKA_DIR === undefined ? [] : [{ id: 'platformatic', name: '@platformatic/kafka' }]),
+    { id: 'platformatic', name: '@platformatic/kafka' },
   ];
   process.stdout.write(
     `bench:encode: ${String(RECORDS)} corpus records per batch, ${String(ROUNDS)} ` +

@@ -9,7 +9,7 @@
 import { Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream, type MessageToProduce } from '@platformatic/kafka';
 import { MAX_REQUEST_BYTES } from '../src/adapters/kafka/delivery.js';
 import { platformaticBaseOptions } from '../src/adapters/kafka/platformatic.js';
-import { OUTPUT_SIZE_FACTOR, type Pipe, type PipeConfig } from './pipe-common.js';
+import { outputShapedText, type Pipe, type PipeConfig } from './pipe-common.js';
 
 type InMessage = Message;
 type OutMessage = MessageToProduce;
@@ -70,10 +70,9 @@ export function platformaticPipe(config: PipeConfig): Pipe {
     const headers = new Map<Buffer, Buffer>(message.headers);
     if (config.shape === 'same')
       return { topic: config.output, ...(key === undefined ? {} : { key }), ...(bytes === undefined ? {} : { value: bytes }), headers };
-    const text = bytes?.toString('utf8') ?? '';
     headers.set(IDEMPOTENCY_KEY, Buffer.from(`pipe-${message.offset.toString()}`));
-    const value = text.repeat(Math.floor(OUTPUT_SIZE_FACTOR)) + text.slice(0, Math.round(text.length * (OUTPUT_SIZE_FACTOR % 1)));
-    return { topic: config.output, ...(key === undefined ? {} : { key }), value: Buffer.from(value), headers };
+    const value = Buffer.from(outputShapedText(bytes?.toString('utf8') ?? ''));
+    return { topic: config.output, ...(key === undefined ? {} : { key }), value, headers };
   }
 
   async function deliver(batch: readonly InMessage[]): Promise<void> {

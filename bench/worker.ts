@@ -6,19 +6,26 @@
  * KAFKA_JVM_OPTS=""), and takes it down at the end, whatever happens. Suites (`--suite a,b,...`, default
  * `main`):
  *
- * - main:    for exactly-once and at-least-once, the worker (`node dist/cli.js run`) and the pipe
- *            (bench/pipe.ts) each drain a backlog of BENCH_CALLS calls (bench/corpus.ts: clean, repairable,
- *            invalid), then carry a paced load (BENCH_LATENCY_RATE calls/s for BENCH_LATENCY_SECONDS) while a
- *            read_committed reader measures produce-to-committed-output latency; then Kafka's
- *            ProducerPerformance / ConsumerPerformance on the same broker. Prints one table.
- * - scaling: worker and pipe (exactly-once) with 1, 2 and 4 input partitions, and two workers in one group.
- * - memory:  the worker draining a backlog of BENCH_MEMORY_CALLS (1M) records: peak RSS (VmHWM).
- * - soak:    the worker at BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS and latency
- *            per interval.
- * - clients: the worker and the pipe on kafkajs next to the pipe on each alternative client installed by hand
- *            (not dependencies): @platformatic/kafka with PLATFORMATIC_KAFKA_DIR, @confluentinc/kafka-javascript
- *            with CONFLUENT_KAFKA_DIR (bench/pipe-platformatic.ts, bench/pipe-confluent.ts say how to install
- *            them), same and output-shaped records, both modes.
+ * Every suite runs on each client of BENCH_CLIENTS (default `kafkajs,platformatic`): the worker with
+ * KAFKA_CLIENT=<client>, the pipe (bench/pipe.ts) with PIPE_CLIENT=<client>.
+ *
+ * - main:    for exactly-once and at-least-once, on each client, the worker (`node dist/cli.js run`), the pipe
+ *            and the output-shaped pipe each drain a backlog of BENCH_CALLS calls (bench/corpus.ts: clean,
+ *            repairable, invalid), then carry a paced load (BENCH_LATENCY_RATE calls/s for
+ *            BENCH_LATENCY_SECONDS) while a read_committed reader measures produce-to-committed-output latency.
+ *            The worker's first drain per client and mode also reads its output back: the bytes of its output
+ *            values over its input values (bench/pipe-common.ts OUTPUT_SIZE_FACTOR). With CONFLUENT_KAFKA_DIR
+ *            (a hand-installed @confluentinc/kafka-javascript, see bench/pipe-confluent.ts) its pipes join.
+ *            Prints one table and the ratios, all from this one run.
+ * - kafka:   Kafka's ProducerPerformance / ConsumerPerformance on the same broker.
+ * - scaling: worker and pipe (exactly-once) on each client with 1, 4 and 12 input partitions
+ *            (BENCH_SCALING_PARTITIONS): calls/s, CPU, peak RSS, the broker connections the process holds (its
+ *            own sockets to the broker's port, /proc/<pid>/fd and /proc/<pid>/net/tcp) and the transactional
+ *            producers it used (the broker's list of transactional ids, Kafka's TransactionsCommand).
+ * - memory:  the worker (exactly-once) on each client, one after the other, draining the same backlog of
+ *            BENCH_MEMORY_CALLS (1M) records: peak RSS (VmHWM).
+ * - soak:    the worker (exactly-once) on each client, side by side on their own topics, each at
+ *            BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS and latency per interval.
  *
  * Throughput is the slope of the group's committed input offsets between 10% and 90% of the backlog (so
  * process start, group join and JIT warm-up are left out), sampled every 50 ms. CPU per call is the child's
@@ -26,8 +33,9 @@
  *
  * Environment (all optional): BENCH_CALLS=50000 BENCH_PARTITIONS=3 BENCH_ROUNDS=1 BENCH_LATENCY_RATE=1000
  * BENCH_LATENCY_SECONDS=10 BENCH_PERF_RECORDS=200000 BENCH_MEMORY_CALLS=1000000 BENCH_SOAK_SECONDS=600
- * BENCH_SOAK_RATE=2000 BENCH_SCALING_CALLS=BENCH_CALLS BENCH_WARMUP=0 (skip the untimed broker warm-up drains)
- * BENCH_KAFKA_PORT=39092 BENCH_KAFKA_CONTROLLER_PORT=39093
+ * BENCH_SOAK_RATE=2000 BENCH_SCALING_CALLS=BENCH_CALLS BENCH_SCALING_PARTITIONS=1,4,12 BENCH_CLIENTS=kafkajs,platformatic
+ * BENCH_KINDS=worker,pipe,pipe-shaped,worker-baseline (a subset of the main suite's subjects) BENCH_WARMUP=0
+ * (skip the untimed broker warm-up drains) BENCH_KAFKA_PORT=39092 BENCH_KAFKA_CONTROLLER_PORT=39093
  * BENCH_REGISTRY_PORT=38081 BENCH_REGISTRY_MANAGEMENT_PORT=39000 BENCH_KEEP_STACK=1 (leave it up, for repeated
  * runs; `bash scripts/stack.sh down` with the printed STACK_STATE_DIR ends it) BENCH_NODE_FLAGS (extra node
  * flags for the worker and pipe, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") BENCH_BASELINE_CLI (another build
@@ -45,6 +53,8 @@ import { parseArgs } from 'node:util';
 import { Kafka, logLevel, type Admin, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas } from '../src/app/commands/schemas-command.js';
 import { makeCorpus } from './corpus.js';
+import { OUTPUT_SIZE_FACTOR } from './pipe-common.js';
+import { connectionsTo, cpuSeconds, memory } from './proc.js';
 import { freePort } from '../scripts/free-port.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,6 +79,11 @@ const MEMORY_CALLS = num('BENCH_MEMORY_CALLS', 1_000_000);
 const SOAK_SECONDS = num('BENCH_SOAK_SECONDS', 600);
 const SOAK_RATE = num('BENCH_SOAK_RATE', 2_000);
 const SCALING_CALLS = num('BENCH_SCALING_CALLS', CALLS);
+const SCALING_PARTITIONS = (process.env.BENCH_SCALING_PARTITIONS ?? '1,4,12').split(',').map((p) => {
+  const n = Number(p);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`BENCH_SCALING_PARTITIONS: not a partition count: ${p}`);
+  return n;
+});
 const flags = (text: string | undefined): string[] => (text ?? '').split(/\s+/).filter((f) => f !== '');
 const NODE_FLAGS = flags(process.env.BENCH_NODE_FLAGS);
 /** Node flags for the baseline worker instead of BENCH_NODE_FLAGS: the same build with other flags, side by side. */
@@ -82,15 +97,30 @@ const EXTRA_WORKER_ENV = Object.fromEntries(
 
 const { values: args } = parseArgs({ options: { suite: { type: 'string', default: 'main,kafka' } } });
 const SUITES = new Set(args.suite.split(',').map((s) => s.trim()));
-for (const s of SUITES) if (!['main', 'kafka', 'scaling', 'memory', 'soak', 'clients'].includes(s)) throw new Error(`unknown suite ${s}`);
+for (const s of SUITES) if (!['main', 'kafka', 'scaling', 'memory', 'soak'].includes(s)) throw new Error(`unknown suite ${s}`);
 
 type Delivery = 'exactly-once' | 'at-least-once';
-type Kind = 'worker' | 'worker-baseline' | 'pipe' | 'pipe-shaped' | `pipe-${AltClient}` | `pipe-${AltClient}-shaped`;
-
-/** Clients other than kafkajs that the pipe runs on (bench/pipe-<client>.ts), each found through its variable. */
-type AltClient = 'platformatic' | 'confluent';
-const ALT_CLIENT_DIRS: Record<AltClient, string> = { platformatic: 'PLATFORMATIC_KAFKA_DIR', confluent: 'CONFLUENT_KAFKA_DIR' };
-const ALT_CLIENT_NAMES: Record<AltClient, string> = { platformatic: '@platformatic/kafka', confluent: '@confluentinc/kafka-javascript' };
+/** What runs: the worker (this build or BENCH_BASELINE_CLI's), the pipe with the input's records or output-shaped ones. */
+type Kind = 'worker' | 'worker-baseline' | 'pipe' | 'pipe-shaped';
+/** The worker's clients (KAFKA_CLIENT); the pipe runs on them too, and on @confluentinc/kafka-javascript by hand. */
+type WorkerClient = 'kafkajs' | 'platformatic';
+type Client = WorkerClient | 'confluent';
+interface Subject {
+  readonly kind: Kind;
+  readonly client: Client;
+}
+const CLIENT_NAMES: Record<Client, string> = {
+  kafkajs: 'kafkajs',
+  platformatic: '@platformatic/kafka',
+  confluent: '@confluentinc/kafka-javascript',
+};
+const CLIENTS: WorkerClient[] = (process.env.BENCH_CLIENTS ?? 'kafkajs,platformatic').split(',').map((c) => {
+  if (c !== 'kafkajs' && c !== 'platformatic') throw new Error(`BENCH_CLIENTS: unknown client ${c}`);
+  return c;
+});
+/** A hand-installed @confluentinc/kafka-javascript (not a dependency): its pipes join the main suite. */
+const CONFLUENT_DIR = process.env.CONFLUENT_KAFKA_DIR;
+const subjectKey = (s: Subject): string => `${s.kind}@${s.client}`;
 /** Another build of the worker to run beside this one (before/after figures), e.g. a checkout of an earlier commit. */
 const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
 const SHAPED = process.env.BENCH_SHAPED !== '0';
@@ -100,6 +130,10 @@ const MODES = (process.env.BENCH_MODES ?? 'exactly-once,at-least-once').split(',
 });
 const HEADER_PRODUCED_AT = 'bench-produced-at';
 
+const loadText = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const say = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -114,6 +148,7 @@ mkdirSync(LOG_DIR, { recursive: true });
 
 interface Stack {
   brokers: string;
+  brokerPort: number;
   registry: string;
   kafkaPid: number | undefined;
   down: () => void;
@@ -134,7 +169,7 @@ function startStack(): Stack {
     KAFKA_HEAP_OPTS: '-Xms1g -Xmx1g',
   };
   say(
-    '== own stack instance (Kafka with the full JIT, KAFKA_JVM_OPTS=""): ' +
+    `== own stack instance (Kafka with the full JIT, KAFKA_JVM_OPTS=""): ` +
       `STACK_STATE_DIR=${stateDir} KAFKA_PORT=${env.KAFKA_PORT} REGISTRY_PORT=${env.REGISTRY_PORT}`,
   );
   const out = execFileSync('bash', [STACK, 'up'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -151,6 +186,7 @@ function startStack(): Stack {
   let down = false;
   return {
     brokers,
+    brokerPort: Number(brokers.slice(brokers.lastIndexOf(':') + 1)),
     registry,
     kafkaPid,
     down: () => {
@@ -194,7 +230,8 @@ interface Child {
   log: string;
 }
 
-async function startChild(kind: Kind, delivery: Delivery, topics: Topics, ctx: Context, name: string = kind): Promise<Child> {
+async function startChild(subject: Subject, delivery: Delivery, topics: Topics, ctx: Context, name: string): Promise<Child> {
+  const { kind, client } = subject;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -215,18 +252,15 @@ async function startChild(kind: Kind, delivery: Delivery, topics: Topics, ctx: C
         SUBJECT_TEMPLATE: ctx.subjectTemplate,
         METRICS_PORT: String(await freePort()),
         LOG_LEVEL: 'warn',
+        KAFKA_CLIENT: client,
       },
       EXTRA_WORKER_ENV,
     );
     argv = kind === 'worker' ? [...NODE_FLAGS, CLI, 'run'] : [...BASELINE_NODE_FLAGS, BASELINE_CLI ?? CLI, 'run'];
   } else {
-    const alt = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).find((client) => kind.startsWith(`pipe-${client}`));
-    env.PIPE_CLIENT = alt ?? 'kafkajs';
-    if (kind.endsWith('-shaped')) env.PIPE_SHAPE = 'output';
-    for (const variable of Object.values(ALT_CLIENT_DIRS)) {
-      const dir = process.env[variable];
-      if (dir !== undefined) env[variable] = dir;
-    }
+    env.PIPE_CLIENT = client;
+    if (kind === 'pipe-shaped') env.PIPE_SHAPE = 'output';
+    if (CONFLUENT_DIR !== undefined) env.CONFLUENT_KAFKA_DIR = CONFLUENT_DIR;
     argv = ['--import', 'tsx', ...NODE_FLAGS, PIPE];
   }
   const log = join(LOG_DIR, `${topics.input}-${name}.log`);
@@ -252,29 +286,6 @@ async function startChild(kind: Kind, delivery: Delivery, topics: Topics, ctx: C
       clearTimeout(timer);
     },
   };
-}
-
-/** utime + stime of a process, in seconds (/proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/** VmRSS and VmHWM (peak) of a process, in MB. */
-function memory(pid: number): { rss: number; hwm: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
-  } catch {
-    return { rss: NaN, hwm: NaN };
-  }
 }
 
 // ------------------------------------------------------------------------------------------------------ kafka
@@ -338,6 +349,10 @@ interface Drain {
   cpuPerCall: number;
   brokerCpuPct: number;
   peakRssMb: number;
+  /** Most established connections to the broker's port the children held at once (summed), sampled every 0.5 s. */
+  peakConnections: number;
+  /** The machine's 1-minute load average when the measured window closed. */
+  load: number;
   seconds: number;
 }
 
@@ -361,15 +376,28 @@ async function drain(
   let a: { t: number; n: number; cpu: number; broker: number } | undefined;
   let b: { t: number; n: number; cpu: number; broker: number } | undefined;
   let peak = 0;
+  let peakConnections = 0;
+  let load = NaN;
+  let lastConnections = -Infinity;
   const cpu = (): number => pids.reduce((s, p) => s + cpuSeconds(p), 0);
   for (;;) {
     const t = performance.now();
     // The coordinator may not be there yet (a fresh broker creates __consumer_offsets on the first group).
     const n = await committed(ctx, group, topic).catch(() => 0);
     for (const pid of pids) peak = Math.max(peak, memory(pid).hwm);
+    if (t - lastConnections >= 500 || n >= total) {
+      lastConnections = t;
+      peakConnections = Math.max(
+        peakConnections,
+        pids.reduce((sum, pid) => sum + connectionsTo(pid, ctx.stack.brokerPort), 0),
+      );
+    }
     onSample?.(t, n);
     if (a === undefined && n >= lo) a = { t, n, cpu: cpu(), broker: cpuSeconds(ctx.stack.kafkaPid) };
-    if (b === undefined && n >= hi) b = { t, n, cpu: cpu(), broker: cpuSeconds(ctx.stack.kafkaPid) };
+    if (b === undefined && n >= hi) {
+      b = { t, n, cpu: cpu(), broker: cpuSeconds(ctx.stack.kafkaPid) };
+      load = loadavg()[0] ?? NaN;
+    }
     if (n >= total) break;
     if (Date.now() - started > timeoutMs) throw new Error(`${group}: only ${n} of ${total} committed after ${timeoutMs / 1000} s`);
     if (cancelled()) throw new Error(`${group}: drain cancelled`);
@@ -383,6 +411,8 @@ async function drain(
     cpuPerCall: ((b.cpu - a.cpu) / calls) * 1e6,
     brokerCpuPct: ((b.broker - a.broker) / seconds) * 100,
     peakRssMb: peak,
+    peakConnections,
+    load,
     seconds: (Date.now() - started) / 1000,
   };
 }
@@ -479,26 +509,31 @@ function summarize(samples: number[], sent: number, received: number): Latency {
 // ----------------------------------------------------------------------------------------------------- suites
 
 interface Row {
-  kind: Kind;
+  subject: Subject;
   mode: Delivery;
   partitions: number;
   processes: number;
   drain: Drain;
   latency: Latency | undefined;
+  /** Transactional ids the subject used (scaling suite). */
+  producers?: number;
+  /** What the worker wrote, read back (main suite, first round). */
+  outputs?: OutputCheck;
 }
 
 /** One subject end to end: fresh topics, backlog, child(ren), drain, optional paced load. */
 async function measure(
   ctx: Context,
-  kind: Kind,
+  subject: Subject,
   mode: Delivery,
-  options: { calls: number; partitions: number; processes?: number; latency?: boolean },
+  options: { calls: number; partitions: number; processes?: number; latency?: boolean; producers?: boolean; outputs?: boolean },
 ): Promise<Row> {
   const processes = options.processes ?? 1;
-  const topics = topicsFor(`${kind}-${mode === 'exactly-once' ? 'eos' : 'alo'}-p${options.partitions}x${processes}`);
+  const name = `${subject.kind}-${subject.client}`;
+  const topics = topicsFor(`${name}-${mode === 'exactly-once' ? 'eos' : 'alo'}-p${options.partitions}x${processes}`);
   await createTopics(ctx, topics, options.partitions);
   await produceBacklog(ctx, topics.input, options.calls, options.partitions);
-  const started = await Promise.all(Array.from({ length: processes }, (_, n) => startChild(kind, mode, topics, ctx, `${kind}${n}`)));
+  const started = await Promise.all(Array.from({ length: processes }, (_, n) => startChild(subject, mode, topics, ctx, `${name}${n}`)));
   let over = false;
   try {
     const result = await Promise.race([
@@ -514,15 +549,107 @@ async function measure(
       ),
       ...started.map(async (c) => {
         const code = await c.exited;
-        throw new Error(`${kind} exited (${String(code)}) during the drain; log: ${c.log}`);
+        throw new Error(`${name} exited (${String(code)}) during the drain; log: ${c.log}`);
       }),
     ]);
+    const outputs = options.outputs === true ? await readOutputs(ctx, topics, options.calls) : undefined;
     const lat = options.latency === true ? await latency(ctx, topics, options.partitions, LATENCY_RATE, LATENCY_SECONDS) : undefined;
-    return { kind, mode, partitions: options.partitions, processes, drain: result, latency: lat };
+    const producers = options.producers === true ? transactionalIds(ctx, `${topics.group}-`) : undefined;
+    return {
+      subject,
+      mode,
+      partitions: options.partitions,
+      processes,
+      drain: result,
+      latency: lat,
+      ...(producers === undefined ? {} : { producers }),
+      ...(outputs === undefined ? {} : { outputs }),
+    };
   } finally {
     over = true;
     await Promise.all(started.map((c) => c.stop()));
   }
+}
+
+interface OutputCheck {
+  inputBytes: number;
+  outputBytes: number;
+  records: number;
+  /** Input records (partition and offset) that at least one output names. */
+  inputsCovered: number;
+  /** Outputs whose source and idempotency key another output already had. */
+  duplicates: number;
+}
+
+const SOURCE_MARK = '"source":{"partition":';
+
+/**
+ * Reads back, read_committed, what the subject wrote for a drained backlog of `calls` inputs: the bytes of the
+ * values against the inputs' (OUTPUT_SIZE_FACTOR), and each output's input coordinates (`source` in the value,
+ * the `__connect.errors.*` headers of a dead letter) with its `idempotency-key`: an input no output names is
+ * lost, the same coordinates and key twice are a duplicate.
+ */
+async function readOutputs(ctx: Context, topics: Topics, calls: number): Promise<OutputCheck> {
+  let inputBytes = 0;
+  for (let i = 0; i < calls; i++) inputBytes += Buffer.byteLength(ctx.corpus[i % ctx.corpus.length] ?? '');
+  const seen = new Set<string>();
+  const inputs = new Set<string>();
+  const check: OutputCheck = { inputBytes, outputBytes: 0, records: 0, inputsCovered: 0, duplicates: 0 };
+  const reader = ctx.kafka.consumer({ groupId: `${topics.group}-check`, readUncommitted: false, maxWaitTimeInMs: 200 });
+  let lastArrival = Date.now();
+  await reader.connect();
+  await reader.subscribe({ topics: [topics.output, topics.rejected, topics.dlq], fromBeginning: true });
+  await reader.run({
+    eachBatch: async ({ batch }) => {
+      lastArrival = Date.now();
+      for (const message of batch.messages) {
+        const value = message.value ?? Buffer.alloc(0);
+        check.records++;
+        check.outputBytes += value.length;
+        const header = (name: string): string => message.headers?.[name]?.toString() ?? '';
+        let where: string;
+        if (batch.topic === topics.dlq) where = `${header('__connect.errors.partition')}:${header('__connect.errors.offset')}`;
+        else {
+          const text = value.toString('utf8');
+          const at = text.lastIndexOf(SOURCE_MARK);
+          const found = at < 0 ? null : /^(\d+),"offset":"(\d+)"/.exec(text.slice(at + SOURCE_MARK.length));
+          where = found === null ? `?${String(check.records)}` : `${found[1] ?? ''}:${found[2] ?? ''}`;
+        }
+        inputs.add(where);
+        const id = `${where}:${header('idempotency-key')}`;
+        if (seen.has(id)) check.duplicates++;
+        else seen.add(id);
+      }
+      await Promise.resolve();
+    },
+  });
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && !(inputs.size >= calls && Date.now() - lastArrival > 2_000)) await sleep(200);
+  await reader.disconnect();
+  check.inputsCovered = inputs.size;
+  return check;
+}
+
+/** Runs one of Kafka's own tools (the broker's jars) and returns its stdout. */
+function runKafkaTool(cls: string, toolArgs: readonly string[]): string {
+  return execFileSync(
+    process.env.KAFKA_JAVA ?? 'java',
+    [
+      '-Xmx512m',
+      `-Dlog4j2.configurationFile=${join(ROOT, 'scripts', 'stack', 'tools-log4j2.xml')}`,
+      '-cp',
+      `${kafkaLibs()}/*`,
+      cls,
+      ...toolArgs,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 },
+  );
+}
+
+/** Transactional ids starting with `prefix` that the broker knows (Kafka's TransactionsCommand `list`). */
+function transactionalIds(ctx: Context, prefix: string): number {
+  const out = runKafkaTool('org.apache.kafka.tools.TransactionsCommand', ['--bootstrap-server', ctx.stack.brokers, 'list']);
+  return out.split('\n').filter((line) => line.trim().split(/\s+/)[0]?.startsWith(prefix) === true).length;
 }
 
 function median<T>(rows: readonly T[], key: (row: T) => number): T {
@@ -532,18 +659,15 @@ function median<T>(rows: readonly T[], key: (row: T) => number): T {
   return pick;
 }
 
-const LABEL: Record<Kind, string> = {
-  worker: 'worker (node dist/cli.js run)',
+const KIND_LABEL: Record<Kind, string> = {
+  worker: 'worker',
   'worker-baseline': 'worker, baseline build (BENCH_BASELINE_CLI)',
-  pipe: 'pipe, kafkajs (bench/pipe.ts)',
-  'pipe-shaped': 'pipe, kafkajs, output-shaped records',
-  'pipe-platformatic': 'pipe, @platformatic/kafka',
-  'pipe-platformatic-shaped': 'pipe, @platformatic/kafka, output-shaped records',
-  'pipe-confluent': 'pipe, @confluentinc/kafka-javascript',
-  'pipe-confluent-shaped': 'pipe, @confluentinc/kafka-javascript, output-shaped records',
+  pipe: 'pipe',
+  'pipe-shaped': 'pipe, output-shaped records',
 };
+const label = (s: Subject): string => `${KIND_LABEL[s.kind]}, ${CLIENT_NAMES[s.client]}`;
 
-function printRows(rows: readonly Row[], withLatency: boolean): void {
+function printRows(rows: readonly Row[], columns: { latency?: boolean; scaling?: boolean }): void {
   const header = [
     'subject',
     'mode',
@@ -553,10 +677,12 @@ function printRows(rows: readonly Row[], withLatency: boolean): void {
     'CPU µs/call',
     'broker CPU',
     'peak RSS MB',
-    ...(withLatency ? ['p50 ms', 'p99 ms', 'max ms'] : []),
+    ...(columns.latency === true ? ['p50 ms', 'p99 ms', 'max ms'] : []),
+    ...(columns.scaling === true ? ['broker conns', 'txn producers'] : []),
+    'load 1m',
   ];
   const table = rows.map((r) => [
-    LABEL[r.kind],
+    label(r.subject),
     r.mode,
     String(r.partitions),
     String(r.processes),
@@ -564,7 +690,9 @@ function printRows(rows: readonly Row[], withLatency: boolean): void {
     fmt(r.drain.cpuPerCall, 1),
     `${fmt(r.drain.brokerCpuPct)}%`,
     fmt(r.drain.peakRssMb),
-    ...(withLatency ? [fmt(r.latency?.p50 ?? NaN), fmt(r.latency?.p99 ?? NaN), fmt(r.latency?.max ?? NaN)] : []),
+    ...(columns.latency === true ? [fmt(r.latency?.p50 ?? NaN), fmt(r.latency?.p99 ?? NaN), fmt(r.latency?.max ?? NaN)] : []),
+    ...(columns.scaling === true ? [fmt(r.drain.peakConnections), fmt(r.producers ?? NaN)] : []),
+    fmt(r.drain.load, 2),
   ]);
   printTable(header, table);
 }
@@ -586,97 +714,168 @@ function printTable(header: readonly string[], rows: readonly (readonly string[]
 async function warmBroker(ctx: Context): Promise<void> {
   if (process.env.BENCH_WARMUP === '0') return;
   process.stderr.write('   warming the broker up (untimed pipe drains)\n');
-  for (const mode of MODES) await measure(ctx, 'pipe', mode, { calls: 30_000, partitions: PARTITIONS });
+  for (const mode of MODES) await measure(ctx, { kind: 'pipe', client: 'kafkajs' }, mode, { calls: 30_000, partitions: PARTITIONS });
 }
 
 async function suiteMain(ctx: Context): Promise<void> {
   say(
-    `\n== main: worker vs pipe, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s); ` +
-      `then ${fmt(LATENCY_RATE)} calls/s for ${LATENCY_SECONDS} s (latency)`,
+    `\n== main: worker vs pipe on ${CLIENTS.map((c) => CLIENT_NAMES[c]).join(' and ')}, ${fmt(CALLS)} calls backlog, ` +
+      `${PARTITIONS} partitions, ${ROUNDS} round(s), median by calls/s; ` +
+      `then ${fmt(LATENCY_RATE)} calls/s for ${LATENCY_SECONDS} s (latency); load average ${loadText()}`,
   );
-  const rows: Row[] = [];
-  const all: Kind[] = [
-    'worker',
-    'pipe',
-    ...(SHAPED ? (['pipe-shaped'] as const) : []),
-    ...(BASELINE_CLI === undefined ? [] : (['worker-baseline'] as const)),
+  const all: Subject[] = [
+    ...CLIENTS.flatMap((client) =>
+      [
+        'worker' as const,
+        'pipe' as const,
+        ...(SHAPED ? (['pipe-shaped'] as const) : []),
+        ...(BASELINE_CLI === undefined ? [] : (['worker-baseline'] as const)),
+      ].map((kind) => ({ kind, client })),
+    ),
+    ...(CONFLUENT_DIR === undefined
+      ? []
+      : (['pipe', ...(SHAPED ? (['pipe-shaped'] as const) : [])] as const).map((kind) => ({ kind, client: 'confluent' as const }))),
   ];
-  // BENCH_KINDS=worker,worker-baseline: a subset, for quick A/B runs while working on the code.
+  // BENCH_KINDS=worker,pipe: a subset, for quick A/B runs while working on the code.
   const only = process.env.BENCH_KINDS?.split(',');
-  const kinds = only === undefined ? all : all.filter((k) => only.includes(k));
+  const subjects = only === undefined ? all : all.filter((s) => only.includes(s.kind));
+  const rows: Row[] = [];
   for (const mode of MODES) {
-    const byKind = new Map<Kind, Row[]>(kinds.map((k) => [k, []]));
+    const bySubject = new Map<string, Row[]>(subjects.map((s) => [subjectKey(s), []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate the order between rounds, so no subject always runs first.
-      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length] as Kind);
-      for (const kind of order) {
-        const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
+      const order = subjects.map((_, i) => subjects[(i + round) % subjects.length] as Subject);
+      for (const subject of order) {
+        const outputs = round === 0 && subject.kind === 'worker';
+        const row = await measure(ctx, subject, mode, { calls: CALLS, partitions: PARTITIONS, latency: true, outputs });
         process.stderr.write(
-          `   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call, ` +
-            `p50 ${fmt(row.latency?.p50 ?? NaN)} ms\n`,
+          `   ${label(subject)} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ` +
+            `${fmt(row.drain.cpuPerCall, 1)} µs CPU/call, p50 ${fmt(row.latency?.p50 ?? NaN)} ms, load ${fmt(row.drain.load, 2)}\n`,
         );
-        byKind.get(kind)?.push(row);
+        bySubject.get(subjectKey(subject))?.push(row);
       }
     }
-    for (const kind of kinds) rows.push(median(byKind.get(kind) ?? [], (r) => r.drain.rate));
+    for (const subject of subjects) {
+      const runs = bySubject.get(subjectKey(subject)) ?? [];
+      const pick = median(runs, (r) => r.drain.rate);
+      const outputs = runs.find((r) => r.outputs !== undefined)?.outputs;
+      rows.push(outputs === undefined ? pick : { ...pick, outputs });
+      if (ROUNDS > 1)
+        say(
+          `rounds, ${label(subject)}, ${mode}: ${runs.map((r) => `${fmt(r.drain.rate)} calls/s ${fmt(r.drain.cpuPerCall, 1)} µs`).join(' / ')}`,
+        );
+    }
   }
   say();
-  printRows(rows, true);
+  printRows(rows, { latency: true });
+
+  const get = (kind: Kind, client: Client, mode: Delivery): Row | undefined =>
+    rows.find((r) => r.subject.kind === kind && r.subject.client === client && r.mode === mode);
+  const ratio = (x: number, y: number): string => fmt(x / y, 2);
+  const ratioRows: string[][] = [];
+  const columns: string[] = [];
+  for (const client of CLIENTS) for (const mode of MODES) columns.push(`${client} ${mode}`);
+  const line = (name: string, value: (client: WorkerClient, mode: Delivery) => string): void => {
+    const cells: string[] = [];
+    for (const client of CLIENTS) for (const mode of MODES) cells.push(value(client, mode));
+    ratioRows.push([name, ...cells]);
+  };
+  const of = (client: WorkerClient, mode: Delivery): { w: Row | undefined; p: Row | undefined; s: Row | undefined } => ({
+    w: get('worker', client, mode),
+    p: get('pipe', client, mode),
+    s: get('pipe-shaped', client, mode),
+  });
+  line('worker / pipe, calls/s (goal >= 0.80)', (c, m) => {
+    const { w, p } = of(c, m);
+    return w === undefined || p === undefined ? '-' : ratio(w.drain.rate, p.drain.rate);
+  });
+  line('pipe / worker, CPU per call', (c, m) => {
+    const { w, p } = of(c, m);
+    return w === undefined || p === undefined ? '-' : ratio(p.drain.cpuPerCall, w.drain.cpuPerCall);
+  });
+  line('worker / output-shaped pipe, calls/s (goal >= 0.90)', (c, m) => {
+    const { w, s } = of(c, m);
+    return w === undefined || s === undefined ? '-' : ratio(w.drain.rate, s.drain.rate);
+  });
+  line('output-shaped pipe / worker, CPU per call', (c, m) => {
+    const { w, s } = of(c, m);
+    return w === undefined || s === undefined ? '-' : ratio(s.drain.cpuPerCall, w.drain.cpuPerCall);
+  });
+  line('µs/call: the client on the larger output (shaped - pipe)', (c, m) => {
+    const { p, s } = of(c, m);
+    return p === undefined || s === undefined ? '-' : fmt(s.drain.cpuPerCall - p.drain.cpuPerCall, 1);
+  });
+  line('µs/call: our code (worker - shaped pipe)', (c, m) => {
+    const { w, s } = of(c, m);
+    return w === undefined || s === undefined ? '-' : fmt(w.drain.cpuPerCall - s.drain.cpuPerCall, 1);
+  });
+  line('worker on this client / on kafkajs, calls/s', (c, m) => {
+    const w = get('worker', c, m);
+    const k = get('worker', 'kafkajs', m);
+    return w === undefined || k === undefined ? '-' : ratio(w.drain.rate, k.drain.rate);
+  });
+  line('worker on this client / on kafkajs, CPU per call', (c, m) => {
+    const w = get('worker', c, m);
+    const k = get('worker', 'kafkajs', m);
+    return w === undefined || k === undefined ? '-' : ratio(w.drain.cpuPerCall, k.drain.cpuPerCall);
+  });
   say();
+  printTable(['ratio (this run)', ...columns], ratioRows);
+
+  const checks = rows.filter((r) => r.outputs !== undefined);
+  if (checks.length > 0) {
+    say(
+      `\nWhat the worker wrote, read back (read_committed, first round): every input named by an output, no output twice; ` +
+        `worker output values / input values (bench/pipe-common.ts OUTPUT_SIZE_FACTOR is ${String(OUTPUT_SIZE_FACTOR)})`,
+    );
+    printTable(
+      ['subject', 'mode', 'inputs', 'outputs', 'inputs named', 'lost', 'duplicates', 'output MB', 'input MB', 'output / input bytes'],
+      checks.map((r) => {
+        const o = r.outputs as OutputCheck;
+        return [
+          label(r.subject),
+          r.mode,
+          fmt(CALLS),
+          fmt(o.records),
+          fmt(o.inputsCovered),
+          fmt(Math.max(0, CALLS - o.inputsCovered)),
+          fmt(o.duplicates),
+          fmt(o.outputBytes / 1e6, 2),
+          fmt(o.inputBytes / 1e6, 2),
+          fmt(o.outputBytes / o.inputBytes, 3),
+        ];
+      }),
+    );
+  }
   for (const mode of MODES) {
-    const get = (kind: Kind): Row | undefined => rows.find((r) => r.kind === kind && r.mode === mode);
-    const w = get('worker');
-    const p = get('pipe');
-    if (w === undefined || p === undefined) continue;
-    say(`ratio worker / pipe, ${mode}: ${(w.drain.rate / p.drain.rate).toFixed(2)} (goal >= 0.80)`);
-    const s = get('pipe-shaped');
-    if (s !== undefined) {
-      say(
-        `   CPU per call: pipe ${fmt(p.drain.cpuPerCall, 1)} µs; ` +
-          `+ ${fmt(s.drain.cpuPerCall - p.drain.cpuPerCall, 1)} µs the client spends on output-shaped records; ` +
-          `+ ${fmt(w.drain.cpuPerCall - s.drain.cpuPerCall, 1)} µs our code = worker ${fmt(w.drain.cpuPerCall, 1)} µs`,
-      );
-      say(`   ratio worker / output-shaped pipe: ${(w.drain.rate / s.drain.rate).toFixed(2)}`);
+    for (const client of CLIENTS) {
+      const w = get('worker', client, mode);
+      const b = get('worker-baseline', client, mode);
+      if (w !== undefined && b !== undefined)
+        say(
+          `worker / baseline build, ${client} ${mode}: ${ratio(w.drain.rate, b.drain.rate)} in calls/s, ` +
+            `CPU per call ${fmt(b.drain.cpuPerCall, 1)} -> ${fmt(w.drain.cpuPerCall, 1)} µs`,
+        );
     }
-    const b = get('worker-baseline');
-    if (b !== undefined)
-      say(
-        `   worker / baseline build: ${(w.drain.rate / b.drain.rate).toFixed(2)} in calls/s, ` +
-          `CPU per call ${fmt(b.drain.cpuPerCall, 1)} -> ${fmt(w.drain.cpuPerCall, 1)} µs`,
-      );
   }
 }
 
 async function suiteKafkaTools(ctx: Context): Promise<void> {
   const libs = kafkaLibs();
-  const java = process.env.KAFKA_JAVA ?? 'java';
   const payload = join(LOG_DIR, 'payloads.txt');
   writeFileSync(payload, `${ctx.corpus.slice(0, 5_000).join('\n')}\n`);
   const topic = `${RUN}-perf`;
   await ctx.admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
-  const runTool = (cls: string, toolArgs: string[]): string =>
-    execFileSync(
-      java,
-      [
-        '-Xmx512m',
-        `-Dlog4j2.configurationFile=${join(ROOT, 'scripts', 'stack', 'tools-log4j2.xml')}`,
-        '-cp',
-        `${libs}/*`,
-        cls,
-        ...toolArgs,
-      ],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 },
-    );
   const producerRate = (out: string): number =>
     Number(/records sent, ([\d.]+) records\/sec/.exec(out.trim().split('\n').pop() ?? '')?.[1] ?? NaN);
   say(
-    `\n== Kafka's own tools on the same broker (${libs}), ` +
-      `${fmt(PERF_RECORDS)} records of the corpus (payload file), ${PARTITIONS} partitions`,
+    `\n== Kafka's own tools on the same broker (${libs}), ${fmt(PERF_RECORDS)} records of the corpus (payload file), ` +
+      `${PARTITIONS} partitions`,
   );
   const results: string[][] = [];
   // Kafka's producer tool on the corpus; `extra` goes before the producer properties.
   const producerPerformance = (extra: string[]): string =>
-    runTool('org.apache.kafka.tools.ProducerPerformance', [
+    runKafkaTool('org.apache.kafka.tools.ProducerPerformance', [
       '--topic',
       topic,
       '--num-records',
@@ -696,7 +895,7 @@ async function suiteKafkaTools(ctx: Context): Promise<void> {
   results.push(['ProducerPerformance transactional (commit every 100 ms)', fmt(producerRate(txn))]);
   const config = join(LOG_DIR, 'consumer.properties');
   writeFileSync(config, 'isolation.level=read_committed\n');
-  const consumed = runTool('org.apache.kafka.tools.ConsumerPerformance', [
+  const consumed = runKafkaTool('org.apache.kafka.tools.ConsumerPerformance', [
     '--bootstrap-server',
     ctx.stack.brokers,
     '--topic',
@@ -729,163 +928,149 @@ function kafkaLibs(): string {
 
 async function suiteScaling(ctx: Context): Promise<void> {
   say(
-    `\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; 1, 2, 4 input partitions; ` +
-      `two workers in one group; ${ROUNDS} round(s), median`,
+    `\n== scaling (exactly-once): ${fmt(SCALING_CALLS)} calls backlog; ${SCALING_PARTITIONS.join(', ')} input partitions; ` +
+      `one process; on ${CLIENTS.map((c) => CLIENT_NAMES[c]).join(' and ')}; ${ROUNDS} round(s), median; load average ${loadText()}`,
   );
   const rows: Row[] = [];
-  const setups = [
-    { partitions: 1, processes: 1 },
-    { partitions: 2, processes: 1 },
-    { partitions: 4, processes: 1 },
-    { partitions: 4, processes: 2 },
-  ];
-  for (const setup of setups) {
-    for (const kind of ['worker', 'pipe'] as const) {
-      const runs: Row[] = [];
-      for (let round = 0; round < ROUNDS; round++) runs.push(await measure(ctx, kind, 'exactly-once', { calls: SCALING_CALLS, ...setup }));
-      rows.push(median(runs, (r) => r.drain.rate));
+  for (const client of CLIENTS) {
+    for (const partitions of SCALING_PARTITIONS) {
+      for (const kind of ['worker', 'pipe'] as const) {
+        const runs: Row[] = [];
+        for (let round = 0; round < ROUNDS; round++)
+          runs.push(await measure(ctx, { kind, client }, 'exactly-once', { calls: SCALING_CALLS, partitions, producers: true }));
+        const row = median(runs, (r) => r.drain.rate);
+        process.stderr.write(
+          `   ${label(row.subject)} ${String(partitions)} partitions: ${fmt(row.drain.rate)} calls/s, ` +
+            `${fmt(row.drain.peakConnections)} connections, ${fmt(row.producers ?? NaN)} transactional producers\n`,
+        );
+        rows.push(row);
+      }
     }
   }
   say();
-  printRows(rows, false);
+  printRows(rows, { scaling: true });
+  say(
+    "broker conns: the most established TCP connections the process held to the broker's port at once; txn producers: transactional ids it used (the broker's list)",
+  );
 }
 
 async function suiteMemory(ctx: Context): Promise<void> {
-  say(`\n== memory: the worker (exactly-once) draining a backlog of ${fmt(MEMORY_CALLS)} calls, ${PARTITIONS} partitions`);
-  const topics = topicsFor('memory');
-  await createTopics(ctx, topics, PARTITIONS);
-  await produceBacklog(ctx, topics.input, MEMORY_CALLS, PARTITIONS);
-  const worker = await startChild('worker', 'exactly-once', topics, ctx);
-  const samples: { t: number; done: number; rss: number }[] = [];
-  let lastSample = 0;
-  try {
-    const result = await drain(ctx, topics.group, topics.input, MEMORY_CALLS, [worker.pid], 1_800_000, (t, done) => {
-      if (t - lastSample < 5_000) return;
-      lastSample = t;
-      samples.push({ t, done, rss: memory(worker.pid).rss });
+  say(
+    `\n== memory: the worker (exactly-once) on ${CLIENTS.map((c) => CLIENT_NAMES[c]).join(', then ')}, ` +
+      `each draining the same backlog of ${fmt(MEMORY_CALLS)} calls, ${PARTITIONS} partitions; load average ${loadText()}`,
+  );
+  const shared = topicsFor('memory');
+  await createTopics(ctx, shared, PARTITIONS);
+  await produceBacklog(ctx, shared.input, MEMORY_CALLS, PARTITIONS);
+  const rows: string[][] = [];
+  const series: string[] = [];
+  for (const client of CLIENTS) {
+    // The same input for each client, read by its own group into its own output topics.
+    const own = topicsFor(`memory-${client}`);
+    const topics: Topics = { ...own, input: shared.input };
+    await ctx.admin.createTopics({
+      topics: [topics.output, topics.rejected, topics.dlq].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
+      waitForLeaders: true,
     });
-    const end = memory(worker.pid);
-    say(`drained ${fmt(MEMORY_CALLS)} calls in ${fmt(result.seconds, 1)} s (${fmt(result.rate)} calls/s from 10% to 90%)`);
-    say(`peak RSS (VmHWM) ${fmt(end.hwm)} MB (goal < 300 MB); RSS at the end ${fmt(end.rss)} MB`);
-    say(`RSS every 5 s (MB): ${samples.map((s) => fmt(s.rss)).join(' ')}`);
-  } finally {
-    await worker.stop();
+    const worker = await startChild({ kind: 'worker', client }, 'exactly-once', topics, ctx, `worker-${client}`);
+    const samples: number[] = [];
+    let lastSample = 0;
+    try {
+      const result = await Promise.race([
+        drain(ctx, topics.group, topics.input, MEMORY_CALLS, [worker.pid], 1_800_000, (t) => {
+          if (t - lastSample < 5_000) return;
+          lastSample = t;
+          samples.push(memory(worker.pid).rss);
+        }),
+        worker.exited.then((code) => {
+          throw new Error(`worker on ${client} exited (${String(code)}) during the drain; log: ${worker.log}`);
+        }),
+      ]);
+      const end = memory(worker.pid);
+      rows.push([
+        `worker, ${CLIENT_NAMES[client]}`,
+        fmt(result.seconds, 1),
+        fmt(result.rate),
+        fmt(result.cpuPerCall, 1),
+        fmt(end.hwm),
+        fmt(end.rss),
+        fmt(result.load, 2),
+      ]);
+      series.push(`RSS every 5 s, ${CLIENT_NAMES[client]} (MB): ${samples.map((r) => fmt(r)).join(' ')}`);
+    } finally {
+      await worker.stop();
+    }
   }
+  say();
+  printTable(
+    ['subject', 'drained in s', 'calls/s (10-90%)', 'CPU µs/call', 'peak RSS MB (goal < 300)', 'RSS at the end MB', 'load 1m'],
+    rows,
+  );
+  for (const line of series) say(line);
 }
 
 async function suiteSoak(ctx: Context): Promise<void> {
   const intervalMs = Math.max(10_000, Math.min(60_000, (SOAK_SECONDS * 1000) / 10));
   say(
-    `\n== soak: the worker (exactly-once) at ${fmt(SOAK_RATE)} calls/s for ${fmt(SOAK_SECONDS)} s, ` +
-      `${PARTITIONS} partitions; RSS and latency every ${intervalMs / 1000} s`,
+    `\n== soak: the worker (exactly-once) on ${CLIENTS.map((c) => CLIENT_NAMES[c]).join(' and ')} side by side, ` +
+      `each at ${fmt(SOAK_RATE)} calls/s on its own topics for ${fmt(SOAK_SECONDS)} s, ${PARTITIONS} partitions; ` +
+      `RSS and latency every ${intervalMs / 1000} s; load average ${loadText()}`,
   );
-  const topics = topicsFor('soak');
-  await createTopics(ctx, topics, PARTITIONS);
-  const worker = await startChild('worker', 'exactly-once', topics, ctx);
   const rows: string[][] = [];
-  const rss: number[] = [];
-  try {
-    const total = await latency(ctx, topics, PARTITIONS, SOAK_RATE, SOAK_SECONDS, {
-      everyMs: intervalMs,
-      report: (t, s) => {
-        const m = memory(worker.pid);
-        rss.push(m.rss);
-        rows.push([fmt(t), fmt(s.sent), fmt(s.received), fmt(s.p50), fmt(s.p99), fmt(m.rss), fmt(m.hwm)]);
-        process.stderr.write(`   ${fmt(t)} s: RSS ${fmt(m.rss)} MB, p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms\n`);
-      },
-    });
-    printTable(['t (s)', 'sent', 'received', 'p50 ms', 'p99 ms', 'RSS MB', 'peak MB'], rows);
-    const half = rss.slice(Math.floor(rss.length / 2));
-    say(
-      `overall: sent ${fmt(total.sent)}, received ${fmt(total.received)}, ` +
-        `p50 ${fmt(total.p50)} ms, p99 ${fmt(total.p99)} ms, max ${fmt(total.max)} ms`,
-    );
-    say(
-      `RSS second half: min ${fmt(Math.min(...half))} MB, max ${fmt(Math.max(...half))} MB; ` +
-        `first sample ${fmt(rss[0] ?? NaN)} MB, last ${fmt(rss[rss.length - 1] ?? NaN)} MB`,
-    );
-  } finally {
-    await worker.stop();
-  }
-}
-
-async function suiteClients(ctx: Context): Promise<void> {
-  const alts = (Object.keys(ALT_CLIENT_DIRS) as AltClient[]).filter((client) => process.env[ALT_CLIENT_DIRS[client]] !== undefined);
-  if (alts.length === 0)
-    throw new Error(
-      `--suite clients needs at least one of ${Object.values(ALT_CLIENT_DIRS).join(', ')} ` +
-        '(see bench/pipe-platformatic.ts, bench/pipe-confluent.ts)',
-    );
-  say(
-    `\n== clients: the pipe on kafkajs and on ${alts.map((c) => ALT_CLIENT_NAMES[c]).join(' and ')}, ` +
-      `same and output-shaped records, ${fmt(CALLS)} calls backlog, ${PARTITIONS} partitions, ${ROUNDS} round(s), median`,
-  );
-  const pairs: (readonly [Kind, Kind, string])[] = [
-    ['pipe', 'pipe-shaped', 'kafkajs'],
-    ...alts.map((c) => [`pipe-${c}`, `pipe-${c}-shaped`, ALT_CLIENT_NAMES[c]] as const),
-  ];
-  const kinds: Kind[] = ['worker', ...pairs.map(([same]) => same), ...(SHAPED ? pairs.map(([, shaped]) => shaped) : [])];
-  const rows: Row[] = [];
-  for (const mode of MODES) {
-    const byKind = new Map<Kind, Row[]>(kinds.map((kind) => [kind, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      // Rotate the order each round so that no subject always runs first (or last) on the shared machine.
-      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length] as Kind);
-      for (const kind of order) {
-        const row = await measure(ctx, kind, mode, { calls: CALLS, partitions: PARTITIONS, latency: true });
-        process.stderr.write(
-          `   ${kind} ${mode} round ${round + 1}: ${fmt(row.drain.rate)} calls/s, ${fmt(row.drain.cpuPerCall, 1)} µs CPU/call\n`,
+  const summaries: string[] = [];
+  await Promise.all(
+    CLIENTS.map(async (client) => {
+      const topics = topicsFor(`soak-${client}`);
+      await createTopics(ctx, topics, PARTITIONS);
+      const worker = await startChild({ kind: 'worker', client }, 'exactly-once', topics, ctx, `worker-${client}`);
+      const rss: number[] = [];
+      try {
+        const total = await latency(ctx, topics, PARTITIONS, SOAK_RATE, SOAK_SECONDS, {
+          everyMs: intervalMs,
+          report: (t, s) => {
+            const m = memory(worker.pid);
+            rss.push(m.rss);
+            rows.push([
+              fmt(t),
+              client,
+              fmt(s.sent),
+              fmt(s.received),
+              fmt(s.p50),
+              fmt(s.p99),
+              fmt(m.rss),
+              fmt(m.hwm),
+              fmt(loadavg()[0] ?? NaN, 2),
+            ]);
+            process.stderr.write(`   ${client} ${fmt(t)} s: RSS ${fmt(m.rss)} MB, p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms\n`);
+          },
+        });
+        const half = rss.slice(Math.floor(rss.length / 2));
+        summaries.push(
+          `${CLIENT_NAMES[client]}: sent ${fmt(total.sent)}, received ${fmt(total.received)}, p50 ${fmt(total.p50)} ms, ` +
+            `p99 ${fmt(total.p99)} ms, max ${fmt(total.max)} ms; peak RSS ${fmt(memory(worker.pid).hwm)} MB; ` +
+            `RSS second half min ${fmt(Math.min(...half))} MB, max ${fmt(Math.max(...half))} MB; first sample ${fmt(rss[0] ?? NaN)} MB, ` +
+            `last ${fmt(rss[rss.length - 1] ?? NaN)} MB`,
         );
-        byKind.get(kind)?.push(row);
+      } finally {
+        await worker.stop();
       }
-    }
-    for (const kind of kinds) rows.push(median(byKind.get(kind) ?? [], (r) => r.drain.rate));
-  }
+    }),
+  );
+  rows.sort(
+    (x, y) => Number((x[0] ?? '').replace(/,/g, '')) - Number((y[0] ?? '').replace(/,/g, '')) || (x[1] ?? '').localeCompare(y[1] ?? ''),
+  );
   say();
-  printRows(rows, true);
-  if (!SHAPED) return;
-  say('\nWhat the larger output costs each client (same-records pipe / output-shaped pipe, calls/s and CPU per call):');
-  for (const mode of MODES) {
-    const of = (kind: Kind): Row | undefined => rows.find((r) => r.kind === kind && r.mode === mode);
-    for (const [same, shaped] of pairs) {
-      const a = of(same);
-      const b = of(shaped);
-      if (a === undefined || b === undefined) continue;
-      say(
-        `  ${mode} ${LABEL[same]}: shaped/same calls/s ${fmt(b.drain.rate / a.drain.rate, 2)}; ` +
-          `CPU µs/call ${fmt(a.drain.cpuPerCall, 1)} -> ${fmt(b.drain.cpuPerCall, 1)} ` +
-          `(+${fmt(b.drain.cpuPerCall - a.drain.cpuPerCall, 1)})`,
-      );
-    }
-    // Our own code's CPU per call is the worker minus the kafkajs pipe that writes the same-shaped output; on
-    // another client the worker would cost that client's output-shaped pipe plus our code. A projection from
-    // CPU per call (the single-threaded worker's throughput follows it), not a measurement of such a worker.
-    const worker = of('worker');
-    const shapedKafkajs = of('pipe-shaped');
-    if (worker === undefined || shapedKafkajs === undefined) continue;
-    const ours = worker.drain.cpuPerCall - shapedKafkajs.drain.cpuPerCall;
-    say(`  ${mode}: our code ${fmt(ours, 1)} µs/call (worker minus kafkajs output-shaped pipe)`);
-    for (const [same, shaped, name] of pairs.slice(1)) {
-      const pipeAlt = of(same);
-      const shapedAlt = of(shaped);
-      if (pipeAlt === undefined || shapedAlt === undefined) continue;
-      say(
-        `  ${mode}: projected worker on ${name} ${fmt(shapedAlt.drain.cpuPerCall + ours, 1)} µs/call, ` +
-          `worker / pipe there ~${fmt(pipeAlt.drain.cpuPerCall / (shapedAlt.drain.cpuPerCall + ours), 2)} (by CPU per call)`,
-      );
-    }
-  }
+  printTable(['t (s)', 'client', 'sent', 'received', 'p50 ms', 'p99 ms', 'RSS MB', 'peak MB', 'load 1m'], rows);
+  for (const line of summaries) say(line);
 }
-
 // ------------------------------------------------------------------------------------------------------- main
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   say(
-    `bench:worker ${[...SUITES].join(',')} at ${new Date().toISOString()}; node ${process.version}; ` +
-      `${cpus().length} cores; load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
+    `bench:worker ${[...SUITES].join(',')} at ${new Date().toISOString()}; node ${process.version}; ${cpus().length} cores; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
   const stack = startStack();
   const onSignal = (): void => {
@@ -912,10 +1097,9 @@ async function main(): Promise<void> {
     const avg = corpus.reduce((s, l) => s + Buffer.byteLength(l), 0) / corpus.length;
     say(`corpus: bench/corpus.ts, 20,000 distinct calls (cycled), average ${fmt(avg)} bytes; logs in ${LOG_DIR}`);
     const ctx: Context = { stack, kafka, admin, producer, corpus, subjectTemplate };
-    if (SUITES.has('main') || SUITES.has('clients') || SUITES.has('scaling')) await warmBroker(ctx);
+    if (SUITES.has('main') || SUITES.has('scaling')) await warmBroker(ctx);
     if (SUITES.has('main')) await suiteMain(ctx);
     if (SUITES.has('kafka')) await suiteKafkaTools(ctx);
-    if (SUITES.has('clients')) await suiteClients(ctx);
     if (SUITES.has('scaling')) await suiteScaling(ctx);
     if (SUITES.has('memory')) await suiteMemory(ctx);
     if (SUITES.has('soak')) await suiteSoak(ctx);
