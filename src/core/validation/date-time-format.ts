@@ -3,6 +3,8 @@
  * running its regular expressions: it accepts exactly the same strings. `YYYY-MM-DD`, then `T`, `t` or a white
  * space, then `hh:mm:ss[.fraction]` and `Z`, `z` or `±hh[[:]mm]`. Registered by `createSchemaCompiler`.
  */
+import { isWhiteSpace } from './whitespace.js';
+
 export function isDateTime(value: string): boolean {
   // ajv-formats splits at `t` or white space and needs exactly two parts: a ten-character date, then a time,
   // whose characters (digits, `:`, `.`, `z`, `+`, `-`) hold no further separator.
@@ -80,18 +82,5 @@ function digits(text: string, at: number, count: number): number {
 
 /** `t`, `T` or `\s` of a regular expression (WhiteSpace and LineTerminator). */
 function isSeparator(code: number): boolean {
-  if (code === 0x74 || code === 0x54) return true;
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  return code === 0x74 || code === 0x54 || isWhiteSpace(code);
 }

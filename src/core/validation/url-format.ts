@@ -1,8 +1,9 @@
 /**
  * The `url` string format for ajv, decided in linear time: {@link isUrl} accepts exactly what ajv-formats' `url`
  * regex accepts, without its quadratic backtracking on untrusted values. Registered on both Ajv instances by
- * `createSchemaCompiler` (validate.ts). Pure and dependency-free.
+ * `createSchemaCompiler` (validate.ts). Pure.
  */
+import { isWhiteSpace } from './whitespace.js';
 
 /**
  * Host and port of ajv-formats' `url` regex (its `full` mode), anchored: a public IPv4 address or a host name with
@@ -46,21 +47,4 @@ export function isUrl(value: string): boolean {
       at = value.indexOf('@', hostStart);
     } while (hostStart - 1 === start);
   }
-}
-
-/** `\s` of an ECMAScript regex: WhiteSpace (any Zs, tab, VT, FF, U+FEFF) and LineTerminator. */
-function isWhiteSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
