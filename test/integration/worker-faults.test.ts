@@ -190,15 +190,13 @@ describe('worker under faults', () => {
   }, 420_000);
 
   // The chart's StatefulSet for @platformatic/kafka: each replacement has the killed worker's name, as WORKER_ID
-  // (its transactional id) and KAFKA_GROUP_INSTANCE_ID (static membership).
-  it.runIf(process.env.TEST_KAFKA_CLIENT === 'platformatic')(
-    'exactly-once, stable identities (WORKER_ID and KAFKA_GROUP_INSTANCE_ID kept across restarts): SIGKILLed 10 times, every call id once',
-    async () => {
+  // (its transactional id) and KAFKA_GROUP_INSTANCE_ID (static membership). Defined on that client only: kafkajs
+  // has a transactional id per input partition and no static membership, so the case does not exist there.
+  if (process.env.TEST_KAFKA_CLIENT === 'platformatic')
+    it('exactly-once, stable identities (WORKER_ID and KAFKA_GROUP_INSTANCE_ID kept across restarts): SIGKILLed 10 times, every call id once', async () => {
       const slot = `faults-slot-${Date.now().toString(36)}`;
       await exactlyOnceUnderKills('itf-eos-slot', 'slot', { WORKER_ID: slot, KAFKA_GROUP_INSTANCE_ID: slot });
-    },
-    420_000,
-  );
+    }, 420_000);
 
   it('at-least-once: SIGKILLed 10 times mid-stream, nothing is missing (duplicates counted)', async () => {
     const topics = uniqueTopics('itf-alo');
