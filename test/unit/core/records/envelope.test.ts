@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, parseArguments, type ArgumentsResult, type EnvelopeResult } from '../../../../src/core/records/envelope.js';
 import type { JsonObject, JsonValue } from '../../../../src/core/shared/json.js';
-import type { DecodedCall, Diagnostic, EnvelopeFormat } from '../../../../src/core/shared/types.js';
+import type { Diagnostic, EnvelopeFormat } from '../../../../src/core/shared/types.js';
+import { callOf, errorOf } from './envelope-results.js';
 
 /** Parses a record as the worker would: envelopes are always JSON text on the wire. */
 function decodeText(text: string): EnvelopeResult {
   return decodeEnvelope(JSON.parse(text) as JsonValue);
-}
-
-function callOf(result: EnvelopeResult): DecodedCall {
-  if (!result.ok) throw new Error(`expected a call, got ${result.error.code}: ${result.error.message}`);
-  return result.call;
-}
-
-function errorOf(result: EnvelopeResult): { code: string; message: string } {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.call)}`);
-  return result.error;
 }
 
 function argsOf(result: ArgumentsResult): JsonObject {

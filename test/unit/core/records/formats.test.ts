@@ -6,19 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, parseArguments, type EnvelopeResult } from '../../../../src/core/records/envelope.js';
 import type { JsonObject, JsonValue } from '../../../../src/core/shared/json.js';
 import type { DecodedCall, EnvelopeFormat } from '../../../../src/core/shared/types.js';
+import { callOf, errorOf } from './envelope-results.js';
 
 function decode(value: unknown): EnvelopeResult {
   return decodeEnvelope(JSON.parse(JSON.stringify(value)) as JsonValue);
-}
-
-function callOf(result: EnvelopeResult): DecodedCall {
-  if (!result.ok) throw new Error(`expected a call, got ${result.error.code}: ${result.error.message}`);
-  return result.call;
-}
-
-function errorOf(result: EnvelopeResult): { code: string; message: string } {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.call)}`);
-  return result.error;
 }
 
 function argsOf(call: DecodedCall): JsonObject {
