@@ -5,6 +5,7 @@
  */
 import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Producer } from 'kafkajs';
 import { claimPartition, commitInTransaction, produceRequests } from '../src/adapters/kafka/kafkajs.js';
+import { patchKafkajsRequestQueue } from '../src/adapters/kafka/kafkajs-request-queue.js';
 import type { OutputMessage } from '../src/core/records/output.js';
 import { outputShaped, type Pipe, type PipeConfig } from './pipe-common.js';
 
@@ -15,6 +16,7 @@ interface PartitionState {
 
 /** The kafkajs pipe: src/app/worker/worker.ts's consumer, producers and delivery, with a copy for the processing. */
 export function kafkajsPipe(config: PipeConfig): Pipe {
+  patchKafkajsRequestQueue(); // as the worker's createKafka does
   const kafka = new Kafka({
     clientId: 'toolcall-normalizer',
     brokers: [...config.brokers],

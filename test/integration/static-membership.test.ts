@@ -1,0 +1,94 @@
+/**
+ * Scale-down under static membership, on @platformatic/kafka (the chart's StatefulSet gives each pod its name as
+ * KAFKA_GROUP_INSTANCE_ID), against the real local stack: two workers share a topic, one is stopped (SIGTERM, as a
+ * scale-down stops a pod) and the other takes its partitions. The session is 60 s, so partitions that move well
+ * before it show the stopped member left the group on its way out instead of being waited for as a static member
+ * that may come back. Every call is still delivered exactly once.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  committedInputRecords,
+  committedOffsets,
+  createTopics,
+  endOffsets,
+  eventually,
+  killAllWorkers,
+  metricValue,
+  numberedCalls,
+  numberedIds,
+  produce,
+  pushExampleSchemas,
+  readOutputs,
+  stackEnv,
+  startReadyWorker,
+  stopWorkersAndCloseClients,
+  tally,
+  topicEnv,
+  uniqueSubjectTemplate,
+  uniqueTopics,
+} from './harness.js';
+
+const TEMPLATE = uniqueSubjectTemplate('itsm');
+const SESSION_TIMEOUT_MS = 60_000;
+
+beforeAll(async () => {
+  stackEnv();
+  await pushExampleSchemas(TEMPLATE);
+});
+
+afterEach(async () => {
+  await killAllWorkers();
+});
+
+afterAll(async () => {
+  await stopWorkersAndCloseClients();
+});
+
+describe('static membership (platformatic)', () => {
+  it('a scale-down: the stopped static member leaves at once and its partitions move before the session ends', async () => {
+    const topics = uniqueTopics('itsm');
+    await createTopics(topics, 6);
+    const run = Date.now().toString(36);
+    const env = {
+      ...topicEnv(topics),
+      SUBJECT_TEMPLATE: TEMPLATE,
+      KAFKA_CLIENT: 'platformatic',
+      KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
+    };
+    const a = await startReadyWorker({ ...env, WORKER_ID: `sm-${run}-0`, KAFKA_GROUP_INSTANCE_ID: `sm-${run}-0` });
+    const b = await startReadyWorker({ ...env, WORKER_ID: `sm-${run}-1`, KAFKA_GROUP_INSTANCE_ID: `sm-${run}-1` });
+    await eventually(
+      async () =>
+        (await metricValue(a, 'toolcall_assigned_partitions')) === 3 && (await metricValue(b, 'toolcall_assigned_partitions')) === 3,
+      'the two workers sharing the six partitions',
+      SESSION_TIMEOUT_MS,
+      200,
+    );
+    await produce(topics.input, numberedCalls('sm', 0, 600, 30));
+    await eventually(async () => (await committedInputRecords(topics)) === 600, 'the first calls committed', 60_000, 200);
+
+    const stopped = Date.now();
+    expect(await b.stop(), b.tail()).toBe(0);
+    await eventually(
+      async () => (await metricValue(a, 'toolcall_assigned_partitions')) === 6,
+      'the remaining worker owning all six partitions',
+      SESSION_TIMEOUT_MS,
+      100,
+    );
+    const movedAfterMs = Date.now() - stopped;
+    await produce(topics.input, numberedCalls('sm', 600, 1200, 30));
+    await eventually(async () => (await committedInputRecords(topics)) === 1200, 'every call committed', 60_000, 200);
+    expect(await a.stop(), a.tail()).toBe(0);
+
+    const out = await readOutputs(topics, { until: 1200, timeoutMs: 60_000, settleMs: 2000 });
+    const result = tally(out, numberedIds('sm', 1200));
+    console.log(
+      `static membership scale-down (platformatic, 6 partitions, session ${SESSION_TIMEOUT_MS} ms): partitions moved ` +
+        `${movedAfterMs} ms after SIGTERM; outputs=${result.records} duplicates=${result.duplicates} missing=${result.missing.length}`,
+    );
+    expect(movedAfterMs).toBeLessThan(SESSION_TIMEOUT_MS / 2);
+    expect(result.missing).toEqual([]);
+    expect(result.duplicates).toBe(0);
+    expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+  }, 240_000);
+});
