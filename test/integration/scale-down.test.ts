@@ -1,9 +1,10 @@
 /**
- * Scale-down under static membership, on @platformatic/kafka (the chart's StatefulSet gives each pod its name as
- * KAFKA_GROUP_INSTANCE_ID), against the real local stack: two workers share a topic, one is stopped (SIGTERM, as a
- * scale-down stops a pod) and the other takes its partitions. The session is 60 s, so partitions that move well
- * before it show the stopped member left the group on its way out instead of being waited for as a static member
- * that may come back. Every call is still delivered exactly once.
+ * Scale-down, against the real local stack: two workers share a topic, one is stopped (SIGTERM, as a scale-down
+ * stops a pod) and the other takes its partitions. On TEST_KAFKA_CLIENT (kafkajs by default); on
+ * @platformatic/kafka with static membership, as the chart's StatefulSet runs it (each pod's name as WORKER_ID and
+ * KAFKA_GROUP_INSTANCE_ID; kafkajs has no static membership). The session is 60 s, so partitions that move well
+ * before it show the stopped member left the group on its way out instead of being waited for as a member that may
+ * come back. Every call is still delivered exactly once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -30,6 +31,11 @@ import {
 
 const TEMPLATE = uniqueSubjectTemplate('itsm');
 const SESSION_TIMEOUT_MS = 60_000;
+const CLIENT = process.env.TEST_KAFKA_CLIENT ?? 'kafkajs';
+/** A worker's identity: on platformatic a static member, as in the chart's StatefulSet. */
+function identity(name: string): Record<string, string> {
+  return CLIENT === 'platformatic' ? { WORKER_ID: name, KAFKA_GROUP_INSTANCE_ID: name } : {};
+}
 
 beforeAll(async () => {
   stackEnv();
@@ -44,19 +50,18 @@ afterAll(async () => {
   await stopWorkersAndCloseClients();
 });
 
-describe('static membership (platformatic)', () => {
-  it('a scale-down: the stopped static member leaves at once and its partitions move before the session ends', async () => {
+describe(`scale-down (${CLIENT}${CLIENT === 'platformatic' ? ', static membership' : ''})`, () => {
+  it('the stopped worker leaves the group at once: its partitions move before the session ends, every call once', async () => {
     const topics = uniqueTopics('itsm');
     await createTopics(topics, 6);
     const run = Date.now().toString(36);
     const env = {
       ...topicEnv(topics),
       SUBJECT_TEMPLATE: TEMPLATE,
-      KAFKA_CLIENT: 'platformatic',
       KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
     };
-    const a = await startReadyWorker({ ...env, WORKER_ID: `sm-${run}-0`, KAFKA_GROUP_INSTANCE_ID: `sm-${run}-0` });
-    const b = await startReadyWorker({ ...env, WORKER_ID: `sm-${run}-1`, KAFKA_GROUP_INSTANCE_ID: `sm-${run}-1` });
+    const a = await startReadyWorker({ ...env, ...identity(`sm-${run}-0`) });
+    const b = await startReadyWorker({ ...env, ...identity(`sm-${run}-1`) });
     await eventually(
       async () =>
         (await metricValue(a, 'toolcall_assigned_partitions')) === 3 && (await metricValue(b, 'toolcall_assigned_partitions')) === 3,
@@ -83,7 +88,7 @@ describe('static membership (platformatic)', () => {
     const out = await readOutputs(topics, { until: 1200, timeoutMs: 60_000, settleMs: 2000 });
     const result = tally(out, numberedIds('sm', 1200));
     console.log(
-      `static membership scale-down (platformatic, 6 partitions, session ${SESSION_TIMEOUT_MS} ms): partitions moved ` +
+      `scale-down (${CLIENT}, 6 partitions, session ${SESSION_TIMEOUT_MS} ms): partitions moved ` +
         `${movedAfterMs} ms after SIGTERM; outputs=${result.records} duplicates=${result.duplicates} missing=${result.missing.length}`,
     );
     expect(movedAfterMs).toBeLessThan(SESSION_TIMEOUT_MS / 2);
