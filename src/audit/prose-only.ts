@@ -16,7 +16,7 @@ import type { SchemaFix } from './types.js';
 
 export type Family = 'number' | 'length' | 'items' | 'properties';
 
-export const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveLower?: string; exclusiveUpper?: string }> = {
+const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveLower?: string; exclusiveUpper?: string }> = {
   number: { lower: 'minimum', upper: 'maximum', exclusiveLower: 'exclusiveMinimum', exclusiveUpper: 'exclusiveMaximum' },
   length: { lower: 'minLength', upper: 'maxLength' },
   items: { lower: 'minItems', upper: 'maxItems' },
@@ -49,7 +49,7 @@ export function boundTarget(node: AuditNode, candidate: BoundCandidate): { famil
 }
 
 /** True when the number can be compared with a schema value (no unit the schema may count differently). */
-export function comparable(node: AuditNode, candidate: BoundCandidate): boolean {
+function comparable(node: AuditNode, candidate: BoundCandidate): boolean {
   if (!candidate.plain) return false;
   const cls = unitClass(candidate.unit);
   if (cls === 'bytes') return false;
@@ -254,22 +254,22 @@ export function holderOf(root: JsonObject, node: AuditNode): { pointer: string; 
 }
 
 /** "At least one digit", "at least 2 uppercase letters": a rule on some of the characters, not on the length. */
-export function isComposition(c: BoundCandidate): boolean {
+function isComposition(c: BoundCandidate): boolean {
   if (c.side !== 'lower' || c.value > 3 || c.unit === undefined || (c.rule !== 'lower-inclusive' && c.rule !== 'or-more')) return false;
   if (/^(?:digits?|numbers?|symbols?|special)$/.test(c.unit)) return true;
   return /^(?:letters?|characters?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
 }
 
 /** "1 to 5 uppercase letters", "8 hex digits": a length and a kind of character. */
-export function characterClass(c: BoundCandidate): boolean {
+function characterClass(c: BoundCandidate): boolean {
   return c.unit !== undefined && /^(?:letters?|characters?|chars?|digits?)$/.test(c.unit) && CHARACTER_CLASS.test(c.phrase);
 }
 
-export const CHARACTER_CLASS =
+const CHARACTER_CLASS =
   /\b(?:upper-?case|lower-?case|capital|alphanumeric|ascii|hex(?:adecimal)?|numeric|latin|printable|non-whitespace)\b/i;
 
 /** "At most 2 decimal places" on a number: `multipleOf: 0.01`. */
-export function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
+function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
   const { node } = claim;
   if (c.side !== 'upper' || !allows(node.view, 'number') || node.view.types === undefined) return;
   if (hasKeyword(node.view, 'multipleOf')) return;
@@ -279,24 +279,24 @@ export function precisionClaim(claim: Claim, c: BoundCandidate, findings: Findin
   });
 }
 
-export function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
+function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
   const items = node.view.items;
   if (items === undefined || !isJsonObject(items.schema)) return undefined;
   return { view: viewOf(root, items.schema, items.pointer), pointer: items.pointer };
 }
 
-export function boundPhrase(c: BoundCandidate): string {
+function boundPhrase(c: BoundCandidate): string {
   if (c.fromWord) return c.phrase;
   const op = c.side === 'lower' ? (c.exclusive ? 'greater than' : 'at least') : c.exclusive ? 'less than' : 'at most';
   return `${op} ${formatNumber(c.value)}${c.unit === undefined ? '' : ` ${c.unit}`}`;
 }
 
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   return String(value);
 }
 
 /** The keyword and value that encode a prose bound. */
-export function boundFix(family: Family, c: BoundCandidate, integer: boolean): { [keyword: string]: number } {
+function boundFix(family: Family, c: BoundCandidate, integer: boolean): { [keyword: string]: number } {
   const keywords = FAMILY_KEYWORDS[family];
   if (family === 'number') {
     if (c.exclusive) {
@@ -309,13 +309,13 @@ export function boundFix(family: Family, c: BoundCandidate, integer: boolean): {
   return { [c.side === 'lower' ? keywords.lower : keywords.upper]: value };
 }
 
-export function suggestedBound(family: Family, c: BoundCandidate, integer: boolean): string {
+function suggestedBound(family: Family, c: BoundCandidate, integer: boolean): string {
   return json(boundFix(family, c, integer))
     .replace(/^\{|\}$/g, '')
     .replace(':', ': ');
 }
 
-export function addMissingBound(
+function addMissingBound(
   findings: FindingList,
   node: AuditNode,
   location: string,
@@ -346,7 +346,7 @@ export function addMissingBound(
 }
 
 /** Does the schema bound agree with the prose bound? */
-export function boundMatches(view: SchemaView, family: Family, c: BoundCandidate): boolean {
+function boundMatches(view: SchemaView, family: Family, c: BoundCandidate): boolean {
   const integer = isInteger(view);
   if (family === 'number') {
     const inc = numberKeyword(view, c.side === 'lower' ? 'minimum' : 'maximum');
@@ -390,21 +390,21 @@ export function boundMatches(view: SchemaView, family: Family, c: BoundCandidate
 }
 
 /** The `{n}`, `{n,}` and `{n,m}` quantifiers of a regular expression's source. */
-export function quantifierBounds(pattern: string): { min: number; max: number | undefined }[] {
+function quantifierBounds(pattern: string): { min: number; max: number | undefined }[] {
   return [...pattern.matchAll(/\{(\d+)(,(\d*))?\}/g)].map((m) => ({
     min: Number(m[1]),
     max: m[2] === undefined ? Number(m[1]) : m[3] === undefined || m[3] === '' ? undefined : Number(m[3]),
   }));
 }
 
-export function familyHasKeyword(view: SchemaView, family: Family, side: 'lower' | 'upper'): boolean {
+function familyHasKeyword(view: SchemaView, family: Family, side: 'lower' | 'upper'): boolean {
   const keywords = FAMILY_KEYWORDS[family];
   if (side === 'lower')
     return hasKeyword(view, keywords.lower) || (keywords.exclusiveLower !== undefined && hasKeyword(view, keywords.exclusiveLower));
   return hasKeyword(view, keywords.upper) || (keywords.exclusiveUpper !== undefined && hasKeyword(view, keywords.exclusiveUpper));
 }
 
-export function judgeBounds(entry: BoundEntry, findings: FindingList): void {
+function judgeBounds(entry: BoundEntry, findings: FindingList): void {
   const { node, view, family, side } = entry;
   const first = entry.claims[0];
   if (first === undefined) return;
@@ -464,7 +464,7 @@ export function judgeBounds(entry: BoundEntry, findings: FindingList): void {
   );
 }
 
-export function patternRejectsEmpty(view: SchemaView): boolean {
+function patternRejectsEmpty(view: SchemaView): boolean {
   const site = firstSite(view, 'pattern');
   if (site === undefined || typeof site.value !== 'string') return false;
   try {
@@ -474,7 +474,7 @@ export function patternRejectsEmpty(view: SchemaView): boolean {
   }
 }
 
-export function nonEmpty(claim: Claim, findings: FindingList): void {
+function nonEmpty(claim: Claim, findings: FindingList): void {
   const { node } = claim;
   const view = node.view;
   const checks: { type: string; keyword: string; home: () => boolean }[] = [
@@ -505,11 +505,11 @@ export function nonEmpty(claim: Claim, findings: FindingList): void {
   });
 }
 
-export function valueMentionKey(value: JsonValue): string {
+function valueMentionKey(value: JsonValue): string {
   return typeof value === 'string' ? value.toLowerCase() : JSON.stringify(value);
 }
 
-export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: FindingList): void {
+function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: FindingList): void {
   const { node } = claim;
   let view = node.view;
   let location = node.location;
@@ -570,7 +570,7 @@ export function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, find
   );
 }
 
-export function enumValue(view: SchemaView): (text: string) => JsonValue {
+function enumValue(view: SchemaView): (text: string) => JsonValue {
   return (text) => {
     if (
       (view.types?.has('integer') === true || view.types?.has('number') === true) &&
@@ -583,7 +583,7 @@ export function enumValue(view: SchemaView): (text: string) => JsonValue {
 }
 
 /** Values a pattern claiming a standard format must refuse; a pattern that accepts one of them is too loose. */
-export const BAD_SAMPLES: Readonly<Record<string, readonly string[]>> = {
+const BAD_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   date: ['x', 'tomorrow', '2024/01/31', '31-01-2024', '20240131x', 'not a date'],
   'date-time': ['x', 'tomorrow at 9', 'not a date', '2024/01/31 10:00'],
   time: ['x', 'noon', 'not a time'],
@@ -595,7 +595,7 @@ export const BAD_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   duration: ['x', '5 minutes'],
 };
 
-export function patternIsHomeFor(pattern: string, format: string | undefined): boolean {
+function patternIsHomeFor(pattern: string, format: string | undefined): boolean {
   if (format === undefined) return true;
   const bad = BAD_SAMPLES[format];
   if (bad === undefined) return true;
@@ -607,7 +607,7 @@ export function patternIsHomeFor(pattern: string, format: string | undefined): b
   }
 }
 
-export function negated(sentence: string, at: number): boolean {
+function negated(sentence: string, at: number): boolean {
   return /\b(?:not|never|no|instead\s+of|rather\s+than|unlike)\s+(?:an?\s+|in\s+|as\s+|the\s+)?$/i.test(sentence.slice(0, at));
 }
 
@@ -616,7 +616,7 @@ export function negated(sentence: string, at: number): boolean {
  * '2 weeks ago'"), for some values only ("for dates, YYYY-MM-DD"), or of a default ("defaults to a random UUID"):
  * a `format` would reject calls the prose allows.
  */
-export function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
+function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
   if (
     /\b(?:or|and\/or)\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:ranges?|relative|durations?|keywords?|expressions?|natural[- ]language|timestamps?\s+like)\b/i.test(
       sentence,
@@ -634,7 +634,7 @@ export function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
 }
 
 /** Upper-case words that stand for a value in a template (`user:ID`); others (`GHSA`) are literal. */
-export const PLACEHOLDER_WORDS = /^(?:ID|IDS|NAME|NUMBER|NUM|OWNER|REPO|ORG|KEY|SLUG|USER|TEAM|VALUE|TOKEN|HASH|SHA|UUID|LOGIN|EMAIL)$/;
+const PLACEHOLDER_WORDS = /^(?:ID|IDS|NAME|NUMBER|NUM|OWNER|REPO|ORG|KEY|SLUG|USER|TEAM|VALUE|TOKEN|HASH|SHA|UUID|LOGIN|EMAIL)$/;
 
 /** A `pattern` for the templates the prose shows: `GHSA-xxxx-xxxx-xxxx`, `user:ID` or `team:ID`, `HH:MM`. */
 export function templatePattern(templates: readonly string[]): string | undefined {
@@ -657,7 +657,7 @@ export function templatePattern(templates: readonly string[]): string | undefine
 }
 
 /** A pattern for a code the prose describes ("Three-letter ISO code", "ISO country code (e.g., 'US', 'GB')"). */
-export function codePattern(sentence: string, c: FormatCandidate): string | undefined {
+function codePattern(sentence: string, c: FormatCandidate): string | undefined {
   if (c.templates !== undefined) return templatePattern(c.templates);
   const letters = /\b(two|three|2|3)[- ]letter\b/i.exec(sentence)?.[1]?.toLowerCase();
   if (letters !== undefined) return `^[A-Za-z]{${letters === 'two' || letters === '2' ? 2 : 3}}$`;
@@ -669,7 +669,7 @@ export function codePattern(sentence: string, c: FormatCandidate): string | unde
   return undefined;
 }
 
-export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, findings: FindingList): void {
+function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, findings: FindingList): void {
   const { node } = claim;
   if (negated(claim.sentence, c.start)) return;
   if (c.keyword === 'format' && formatIsPartial(claim.sentence, c)) return;
@@ -717,13 +717,13 @@ export function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, 
   );
 }
 
-export function sameDefault(a: JsonValue, b: JsonValue): boolean {
+function sameDefault(a: JsonValue, b: JsonValue): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
   if (typeof a === 'number' && typeof b === 'number') return a === b;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList): void {
+function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList): void {
   const { node } = claim;
   const view = node.view;
   const site = firstSite(view, 'default');

@@ -4,7 +4,7 @@
  *
  * Pure: no I/O, inputs never mutated.
  */
-import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { escapePointerToken, isJsonObject, schemaTypeOf, type JsonObject, type JsonValue } from '../core/shared/json.js';
 import {
   CHILD_MAP_KEYWORDS,
   CHILD_SINGLE_KEYWORDS,
@@ -157,18 +157,9 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
       ...(keywords.get('enum') ?? []).flatMap((site) => (Array.isArray(site.value) ? site.value : [])),
       ...(keywords.get('const') ?? []).map((site) => site.value),
     ];
-    if (values.length > 0) types = new Set(values.map(valueType));
+    if (values.length > 0) types = new Set(values.map(schemaTypeOf));
   }
   return { types, description, keywords, properties, required, anyRequired, items };
-}
-
-/** The JSON Schema type name of a value (`integer` for whole numbers). */
-export function valueType(value: JsonValue): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (typeof value === 'object') return 'object';
-  return typeof value;
 }
 
 /** True when a view may hold a value of JSON type `type` (unknown types allow everything). */

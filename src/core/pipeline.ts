@@ -5,7 +5,7 @@
  * needs the compiled tool.
  */
 import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
-import { clipUnits } from './shared/text.js';
+import { clipUnits, truncate } from './shared/text.js';
 import { decodeRecord, parseArguments, type CallSlot, type RecordCalls } from './records/envelope.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
@@ -221,11 +221,11 @@ function flaggedDiagnostic(call: DecodedCall, ours: Diagnostic | undefined): Dia
 /** Longest part of a producer's own error quoted in a message, in UTF-16 code units (the details hold it whole). */
 const MAX_QUOTED_UPSTREAM = 200;
 
-/** Longest part of a tool name quoted in a message, in UTF-16 code units. */
-const MAX_QUOTED_NAME = 80;
+/** Longest tool name quoted in a message, in UTF-16 code units: a longer one is cut to 80 and an ellipsis. */
+const MAX_QUOTED_NAME = 81;
 
 function unknownTool(name: string, reason: string | undefined): Diagnostic {
-  const quoted = name.length > MAX_QUOTED_NAME ? `${clipUnits(name, MAX_QUOTED_NAME)}…` : name;
+  const quoted = truncate(name, MAX_QUOTED_NAME);
   return {
     code: 'tool_unknown',
     path: '',

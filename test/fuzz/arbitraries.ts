@@ -395,18 +395,6 @@ export function envelope(
           ]),
         ],
       ]);
-    case 'mistral':
-      return record([
-        ['id', id],
-        ['type', 'function'],
-        [
-          'function',
-          record([
-            ['name', name],
-            ['arguments', args],
-          ]),
-        ],
-      ]);
     case 'ai_sdk':
       return record([
         ['type', 'tool-call'],
@@ -473,6 +461,8 @@ export function envelope(
         ['arguments', args],
         ['schemaVersion', version],
       ]);
+    // Mistral's call is OpenAI's chat call on the wire; the decoder tells them apart by the arguments' type.
+    case 'mistral':
     case 'openai_chat':
       return record([
         ['id', id],

@@ -10,22 +10,17 @@
  * worker whose registry password is wrong (/readyz 503 with its reasons).
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  createTopics,
   eventually,
-  killAllWorkers,
+  freshTopics,
   metricValue,
   produce,
-  pushExampleSchemas,
   readOutputs,
   stackEnv,
   startReadyWorker,
   startWorker,
-  stopWorkersAndCloseClients,
-  topicEnv,
-  uniqueSubjectTemplate,
-  uniqueTopics,
+  type TestTopics,
   type WorkerHandle,
 } from './harness.js';
 import {
@@ -37,8 +32,8 @@ import {
   type BasicAuthProxy,
   type OwnBroker,
 } from './own-broker.js';
+import { workerSuite } from './worker-suite.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itep');
 const MARKER = `MARKER${randomBytes(10).toString('hex')}`;
 const SASL_USER = `sasluser${randomBytes(4).toString('hex')}`;
 const SASL_PASSWORD = `saslpw${randomBytes(12).toString('hex')}`;
@@ -61,34 +56,27 @@ let broker: OwnBroker | undefined;
 let restoreSharedBrokers: (() => void) | undefined;
 let proxy: BasicAuthProxy | undefined;
 
-beforeAll(async () => {
-  const registryUrl = stackEnv().registryUrl;
-  broker = await startOwnBroker({ security: 'sasl-scram', scramUsers: `${SASL_USER}:${SASL_PASSWORD}` });
-  restoreSharedBrokers = pointHarnessAt(broker);
-  proxy = await startBasicAuthProxy(registryUrl, REGISTRY_USER, REGISTRY_PASSWORD);
-  await pushExampleSchemas(TEMPLATE);
-}, 300_000);
-
-afterEach(async () => {
-  await killAllWorkers();
+const suite = workerSuite('itep', {
+  setUp: async () => {
+    const registryUrl = stackEnv().registryUrl;
+    broker = await startOwnBroker({ security: 'sasl-scram', scramUsers: `${SASL_USER}:${SASL_PASSWORD}` });
+    restoreSharedBrokers = pointHarnessAt(broker);
+    proxy = await startBasicAuthProxy(registryUrl, REGISTRY_USER, REGISTRY_PASSWORD);
+  },
+  tearDown: async () => {
+    await proxy?.close();
+    await broker?.down();
+    restoreSharedBrokers?.();
+  },
 });
 
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-  await proxy?.close();
-  await broker?.down();
-  restoreSharedBrokers?.();
-}, 180_000);
-
-function workerEnv(topics: ReturnType<typeof uniqueTopics>, registryPassword: string): Record<string, string | undefined> {
+function workerEnv(topics: TestTopics, registryPassword: string): Record<string, string | undefined> {
   if (broker?.sasl === undefined || proxy === undefined) throw new Error('the test broker or proxy did not start (see beforeAll)');
   // NODE_ENV=test of vitest is never passed on by the harness: the worker runs with production retries.
-  return {
-    ...topicEnv(topics),
-    SUBJECT_TEMPLATE: TEMPLATE,
+  return suite.env(topics, {
     ...scramWorkerEnv(broker.sasl, 'scram-sha-256', SASL_USER, SASL_PASSWORD),
     ...basicAuthRegistryEnv(proxy, REGISTRY_USER, registryPassword),
-  };
+  });
 }
 
 /** Every endpoint and non-endpoint path: status and the forbidden strings found in the answer. */
@@ -103,8 +91,7 @@ async function scan(worker: WorkerHandle): Promise<{ path: string; status: numbe
 
 describe('metrics and health endpoints', () => {
   it('expose no payload data and no configuration secret, after calls carrying a marker everywhere', async () => {
-    const topics = uniqueTopics('itep');
-    await createTopics(topics, 2);
+    const topics = await freshTopics('itep', 2);
     const worker = await startReadyWorker(workerEnv(topics, REGISTRY_PASSWORD));
     const headers = { traceparent: `00-${MARKER}-01`, [`x-${MARKER}`]: MARKER };
     const calls = [
@@ -174,8 +161,7 @@ describe('metrics and health endpoints', () => {
   }, 120_000);
 
   it('a worker whose registry password is wrong: /readyz 503 with reasons, still nothing secret in any endpoint', async () => {
-    const topics = uniqueTopics('itep-bad');
-    await createTopics(topics, 1);
+    const topics = await freshTopics('itep-bad', 1);
     await produce(topics.input, [
       { key: MARKER, value: JSON.stringify({ id: `id-${MARKER}`, tool: 'search_issues', arguments: { query: MARKER } }) },
     ]);

@@ -7,11 +7,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeClients,
   committedInputRecords,
   createTopics,
   json,
-  killAllWorkers,
   metricValue,
   outputTopics,
   produce,
@@ -19,6 +17,7 @@ import {
   readAll,
   stackEnv,
   startWorker,
+  stopWorkersAndCloseClients,
   text,
   topicEnv,
   uniqueSubjectTemplate,
@@ -30,8 +29,7 @@ import {
 const TEMPLATE = uniqueSubjectTemplate('itf');
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
 });
 
 function recordHash(key: string, value: string): string {

@@ -163,6 +163,13 @@ export function uniqueTopics(prefix: string): TestTopics {
   return { input: `${base}-in`, output: `${base}-out`, rejected: `${base}-rej`, dlq: `${base}-dlq`, groupId: `${base}-group` };
 }
 
+/** {@link uniqueTopics} of `prefix`, created with `partitions` partitions each ({@link createTopics}). */
+export async function freshTopics(prefix: string, partitions: number): Promise<TestTopics> {
+  const topics = uniqueTopics(prefix);
+  await createTopics(topics, partitions);
+  return topics;
+}
+
 /** The four topics of a {@link TestTopics}. */
 export function topicNames(topics: TestTopics): string[] {
   return [topics.input, topics.output, topics.rejected, topics.dlq];
@@ -372,6 +379,18 @@ export function sumOffsets(offsets: Readonly<Record<number, number>>): number {
 /** Input records the worker's group has committed so far: the sum of its committed offsets on the input topic. */
 export async function committedInputRecords(topics: TestTopics): Promise<number> {
   return sumOffsets(await committedOffsets(topics.groupId, topics.input));
+}
+
+/** Waits (see {@link eventuallyWithLogs}) until the worker's group has committed `count` input records. */
+export async function untilCommitted(
+  topics: TestTopics,
+  count: number,
+  what: string,
+  timeoutMs: number,
+  logs: () => string,
+  intervalMs = 250,
+): Promise<void> {
+  await eventuallyWithLogs(async () => (await committedInputRecords(topics)) === count, what, timeoutMs, intervalMs, logs);
 }
 
 // --------------------------------------------------------------------------------------------------- registry
@@ -697,6 +716,36 @@ export function expectedTopic(topics: TestTopics, i: number): string {
  */
 export function numberedCalls(prefix: string, from: number, to: number, keys: number): ProduceMessage[] {
   return Array.from({ length: to - from }, (_, k) => ({ key: `k${(from + k) % keys}`, value: numberedCall(prefix, from + k) }));
+}
+
+export interface Stream {
+  /** How many calls have been produced so far. */
+  produced(): number;
+  /** Settles once every call is produced (a produce failure rejects it, and only when awaited). */
+  readonly done: Promise<void>;
+}
+
+/**
+ * A steady stream in the background: {@link numberedCalls} `from` to `to` of `prefix` on `keys` keys, `perSend`
+ * at a time, `pauseMs` after each send.
+ */
+export function steadyStream(
+  topic: string,
+  prefix: string,
+  range: { readonly from?: number; readonly to: number },
+  pace: { readonly perSend: number; readonly pauseMs: number; readonly keys: number },
+): Stream {
+  let produced = range.from ?? 0;
+  const done = (async () => {
+    while (produced < range.to) {
+      const upTo = Math.min(range.to, produced + pace.perSend);
+      await produce(topic, numberedCalls(prefix, produced, upTo, pace.keys));
+      produced = upTo;
+      await sleep(pace.pauseMs);
+    }
+  })();
+  done.catch(() => undefined); // awaited by the test; this only keeps a failure from counting as unhandled meanwhile
+  return { produced: () => produced, done };
 }
 
 /** The ids of {@link numberedCall}s `first` to `first + count - 1` of `prefix`: `<prefix>-<i>`. */

@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes, type Admin } from 'kafkajs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callId,
   committedInputRecords,
@@ -27,26 +27,22 @@ import {
   createTopics,
   endOffsets,
   eventually,
-  eventuallyWithLogs,
-  killAllWorkers,
+  freshTopics,
   misplacedCalls,
   numberedCalls,
   numberedIds,
   produce,
-  pushExampleSchemas,
   readOutputs,
   sleep,
   startWorker as startHarnessWorker,
-  stopWorkersAndCloseClients,
-  topicEnv,
-  uniqueSubjectTemplate,
-  uniqueTopics,
+  steadyStream,
+  untilCommitted,
   type ReadMessage,
   type WorkerHandle,
 } from './harness.js';
+import { workerSuite } from './worker-suite.js';
 import { pointHarnessAt, scramWorkerEnv, startOwnBroker, type OwnBroker } from './own-broker.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itout');
 const LIMITED_PASSWORD = `limited-${randomBytes(12).toString('hex')}`;
 let broker: OwnBroker | undefined;
 let restoreSharedBrokers: (() => void) | undefined;
@@ -70,29 +66,24 @@ function startWorker(env: Readonly<Record<string, string | undefined>>): Promise
   return startHarnessWorker({ CREATE_TOPICS: 'false', ...env });
 }
 
-beforeAll(async () => {
-  broker = await startOwnBroker({
-    autoCreateTopics: false,
-    security: 'sasl-scram',
-    scramUsers: `admin:admin-${randomBytes(8).toString('hex')},limited:${LIMITED_PASSWORD}`,
-    superUsers: 'admin',
-  });
-  restoreSharedBrokers = pointHarnessAt(broker);
-  admin = new Kafka({ clientId: 'itout-admin', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await pushExampleSchemas(TEMPLATE);
-}, 300_000);
-
-afterEach(async () => {
-  await killAllWorkers();
+const suite = workerSuite('itout', {
+  setUp: async () => {
+    broker = await startOwnBroker({
+      autoCreateTopics: false,
+      security: 'sasl-scram',
+      scramUsers: `admin:admin-${randomBytes(8).toString('hex')},limited:${LIMITED_PASSWORD}`,
+      superUsers: 'admin',
+    });
+    restoreSharedBrokers = pointHarnessAt(broker);
+    admin = new Kafka({ clientId: 'itout-admin', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+  },
+  tearDown: async () => {
+    await admin?.disconnect();
+    await broker?.down();
+    restoreSharedBrokers?.();
+  },
 });
-
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-  await admin?.disconnect();
-  await broker?.down();
-  restoreSharedBrokers?.();
-}, 180_000);
 
 /** CPU seconds (user + system) a running process has used, from /proc; undefined once it is gone. */
 function cpuSeconds(pid: number): number | undefined {
@@ -144,16 +135,16 @@ function places(messages: readonly ReadMessage[]): Map<string, Set<string>> {
   return out;
 }
 
-const calls = (prefix: string, from: number, to: number) => numberedCalls(prefix, from, to, 11);
+const KEYS = 11;
+const calls = (prefix: string, from: number, to: number) => numberedCalls(prefix, from, to, KEYS);
 
 describe('output topic unavailable', () => {
   for (const delivery of ['exactly-once', 'at-least-once'] as const) {
     it(`${delivery}, deleted mid-run: the worker stops and says why, drops nothing, does not spin; all accounted for after recreate + restart`, async () => {
-      const topics = uniqueTopics(delivery === 'exactly-once' ? 'itout-del' : 'itout-delal');
-      await createTopics(topics, 2);
+      const topics = await freshTopics(delivery === 'exactly-once' ? 'itout-del' : 'itout-delal', 2);
       const A = 300;
       const N = 900;
-      const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, DELIVERY: delivery };
+      const env = suite.env(topics, { DELIVERY: delivery });
       await produce(topics.input, calls('del', 0, A));
       const worker = await startWorker(env);
       await eventually(async () => (await committedInputRecords(topics)) === A, 'the first calls committed', 60_000, 200);
@@ -164,14 +155,9 @@ describe('output topic unavailable', () => {
       const faultAt = Date.now();
       const cpuAtFault = cpuSeconds(worker.pid) ?? 0;
       // Calls keep arriving while the output topic is gone.
-      const producing = (async () => {
-        for (let i = A; i < N; i += 50) {
-          await produce(topics.input, calls('del', i, Math.min(N, i + 50)));
-          await sleep(200);
-        }
-      })();
+      const stream = steadyStream(topics.input, 'del', { from: A, to: N }, { perSend: 50, pauseMs: 200, keys: KEYS });
       const stop = await stopsAfterFault(worker, faultAt, cpuAtFault, 90_000);
-      await producing;
+      await stream.done;
       const committedAtStop = await committedInputRecords(topics);
       console.log(
         `${delivery}, output topic deleted: the worker exited ${String(stop.code)} ${(stop.ms / 1000).toFixed(1)}s after the deletion; ` +
@@ -192,13 +178,7 @@ describe('output topic unavailable', () => {
       // The operator recreates the topic; the worker is restarted (as Kubernetes would).
       await createTopics([topics.output], 2);
       const restarted = await startWorker(env);
-      await eventuallyWithLogs(
-        async () => (await committedInputRecords(topics)) === N,
-        'every call committed after the restart',
-        90_000,
-        250,
-        () => restarted.tail(),
-      );
+      await untilCommitted(topics, N, 'every call committed after the restart', 90_000, () => restarted.tail());
       expect(await restarted.stop(), restarted.tail()).toBe(0);
 
       const after = await readOutputs(topics, {
@@ -223,8 +203,7 @@ describe('output topic unavailable', () => {
   }
 
   it('not authorised to write it: the worker stops and says why, commits nothing it could not deliver; all delivered once the ACL is fixed', async () => {
-    const topics = uniqueTopics('itout-acl');
-    await createTopics(topics, 2);
+    const topics = await freshTopics('itout-acl', 2);
     const prefix = topics.input.slice(0, -'-in'.length); // topics, group and transactional ids all start with it
     const allow = (resourceType: AclResourceTypes) => ({
       resourceType,
@@ -249,11 +228,7 @@ describe('output topic unavailable', () => {
     });
     const N = 300;
     await produce(topics.input, calls('acl', 0, N));
-    const env = {
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      ...scramWorkerEnv(ownBroker().sasl ?? '', 'scram-sha-512', 'limited', LIMITED_PASSWORD),
-    };
+    const env = suite.env(topics, scramWorkerEnv(ownBroker().sasl ?? '', 'scram-sha-512', 'limited', LIMITED_PASSWORD));
     const startedAt = Date.now();
     const worker = await startWorker(env);
     const stop = await stopsAfterFault(worker, startedAt, 0, 90_000);
@@ -276,13 +251,7 @@ describe('output topic unavailable', () => {
 
     await theAdmin().deleteAcls({ filters: [deny] });
     const fixed = await startWorker(env);
-    await eventuallyWithLogs(
-      async () => (await committedInputRecords(topics)) === N,
-      'every call committed once the ACL is fixed',
-      90_000,
-      250,
-      () => fixed.tail(),
-    );
+    await untilCommitted(topics, N, 'every call committed once the ACL is fixed', 90_000, () => fixed.tail());
     expect(await fixed.stop(), fixed.tail()).toBe(0);
     const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 2000 });
     const where = places(all);

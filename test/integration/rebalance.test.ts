@@ -9,49 +9,26 @@
  * InitProducerId aborts or waits out the old owner's open transaction and fences it (README "Delivery
  * guarantees"); this test is the proof that nothing is lost or doubled across those hand-overs.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   KAFKA_CLIENTS,
   committedInputRecords,
-  committedOffsets,
-  createTopics,
-  endOffsets,
   eventually,
   eventuallyWithLogs,
-  killAllWorkers,
+  freshTopics,
   metricValue,
-  misplacedCalls,
-  numberedCalls,
   numberedIds,
-  orderViolations,
-  produce,
-  pushExampleSchemas,
   readOutputs,
   sleep,
-  stackEnv,
   startReadyWorker,
-  stopWorkersAndCloseClients,
+  steadyStream,
   tally,
-  topicEnv,
-  uniqueSubjectTemplate,
-  uniqueTopics,
+  untilCommitted,
   type WorkerHandle,
 } from './harness.js';
+import { expectExactlyOnce, workerSuite } from './worker-suite.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itrb');
-
-beforeAll(async () => {
-  stackEnv();
-  await pushExampleSchemas(TEMPLATE);
-});
-
-afterEach(async () => {
-  await killAllWorkers();
-});
-
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-});
+const suite = workerSuite('itrb');
 
 interface Figures {
   calls: number;
@@ -69,26 +46,16 @@ async function figures(worker: WorkerHandle): Promise<Figures> {
 
 describe.each(KAFKA_CLIENTS)('rebalance (%s)', (client) => {
   it('exactly-once: a second worker joins mid-stream and later leaves; every call id exactly once, none missing', async () => {
-    const topics = uniqueTopics('itrb');
-    await createTopics(topics, 6);
+    const topics = await freshTopics('itrb', 6);
     const N = 4000;
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_CLIENT: client };
+    const env = suite.env(topics, { KAFKA_CLIENT: client });
     const committed = (): Promise<number> => committedInputRecords(topics);
     const started = Date.now();
 
     // The harness never passes vitest's NODE_ENV=test on: the workers run with kafkajs's production retries.
     const a = await startReadyWorker(env);
     // A steady stream: 20 calls every 50 ms, over 40 keys, for the whole test.
-    let produced = 0;
-    const producing = (async () => {
-      while (produced < N) {
-        const upTo = Math.min(N, produced + 20);
-        await produce(topics.input, numberedCalls('rb', produced, upTo, 40));
-        produced = upTo;
-        await sleep(50);
-      }
-    })();
-    producing.catch(() => undefined); // awaited below
+    const stream = steadyStream(topics.input, 'rb', { to: N }, { perSend: 20, pauseMs: 50, keys: 40 });
 
     await eventually(async () => (await committed()) >= 600, 'the first worker at work', 60_000, 100);
     const committedAtJoin = await committed();
@@ -106,17 +73,11 @@ describe.each(KAFKA_CLIENTS)('rebalance (%s)', (client) => {
     await sleep(1500); // both busy for a while
     const committedAtLeave = await committed();
     const bFigures = await figures(b);
-    expect(produced, 'the stream must still be running when the second worker leaves').toBeLessThan(N);
+    expect(stream.produced(), 'the stream must still be running when the second worker leaves').toBeLessThan(N);
     expect(await b.stop(), b.tail()).toBe(0);
 
-    await producing;
-    await eventuallyWithLogs(
-      async () => (await committed()) === N,
-      'every input record committed',
-      120_000,
-      250,
-      () => a.tail(),
-    );
+    await stream.done;
+    await untilCommitted(topics, N, 'every input record committed', 120_000, () => a.tail());
     const aFigures = await figures(a);
     const aRebalances = a.logs().filter((l) => l.msg === 'partitions assigned').length;
     expect(await a.stop(), a.tail()).toBe(0);
@@ -140,12 +101,6 @@ describe.each(KAFKA_CLIENTS)('rebalance (%s)', (client) => {
     expect(aAssignedWhileShared).toBeGreaterThan(0);
     expect(bFigures.calls).toBeGreaterThan(0);
     expect(aRebalances).toBeGreaterThanOrEqual(3); // alone, shared with B, alone again
-    expect(result.missing).toEqual([]);
-    expect(result.duplicates).toBe(0);
-    expect(result.unexpected).toEqual([]);
-    expect(out).toHaveLength(N);
-    expect(misplacedCalls(out, topics, 'rb')).toEqual([]);
-    expect(orderViolations(out, 'rb')).toEqual([]);
-    expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+    await expectExactlyOnce(topics, 'rb', out, result, N);
   }, 300_000);
 });

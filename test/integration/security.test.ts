@@ -20,26 +20,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  createTopics,
   eventually,
-  killAllWorkers,
+  freshTopics,
   metricValue,
   misplacedCalls,
   numberedCalls,
   numberedIds,
   produce,
-  pushExampleSchemas,
   readOutputs,
   sleep,
   stackEnv,
   startReadyWorker,
   startWorker,
-  stopWorkersAndCloseClients,
   tally,
-  topicEnv,
-  uniqueSubjectTemplate,
   uniqueTopics,
   type TestTopics,
   type WorkerHandle,
@@ -54,8 +49,8 @@ import {
   type BasicAuthProxy,
   type OwnBroker,
 } from './own-broker.js';
+import { workerSuite } from './worker-suite.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itsec');
 const USER = 'worker';
 /** Unique per run, so finding it anywhere proves a leak. */
 const PASSWORD = `scram-${randomBytes(12).toString('hex')}`;
@@ -84,46 +79,41 @@ function listener(which: 'sasl' | 'tls' | 'saslTls'): string {
   return address;
 }
 
-beforeAll(async () => {
-  registryUrl = stackEnv().registryUrl;
-  broker = await startOwnBroker({ security: 'sasl-scram,tls,sasl-tls', scramUsers: `${USER}:${PASSWORD}`, superUsers: USER });
-  // The harness's own admin, producer and readers use the PLAINTEXT listener of this broker (loopback only).
-  restoreSharedBrokers = pointHarnessAt(broker);
-  await pushExampleSchemas(TEMPLATE);
-  scratch = mkdtempSync(join(tmpdir(), 'toolcall-sec-'));
-  rogueCa = join(scratch, 'rogue-ca.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(scratch, 'rogue-ca.key'),
-      '-out',
-      rogueCa,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=not the broker CA',
-    ],
-    { stdio: 'ignore' },
-  );
-}, 300_000);
-
-afterEach(async () => {
-  await killAllWorkers();
+const suite = workerSuite('itsec', {
+  setUp: async () => {
+    registryUrl = stackEnv().registryUrl;
+    broker = await startOwnBroker({ security: 'sasl-scram,tls,sasl-tls', scramUsers: `${USER}:${PASSWORD}`, superUsers: USER });
+    // The harness's own admin, producer and readers use the PLAINTEXT listener of this broker (loopback only).
+    restoreSharedBrokers = pointHarnessAt(broker);
+    scratch = mkdtempSync(join(tmpdir(), 'toolcall-sec-'));
+    rogueCa = join(scratch, 'rogue-ca.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(scratch, 'rogue-ca.key'),
+        '-out',
+        rogueCa,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=not the broker CA',
+      ],
+      { stdio: 'ignore' },
+    );
+  },
+  tearDown: async () => {
+    await proxy?.close();
+    await broker?.down();
+    restoreSharedBrokers?.();
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  },
 });
-
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-  await proxy?.close();
-  await broker?.down();
-  restoreSharedBrokers?.();
-  if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
-}, 180_000);
 
 // The workers run as production runs them: vitest sets NODE_ENV=test, which would switch kafkajs to its test-mode
 // retry defaults (15 retries from 50 ms, capped at 1 s, instead of 5 from 300 ms up to 30 s), and the harness's
@@ -165,13 +155,8 @@ async function refused(env: Record<string, string>, boundMs: number): Promise<{ 
 
 describe('Kafka SASL/SCRAM and TLS', () => {
   it('SASL/SCRAM-SHA-512 with the right credentials: calls go end to end', async () => {
-    const topics = uniqueTopics('itsec-sasl');
-    await createTopics(topics, 3);
-    const worker = await startReadyWorker({
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD),
-    });
+    const topics = await freshTopics('itsec-sasl', 3);
+    const worker = await startReadyWorker(suite.env(topics, scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD)));
     await endToEnd(topics, 'sasl', 200, worker);
     expect(await worker.stop(), worker.tail()).toBe(0);
     expect(leakedSecrets(worker)).toEqual([]);
@@ -179,11 +164,10 @@ describe('Kafka SASL/SCRAM and TLS', () => {
   }, 120_000);
 
   it('SASL/SCRAM with a wrong password: refused with a clear error, exit 1 at once, no retry storm, no secret in the output', async () => {
-    const topics = uniqueTopics('itsec-badpw');
-    await createTopics(topics, 1);
+    const topics = await freshTopics('itsec-badpw', 1);
     const before = ownBroker().failedAuthentications();
     const { worker, refusal } = await refused(
-      { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, WRONG_PASSWORD) },
+      suite.env(topics, scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, WRONG_PASSWORD)),
       30_000,
     );
     // Observe a while longer: a process that is gone makes no more attempts, which the broker's log confirms.
@@ -206,21 +190,16 @@ describe('Kafka SASL/SCRAM and TLS', () => {
   }, 60_000);
 
   it('TLS with the broker CA: calls go end to end; SASL_SSL (SCRAM-SHA-256 over TLS) too', async () => {
-    const topics = uniqueTopics('itsec-tls');
-    await createTopics(topics, 3);
+    const topics = await freshTopics('itsec-tls', 3);
     const tlsEnv = { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: ownBroker().caFile ?? '' };
-    const worker = await startReadyWorker({ ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, KAFKA_BROKERS: listener('tls'), ...tlsEnv });
+    const worker = await startReadyWorker(suite.env(topics, { KAFKA_BROKERS: listener('tls'), ...tlsEnv }));
     await endToEnd(topics, 'tls', 150, worker);
     expect(await worker.stop(), worker.tail()).toBe(0);
 
-    const topics2 = uniqueTopics('itsec-sasltls');
-    await createTopics(topics2, 3);
-    const worker2 = await startReadyWorker({
-      ...topicEnv(topics2),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      ...tlsEnv,
-      ...scramWorkerEnv(listener('saslTls'), 'scram-sha-256', USER, PASSWORD),
-    });
+    const topics2 = await freshTopics('itsec-sasltls', 3);
+    const worker2 = await startReadyWorker(
+      suite.env(topics2, { ...tlsEnv, ...scramWorkerEnv(listener('saslTls'), 'scram-sha-256', USER, PASSWORD) }),
+    );
     await endToEnd(topics2, 'sasltls', 150, worker2);
     expect(await worker2.stop(), worker2.tail()).toBe(0);
     expect(leakedSecrets(worker2)).toEqual([]);
@@ -232,12 +211,7 @@ describe('Kafka SASL/SCRAM and TLS', () => {
   for (const variant of ['a wrong CA', 'no CA (the system trust store)'] as const) {
     it(`TLS with ${variant}: refused with a clear TLS error, exit 1 within a bounded number of attempts`, async () => {
       const topics = uniqueTopics('itsec-badca');
-      const env: Record<string, string> = {
-        ...topicEnv(topics),
-        SUBJECT_TEMPLATE: TEMPLATE,
-        KAFKA_BROKERS: listener('tls'),
-        KAFKA_SSL: 'true',
-      };
+      const env = suite.env(topics, { KAFKA_BROKERS: listener('tls'), KAFKA_SSL: 'true' });
       if (variant === 'a wrong CA') env.KAFKA_SSL_CA_FILE = rogueCa;
       // Attempts counted on the wire: the broker logs nothing for a handshake the client gives up.
       const relay = await startCountingProxy(listener('tls'));
@@ -267,28 +241,23 @@ describe('registry basic auth (a basic-auth proxy in front of the real Apicurio)
     expect((await fetch(`${proxy.url}/subjects`)).status).toBe(401);
 
     // Right credentials, over SASL too: both secrets in the environment, neither in the output.
-    const good = uniqueTopics('itsec-reg');
-    await createTopics(good, 3);
+    const good = await freshTopics('itsec-reg', 3);
     const saslEnv = scramWorkerEnv(listener('sasl'), 'scram-sha-512', USER, PASSWORD);
-    const worker = await startReadyWorker({
-      ...topicEnv(good),
-      ...saslEnv,
-      SUBJECT_TEMPLATE: TEMPLATE,
-      ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_PASSWORD),
-    });
+    const worker = await startReadyWorker(
+      suite.env(good, { ...saslEnv, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_PASSWORD) }),
+    );
     await endToEnd(good, 'reg', 100, worker);
     expect(proxy.forwarded()).toBeGreaterThan(0);
     expect(await worker.stop(), worker.tail()).toBe(0);
     expect(leakedSecrets(worker)).toEqual([]);
 
     // Wrong credentials: the registry refuses every lookup.
-    const topics = uniqueTopics('itsec-regbad');
-    await createTopics(topics, 2);
+    const topics = await freshTopics('itsec-regbad', 2);
     const N = 60;
     // Calls 1..N: each partition starts with a valid call, so a partition waits from its first record on.
     await produce(topics.input, numberedCalls('regbad', 1, N + 1, 5));
     const refusedBefore = proxy.refused();
-    const badEnv = { ...topicEnv(topics), ...saslEnv, SUBJECT_TEMPLATE: TEMPLATE, MAX_BACKOFF_MS: '4000' };
+    const badEnv = suite.env(topics, { ...saslEnv, MAX_BACKOFF_MS: '4000' });
     const bad = await startWorker({ ...badEnv, ...basicAuthRegistryEnv(proxy, REGISTRY_USER, REGISTRY_WRONG_PASSWORD) });
     const waitStart = Date.now();
     let readyz = { status: 0, body: '' };

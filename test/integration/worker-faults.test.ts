@@ -13,16 +13,15 @@
  * when nothing else uses the stack. After a SIGKILL the group only rebalances once the dead member's session
  * (kafkajs default 30 s) expires, which is what most of the running time here is.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PushedTool } from '../../src/app/commands/schemas-command.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   callId,
   committedInputRecords,
   committedOffsets,
-  createTopics,
   endOffsets,
   eventually,
   eventuallyWithLogs,
+  freshTopics,
   json,
   killAllWorkers,
   metricValue,
@@ -31,7 +30,6 @@ import {
   numberedIds,
   orderViolations,
   produce,
-  pushExampleSchemas,
   readAll,
   readOutputs,
   sleep,
@@ -39,35 +37,24 @@ import {
   stackEnv,
   startReadyWorker,
   startWorker,
-  stopWorkersAndCloseClients,
   tally,
-  topicEnv,
-  uniqueSubjectTemplate,
-  uniqueTopics,
+  untilCommitted,
   type ReadMessage,
   type TestTopics,
   type WorkerHandle,
 } from './harness.js';
+import { expectExactlyOnce, workerSuite } from './worker-suite.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itf');
-let pushed: PushedTool[] = [];
+const suite = workerSuite('itf');
 /** Set while a test has a stack service stopped, so afterEach starts it again whatever happened. */
 const stopped = new Set<'kafka' | 'registry'>();
 
-beforeAll(async () => {
-  stackEnv();
-  pushed = await pushExampleSchemas(TEMPLATE);
-});
-
+// The workers go first, then the stopped services come back (the suite's own afterEach then finds no worker left).
 afterEach(async () => {
   await killAllWorkers();
   if (stopped.delete('registry')) await stackCommand('start-registry');
   if (stopped.delete('kafka')) await stackCommand('start-kafka');
 }, 240_000);
-
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-});
 
 interface KillRun {
   readonly kills: number;
@@ -143,13 +130,7 @@ async function killRepeatedly(
       await producing;
     } else {
       await producing;
-      await eventuallyWithLogs(
-        async () => (await committed()) === total,
-        'every input record committed',
-        120_000,
-        250,
-        () => worker.tail(),
-      );
+      await untilCommitted(topics, total, 'every input record committed', 120_000, () => worker.tail());
       expect(await worker.stop(), worker.tail()).toBe(0);
     }
   }
@@ -159,10 +140,9 @@ async function killRepeatedly(
 
 /** {@link killRepeatedly} in exactly-once mode: every call id exactly once (read_committed), in order, all committed. */
 async function exactlyOnceUnderKills(topicPrefix: string, prefix: string, extraEnv: Record<string, string>): Promise<void> {
-  const topics = uniqueTopics(topicPrefix);
-  await createTopics(topics, 3);
+  const topics = await freshTopics(topicPrefix, 3);
   const N = 4000;
-  const run = await killRepeatedly(topics, prefix, N, 10, { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, ...extraEnv });
+  const run = await killRepeatedly(topics, prefix, N, 10, suite.env(topics, extraEnv));
   const ids = numberedIds(prefix, N);
   const committed = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
   const everything = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000, isolation: 'read_uncommitted' });
@@ -175,13 +155,7 @@ async function exactlyOnceUnderKills(topicPrefix: string, prefix: string, extraE
       `committed input at each kill=[${run.committedAtKills.join(', ')}] restart-to-first-commit ms=[${run.rejoinMs.join(', ')}] ` +
       `duration=${(run.durationMs / 1000).toFixed(1)}s`,
   );
-  expect(result.missing).toEqual([]);
-  expect(result.duplicates).toBe(0);
-  expect(result.unexpected).toEqual([]);
-  expect(committed).toHaveLength(N);
-  expect(misplacedCalls(committed, topics, prefix)).toEqual([]);
-  expect(orderViolations(committed, prefix)).toEqual([]);
-  expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+  await expectExactlyOnce(topics, prefix, committed, result, N);
 }
 
 describe('worker under faults', () => {
@@ -199,10 +173,9 @@ describe('worker under faults', () => {
     }, 420_000);
 
   it('at-least-once: SIGKILLed 10 times mid-stream, nothing is missing (duplicates counted)', async () => {
-    const topics = uniqueTopics('itf-alo');
-    await createTopics(topics, 3);
+    const topics = await freshTopics('itf-alo', 3);
     const N = 3000;
-    const run = await killRepeatedly(topics, 'alo', N, 10, { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE, DELIVERY: 'at-least-once' });
+    const run = await killRepeatedly(topics, 'alo', N, 10, suite.env(topics, { DELIVERY: 'at-least-once' }));
     const ids = numberedIds('alo', N);
     const all = await readOutputs(topics, { until: N, timeoutMs: 60_000, settleMs: 3000 });
     const result = tally(all, ids);
@@ -218,17 +191,11 @@ describe('worker under faults', () => {
   }, 420_000);
 
   it('registry down longer than the cache TTL: cached tools flow, uncached ones wait, nothing rejected or dead-lettered', async () => {
-    const topics = uniqueTopics('itf-reg');
-    await createTopics(topics, 2);
+    const topics = await freshTopics('itf-reg', 2);
     const { registryUrl } = stackEnv();
-    const worker = await startReadyWorker({
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      REGISTRY_CACHE_TTL_MS: '2000',
-      REGISTRY_TIMEOUT_MS: '1000',
-      REGISTRY_MAX_RETRIES: '0',
-      MAX_BACKOFF_MS: '2000',
-    });
+    const worker = await startReadyWorker(
+      suite.env(topics, { REGISTRY_CACHE_TTL_MS: '2000', REGISTRY_TIMEOUT_MS: '1000', REGISTRY_MAX_RETRIES: '0', MAX_BACKOFF_MS: '2000' }),
+    );
     const cached = (i: number): string =>
       JSON.stringify({ id: `reg-a-${i}`, tool: 'search_issues', arguments: { query: `a${i}`, labels: '["x"]' } });
     const uncached = (i: number): string =>
@@ -283,7 +250,7 @@ describe('worker under faults', () => {
     await stackCommand('start-registry');
     stopped.delete('registry');
     const outageMs = Date.now() - outageStart;
-    const subject = pushed.find((p) => p.tool === 'transfer_funds')?.subject ?? '';
+    const subject = suite.pushed().find((p) => p.tool === 'transfer_funds')?.subject ?? '';
     const kept = await fetch(`${registryUrl}/subjects/${encodeURIComponent(subject)}/versions`);
     if (kept.status !== 200) {
       throw new Error(
@@ -304,7 +271,7 @@ describe('worker under faults', () => {
     // Partition 1's records (key b) in their input order: the waiting ones first, then those queued behind them.
     const b = all.filter((m) => m.key === 'b');
     expect(b.map(callId)).toEqual([...numberedIds('reg-b', 20), ...numberedIds('reg-a', 5, 100)]);
-    const transfer = pushed.find((p) => p.tool === 'transfer_funds');
+    const transfer = suite.pushed().find((p) => p.tool === 'transfer_funds');
     const firstB = b[0];
     if (firstB === undefined) throw new Error('no output for partition 1');
     // The same schema id as before the restart: the registry kept its data.
@@ -317,10 +284,9 @@ describe('worker under faults', () => {
   }, 240_000);
 
   it('broker stopped and restarted mid-stream: every call id exactly once afterwards', async () => {
-    const topics = uniqueTopics('itf-kafka');
-    await createTopics(topics, 3);
+    const topics = await freshTopics('itf-kafka', 3);
     const N = 1500;
-    const env = { ...topicEnv(topics), SUBJECT_TEMPLATE: TEMPLATE };
+    const env = suite.env(topics);
     const records = (from: number, to: number) => numberedCalls('brk', from, to, 40);
     const committed = (): Promise<number> => committedInputRecords(topics);
 
@@ -365,13 +331,7 @@ describe('worker under faults', () => {
       outageMs = Date.now() - outageStart;
 
       await produce(topics.input, records(1000, N));
-      await eventuallyWithLogs(
-        async () => (await committed()) === N,
-        'every input record committed after the broker restart',
-        150_000,
-        500,
-        () => current.tail(40),
-      );
+      await untilCommitted(topics, N, 'every input record committed after the broker restart', 150_000, () => current.tail(40), 500);
     } finally {
       // Whatever happened, no worker is started after this point (afterEach kills what runs).
       supervision.on = false;

@@ -15,7 +15,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushedTool } from '../../src/app/commands/schemas-command.js';
 import {
   callId,
-  closeClients,
   committedOffsets,
   createTopics,
   endOffsets,
@@ -34,6 +33,7 @@ import {
   stackEnv,
   startReadyWorker,
   startWorker,
+  stopWorkersAndCloseClients,
   sumOffsets,
   text,
   topicEnv,
@@ -51,8 +51,7 @@ const MAX_OUTPUT_BYTES = 3000;
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 afterAll(async () => {
-  await killAllWorkers();
-  await closeClients();
+  await stopWorkersAndCloseClients();
 });
 
 /** Identity of a pushed tool, as the worker puts it in `schema`. */

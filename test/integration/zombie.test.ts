@@ -6,72 +6,37 @@
  * @platformatic/kafka, KIP-447; by transactional id on kafkajs), and B must not read offsets that A's open
  * transaction was about to move. Every call id exactly once (read_committed), none missing.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   KAFKA_CLIENTS,
   committedInputRecords,
-  createTopics,
   eventually,
   eventuallyWithLogs,
-  killAllWorkers,
+  freshTopics,
   metricValue,
-  numberedCalls,
   numberedIds,
-  produce,
-  pushExampleSchemas,
   readOutputs,
   sleep,
-  stackEnv,
   startReadyWorker,
-  stopWorkersAndCloseClients,
+  steadyStream,
   tally,
-  topicEnv,
-  uniqueSubjectTemplate,
-  uniqueTopics,
+  untilCommitted,
 } from './harness.js';
+import { workerSuite } from './worker-suite.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itzb');
+const suite = workerSuite('itzb');
 /** The broker's smallest session (group.min.session.timeout.ms): the freeze outlasts it by far. */
 const SESSION_MS = 6_000;
 
-beforeAll(async () => {
-  stackEnv();
-  await pushExampleSchemas(TEMPLATE);
-});
-
-afterEach(async () => {
-  await killAllWorkers();
-});
-
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-});
-
 describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
   it('one of two workers frozen while it holds a batch, past its session, then thawed: every call id exactly once', async () => {
-    const topics = uniqueTopics('itzb');
-    await createTopics(topics, 4);
+    const topics = await freshTopics('itzb', 4);
     const N = 3000;
-    const env = {
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      KAFKA_CLIENT: client,
-      KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS),
-      REGISTRY_TIMEOUT_MS: '1500',
-    };
+    const env = suite.env(topics, { KAFKA_CLIENT: client, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS), REGISTRY_TIMEOUT_MS: '1500' });
     const started = Date.now();
     const a = await startReadyWorker({ ...env, WORKER_ID: 'zombie-a' });
     const b = await startReadyWorker({ ...env, WORKER_ID: 'zombie-b' });
-    let produced = 0;
-    const producing = (async () => {
-      while (produced < N) {
-        const upTo = Math.min(N, produced + 30);
-        await produce(topics.input, numberedCalls('zb', produced, upTo, 40));
-        produced = upTo;
-        await sleep(40);
-      }
-    })();
-    producing.catch(() => undefined); // awaited below
+    const stream = steadyStream(topics.input, 'zb', { to: N }, { perSend: 30, pauseMs: 40, keys: 40 });
     await eventually(
       async () => (await metricValue(a, 'toolcall_assigned_partitions')) > 0 && (await metricValue(b, 'toolcall_assigned_partitions')) > 0,
       'both workers own partitions',
@@ -103,14 +68,8 @@ describe.each(KAFKA_CLIENTS)('zombie (%s)', (client) => {
     a.kill('SIGCONT');
     const frozenMs = Date.now() - frozenAt;
 
-    await producing;
-    await eventuallyWithLogs(
-      async () => (await committedInputRecords(topics)) === N,
-      'every input record committed',
-      180_000,
-      250,
-      () => `${a.tail()}\n${b.tail()}`,
-    );
+    await stream.done;
+    await untilCommitted(topics, N, 'every input record committed', 180_000, () => `${a.tail()}\n${b.tail()}`);
     const aAborted = await metricValue(a, 'toolcall_transactions_total', { result: 'aborted' });
     const bAborted = await metricValue(b, 'toolcall_transactions_total', { result: 'aborted' });
     const aExit = await a.stop();

@@ -72,6 +72,12 @@ export function jsonTypeOf(value: unknown): 'null' | 'array' | 'object' | 'strin
   return 'object';
 }
 
+/** {@link jsonTypeOf}, with `integer` for a whole number: the narrowest JSON Schema type of a value. */
+export function schemaTypeOf(value: unknown): 'null' | 'array' | 'object' | 'string' | 'integer' | 'number' | 'boolean' {
+  const t = jsonTypeOf(value);
+  return t === 'number' && Number.isInteger(value) ? 'integer' : t;
+}
+
 /**
  * The nesting depth of arrays and objects in `value`: 0 for a scalar, 1 for a flat array or object (empty or
  * not). Iterative, so any depth is measured without growing the call stack. Stops as soon as the depth

@@ -4,7 +4,7 @@
  * value, and detection of `$ref` cycles that never reach a value. Best effort, used for hints and for the
  * compile-time cycle check; ajv does the actual validation.
  */
-import { isJsonObject, jsonTypeOf } from '../shared/json.js';
+import { isJsonObject, jsonTypeOf, schemaTypeOf } from '../shared/json.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import {
   CHILD_MAP_KEYWORDS,
@@ -129,9 +129,9 @@ export class SchemaIndex {
     if (typeof type === 'string') result = new Set([type]);
     else if (Array.isArray(type)) result = new Set(type.filter((t): t is string => typeof t === 'string'));
     if (Object.hasOwn(schema, 'const') && schema.const !== undefined) {
-      result = intersectTypes(result, new Set([valueType(schema.const)]));
+      result = intersectTypes(result, new Set([schemaTypeOf(schema.const)]));
     }
-    if (Array.isArray(schema.enum)) result = intersectTypes(result, new Set(schema.enum.map(valueType)));
+    if (Array.isArray(schema.enum)) result = intersectTypes(result, new Set(schema.enum.map(schemaTypeOf)));
     if (typeof schema.$ref === 'string') {
       result = intersectTypes(result, this.types(this.resolve(schema.$ref), seen));
     }
@@ -284,11 +284,6 @@ function alternativesOf(schema: JsonObject): unknown[] | undefined {
   const anyOf = Array.isArray(schema.anyOf) && schema.anyOf.length > 0 ? schema.anyOf : undefined;
   const oneOf = Array.isArray(schema.oneOf) && schema.oneOf.length > 0 ? schema.oneOf : undefined;
   return anyOf !== undefined && oneOf !== undefined ? undefined : (anyOf ?? oneOf);
-}
-
-function valueType(value: JsonValue): string {
-  const t = jsonTypeOf(value);
-  return t === 'number' && Number.isInteger(value) ? 'integer' : t;
 }
 
 function intersectTypes(a: Set<string> | undefined, b: Set<string> | undefined): Set<string> | undefined {

@@ -44,6 +44,12 @@ describe('processCall for an unknown tool', () => {
     const plain = processCall(call('x'.repeat(200)), undefined).errors[0]?.message ?? '';
     expect(plain).toBe(`No tool named "${'x'.repeat(80)}…" is known.`);
   });
+
+  it('quotes a name of 81 code units whole (the cut would save nothing), and cuts one of 82', () => {
+    const message = (name: string): string => processCall(call(name), undefined).errors[0]?.message ?? '';
+    expect(message('y'.repeat(81))).toBe(`No tool named "${'y'.repeat(81)}" is known.`);
+    expect(message('y'.repeat(82))).toBe(`No tool named "${'y'.repeat(80)}…" is known.`);
+  });
 });
 
 describe('processRecord: one output per call', () => {

@@ -86,11 +86,19 @@ function recording(): {
   };
 }
 
+/** `model` wrapped in the middleware, which reports to a {@link recording}; with {@link eventTools}. */
+function withMiddleware(model: Parameters<typeof wrapLanguageModel>[0]['model']): ReturnType<typeof eventTools> & {
+  records: ReturnType<typeof recording>['records'];
+  model: ReturnType<typeof wrapLanguageModel>;
+} {
+  const { received, tools } = eventTools();
+  const { records, onRecord } = recording();
+  return { received, tools, records, model: wrapLanguageModel({ model, middleware: toolcallMiddleware({ onRecord }) }) };
+}
+
 describe('toolcallMiddleware in generateText', () => {
   it('hands execute the repaired arguments: entities decoded twice, the stringified array decoded', async () => {
-    const { received, tools } = eventTools();
-    const { records, onRecord } = recording();
-    const model = wrapLanguageModel({ model: generatingModel(NEARLY_RIGHT), middleware: toolcallMiddleware({ onRecord }) });
+    const { received, tools, records, model } = withMiddleware(generatingModel(NEARLY_RIGHT));
     const result = await generateText({ model, tools, prompt: 'plan the review' });
     expect(received).toEqual([REPAIRED]);
     expect(result.toolCalls.map((call): unknown => call.input)).toEqual([REPAIRED]);
@@ -118,9 +126,7 @@ describe('toolcallMiddleware in generateText', () => {
   });
 
   it('leaves a call that is still invalid to the SDK, and hands our diagnostics with its hint to onRecord', async () => {
-    const { received, tools } = eventTools();
-    const { records, onRecord } = recording();
-    const model = wrapLanguageModel({ model: generatingModel(MISSING_TITLE), middleware: toolcallMiddleware({ onRecord }) });
+    const { received, tools, records, model } = withMiddleware(generatingModel(MISSING_TITLE));
     const result = await generateText({ model, tools, prompt: 'plan the review' });
     expect(received).toEqual([]);
     const error = result.content.find((part) => part.type === 'tool-error');
@@ -198,9 +204,7 @@ describe('toolcallMiddleware in generateText', () => {
 
 describe('toolcallMiddleware in streamText', () => {
   it('hands execute the repaired arguments and streams the repaired tool-call', async () => {
-    const { received, tools } = eventTools();
-    const { records, onRecord } = recording();
-    const model = wrapLanguageModel({ model: streamingModel(NEARLY_RIGHT), middleware: toolcallMiddleware({ onRecord }) });
+    const { received, tools, records, model } = withMiddleware(streamingModel(NEARLY_RIGHT));
     const result = streamText({ model, tools, prompt: 'plan the review' });
     const calls: unknown[] = [];
     const deltas: string[] = [];
@@ -216,9 +220,7 @@ describe('toolcallMiddleware in streamText', () => {
   });
 
   it('leaves a call that is still invalid to the SDK', async () => {
-    const { received, tools } = eventTools();
-    const { records, onRecord } = recording();
-    const model = wrapLanguageModel({ model: streamingModel(MISSING_TITLE), middleware: toolcallMiddleware({ onRecord }) });
+    const { received, tools, records, model } = withMiddleware(streamingModel(MISSING_TITLE));
     const result = streamText({ model, tools, prompt: 'x' });
     const errors: unknown[] = [];
     for await (const part of result.stream) if (part.type === 'tool-error') errors.push(part.error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkFragmentPointer } from '../../../../src/core/shared/json.js';
+import { jsonTypeOf, schemaTypeOf, walkFragmentPointer } from '../../../../src/core/shared/json.js';
 
 describe('walkFragmentPointer: a JSON Pointer in a URI fragment, as local $refs carry it', () => {
   const root = {
@@ -32,5 +32,13 @@ describe('walkFragmentPointer: a JSON Pointer in a URI fragment, as local $refs 
     ]) {
       expect(walkFragmentPointer(root, pointer), pointer).toBeUndefined();
     }
+  });
+});
+
+describe('jsonTypeOf and schemaTypeOf: the JSON type of a value, as JSON Schema names it', () => {
+  it('names every JSON type; schemaTypeOf says integer for a whole number, jsonTypeOf number', () => {
+    const values = [null, [1], { a: 1 }, 'x', 3, 3.5, -0, 1e21, true];
+    expect(values.map(jsonTypeOf)).toEqual(['null', 'array', 'object', 'string', 'number', 'number', 'number', 'number', 'boolean']);
+    expect(values.map(schemaTypeOf)).toEqual(['null', 'array', 'object', 'string', 'integer', 'number', 'integer', 'integer', 'boolean']);
   });
 });
