@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas, type PushedTool } from '../../src/app/commands/schemas-command.js';
+import { patchKafkajsRequestQueue } from '../../src/adapters/kafka/kafkajs-request-queue.js';
 import { freePort } from '../../scripts/free-port.js';
 import { containerStackCommand, containerStackInfo } from './testcontainers-stack.js';
 
@@ -76,6 +77,7 @@ export function uniqueSubjectTemplate(prefix: string): string {
 
 let kafkaClient: Kafka | undefined;
 function kafka(): Kafka {
+  patchKafkajsRequestQueue(); // as the worker does: no 1 ms poll per connection, no TimeoutNegativeWarning
   kafkaClient ??= new Kafka({
     clientId: `it-harness-${RUN_ID}`,
     brokers: [...stackEnv().brokers],

@@ -6,30 +6,22 @@
  * before it show the stopped member left the group on its way out instead of being waited for as a member that may
  * come back. Every call is still delivered exactly once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  committedInputRecords,
-  committedOffsets,
-  createTopics,
-  endOffsets,
   eventually,
-  killAllWorkers,
+  freshTopics,
   metricValue,
   numberedCalls,
   numberedIds,
   produce,
-  pushExampleSchemas,
   readOutputs,
-  stackEnv,
   startReadyWorker,
-  stopWorkersAndCloseClients,
   tally,
-  topicEnv,
-  uniqueSubjectTemplate,
-  uniqueTopics,
+  untilCommitted,
 } from './harness.js';
+import { expectExactlyOnce, workerSuite } from './worker-suite.js';
 
-const TEMPLATE = uniqueSubjectTemplate('itsm');
+const suite = workerSuite('itsd');
 const SESSION_TIMEOUT_MS = 60_000;
 const CLIENT = process.env.TEST_KAFKA_CLIENT ?? 'kafkajs';
 /** A worker's identity: on platformatic a static member, as in the chart's StatefulSet. */
@@ -37,29 +29,11 @@ function identity(name: string): Record<string, string> {
   return CLIENT === 'platformatic' ? { WORKER_ID: name, KAFKA_GROUP_INSTANCE_ID: name } : {};
 }
 
-beforeAll(async () => {
-  stackEnv();
-  await pushExampleSchemas(TEMPLATE);
-});
-
-afterEach(async () => {
-  await killAllWorkers();
-});
-
-afterAll(async () => {
-  await stopWorkersAndCloseClients();
-});
-
 describe(`scale-down (${CLIENT}${CLIENT === 'platformatic' ? ', static membership' : ''})`, () => {
   it('the stopped worker leaves the group at once: its partitions move before the session ends, every call once', async () => {
-    const topics = uniqueTopics('itsm');
-    await createTopics(topics, 6);
+    const topics = await freshTopics('itsd', 6);
     const run = Date.now().toString(36);
-    const env = {
-      ...topicEnv(topics),
-      SUBJECT_TEMPLATE: TEMPLATE,
-      KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
-    };
+    const env = suite.env(topics, { KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS) });
     const a = await startReadyWorker({ ...env, ...identity(`sm-${run}-0`) });
     const b = await startReadyWorker({ ...env, ...identity(`sm-${run}-1`) });
     await eventually(
@@ -70,7 +44,7 @@ describe(`scale-down (${CLIENT}${CLIENT === 'platformatic' ? ', static membershi
       200,
     );
     await produce(topics.input, numberedCalls('sm', 0, 600, 30));
-    await eventually(async () => (await committedInputRecords(topics)) === 600, 'the first calls committed', 60_000, 200);
+    await untilCommitted(topics, 600, 'the first calls committed', 60_000, () => a.tail() + b.tail());
 
     const stopped = Date.now();
     expect(await b.stop(), b.tail()).toBe(0);
@@ -82,7 +56,7 @@ describe(`scale-down (${CLIENT}${CLIENT === 'platformatic' ? ', static membershi
     );
     const movedAfterMs = Date.now() - stopped;
     await produce(topics.input, numberedCalls('sm', 600, 1200, 30));
-    await eventually(async () => (await committedInputRecords(topics)) === 1200, 'every call committed', 60_000, 200);
+    await untilCommitted(topics, 1200, 'every call committed', 60_000, () => a.tail());
     expect(await a.stop(), a.tail()).toBe(0);
 
     const out = await readOutputs(topics, { until: 1200, timeoutMs: 60_000, settleMs: 2000 });
@@ -92,8 +66,6 @@ describe(`scale-down (${CLIENT}${CLIENT === 'platformatic' ? ', static membershi
         `${movedAfterMs} ms after SIGTERM; outputs=${result.records} duplicates=${result.duplicates} missing=${result.missing.length}`,
     );
     expect(movedAfterMs).toBeLessThan(SESSION_TIMEOUT_MS / 2);
-    expect(result.missing).toEqual([]);
-    expect(result.duplicates).toBe(0);
-    expect(await committedOffsets(topics.groupId, topics.input)).toEqual(await endOffsets(topics.input));
+    await expectExactlyOnce(topics, 'sm', out, result, 1200);
   }, 240_000);
 });
