@@ -383,11 +383,18 @@ export class PlatformaticStream implements KafkaStream {
     stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>,
   ): Promise<void> {
     const byPartition = new Map<string, InMessage[]>();
+    // The stream gives a partition's records in runs: the list is looked up once per run, not per record.
+    let run: InMessage | undefined;
+    let runList: InMessage[] = [];
     for (const m of messages) {
-      const key = `${m.topic}:${m.partition}`;
-      let list = byPartition.get(key);
-      if (list === undefined) byPartition.set(key, (list = []));
-      list.push(m);
+      if (run === undefined || m.partition !== run.partition || m.topic !== run.topic) {
+        const key = `${m.topic}:${m.partition}`;
+        const known = byPartition.get(key);
+        if (known === undefined) byPartition.set(key, (runList = []));
+        else runList = known;
+        run = m;
+      }
+      runList.push(m);
     }
     const timer = this.#observer.batchTimer();
     const done: { topic: string; partition: number; first: bigint; last: InMessage; state: PartitionState }[] = [];
@@ -412,7 +419,7 @@ export class PlatformaticStream implements KafkaStream {
         const result = await handler.process({ topic, partition, records: fresh.map(inputRecord), lag: undefined }, control);
         if (result.lastOffset !== undefined) {
           const lastOffset = BigInt(result.lastOffset);
-          const last = fresh.find((m) => m.offset === lastOffset);
+          const last = fresh.findLast((m) => m.offset === lastOffset);
           if (last !== undefined) {
             done.push({ topic, partition, first: fresh[0]?.offset ?? from, last, state });
             for (const output of result.outputs) outputs.push(output);
