@@ -58,6 +58,30 @@ function byteSize(value: Buffer | string | null): number {
 }
 
 /**
+ * Kafka's murmur2 hash of a record key, as the Java client's partitioner computes it (32-bit integer arithmetic):
+ * `(murmur2(key) & 0x7fffffff) % partitions` is the partition a key lands on, on every client.
+ */
+export function murmur2(key: Uint8Array): number {
+  const m = 0x5bd1e995;
+  const length = key.length;
+  const tail = length & ~3;
+  let h = 0x9747b28c ^ length;
+  for (let i = 0; i < tail; i += 4) {
+    let k = (key[i] ?? 0) | ((key[i + 1] ?? 0) << 8) | ((key[i + 2] ?? 0) << 16) | ((key[i + 3] ?? 0) << 24);
+    k = Math.imul(k, m);
+    k ^= k >>> 24;
+    h = Math.imul(h, m) ^ Math.imul(k, m);
+  }
+  const rest = length - tail;
+  if (rest === 3) h ^= (key[tail + 2] ?? 0) << 16;
+  if (rest >= 2) h ^= (key[tail + 1] ?? 0) << 8;
+  if (rest >= 1) h = Math.imul(h ^ (key[tail] ?? 0), m);
+  h ^= h >>> 13;
+  h = Math.imul(h, m);
+  return h ^ (h >>> 15);
+}
+
+/**
  * The Kafka error names (`UNKNOWN_TOPIC_OR_PARTITION`...) in an error and its causes: kafkajs puts them in
  * `type`, @platformatic/kafka in `apiId`, nested in `cause` and in the `errors` of its retries.
  */

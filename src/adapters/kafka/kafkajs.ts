@@ -11,10 +11,10 @@
  * A partition held for a schema is paused (kafkajs pauses per partition) and resumed after the hold.
  */
 import {
-  Partitioners,
   type Admin,
   type Consumer,
   type EachBatchPayload,
+  type ICustomPartitioner,
   type Kafka,
   type Message,
   type Producer,
@@ -22,7 +22,7 @@ import {
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
-import { describeError, ensureTopics, errorTypes, headerBytes, OutputGuard, splitRequests } from './delivery.js';
+import { describeError, ensureTopics, errorTypes, headerBytes, murmur2, OutputGuard, splitRequests } from './delivery.js';
 import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
 
 interface PartitionState {
@@ -101,7 +101,7 @@ export class KafkajsStream implements KafkaStream {
       this.#sharedProducer = this.#kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: javaCompatiblePartitioner,
       });
       await this.#sharedProducer.connect();
     }
@@ -288,6 +288,28 @@ export class KafkajsStream implements KafkaStream {
   }
 }
 
+/**
+ * kafkajs's DefaultPartitioner, the same partition for every record: murmur2 of the key as the Java client
+ * hashes it, or round robin over the partitions with a leader for a record without a key. kafkajs's own computes
+ * the hash with a Long object per step and filters the partition list per record; this one allocates nothing for
+ * a keyed record. Exported for the benchmark's pipe.
+ */
+export const javaCompatiblePartitioner: ICustomPartitioner = () => {
+  const counters = new Map<string, number>();
+  return ({ topic, partitionMetadata, message }) => {
+    if (message.partition !== undefined) return message.partition;
+    const partitions = partitionMetadata.length;
+    if (message.key !== undefined && message.key !== null) {
+      const key = typeof message.key === 'string' ? Buffer.from(message.key) : message.key;
+      return (murmur2(key) & 0x7fffffff) % partitions;
+    }
+    const next = (counters.get(topic) ?? Math.floor(Math.random() * 2 ** 31)) + 1;
+    counters.set(topic, next);
+    const available = partitionMetadata.filter((p) => p.leader >= 0);
+    return available.length > 0 ? (available[next % available.length]?.partitionId ?? 0) : next % partitions;
+  };
+};
+
 /** One output as kafkajs is handed it, with its size. */
 interface Outgoing {
   readonly topic: string;
@@ -340,7 +362,7 @@ export async function claimPartition(
     maxInFlightRequests: 1,
     transactionTimeout: 60_000,
     // Murmur2 on the key, as the Java client does: the same key lands on the same output partition.
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: javaCompatiblePartitioner,
   });
   try {
     await producer.connect();
