@@ -3,8 +3,8 @@
  * exactly-once with one transactional producer per input partition (claimPartition, commitInTransaction),
  * at-least-once with one idempotent producer, sendBatch then commitOffsets. Run by bench/pipe.ts.
  */
-import { Kafka, logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type Producer } from 'kafkajs';
-import { claimPartition, commitInTransaction, produceRequests } from '../src/adapters/kafka/kafkajs.js';
+import { Kafka, logLevel, type EachBatchPayload, type KafkaMessage, type Producer } from 'kafkajs';
+import { claimPartition, commitInTransaction, javaCompatiblePartitioner, produceRequests } from '../src/adapters/kafka/kafkajs.js';
 import { patchKafkajsRequestQueue } from '../src/adapters/kafka/kafkajs-request-queue.js';
 import type { OutputMessage } from '../src/core/records/output.js';
 import { outputShaped, type Pipe, type PipeConfig } from './pipe-common.js';
@@ -112,7 +112,7 @@ export function kafkajsPipe(config: PipeConfig): Pipe {
     async start() {
       await admin.connect();
       if (config.delivery === 'at-least-once') {
-        shared = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+        shared = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: javaCompatiblePartitioner });
         await shared.connect();
       }
       await consumer.connect();

@@ -4,11 +4,11 @@
  * offsets go in the transaction with the consumer group's generation), what one read of the stream brings (up to
  * 5000 records, all partitions) in one transaction, each partition's offset added one after the other;
  * at-least-once with one idempotent producer, produce then commit. Same retry delay, producer id and partitioner
- * as the worker; requests split by the worker's MAX_REQUEST_BYTES.
+ * as the worker; requests split as the worker splits them (splitRequests, messageBytes).
  */
 import { Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream, type MessageToProduce } from '@platformatic/kafka';
-import { MAX_REQUEST_BYTES } from '../src/adapters/kafka/delivery.js';
-import { platformaticBaseOptions } from '../src/adapters/kafka/platformatic.js';
+import { splitRequests } from '../src/adapters/kafka/delivery.js';
+import { messageBytes, platformaticBaseOptions } from '../src/adapters/kafka/platformatic.js';
 import { outputShapedText, type Pipe, type PipeConfig } from './pipe-common.js';
 
 type InMessage = Message;
@@ -16,26 +16,6 @@ type OutMessage = MessageToProduce;
 
 const HIGH_WATER_MARK = 5_000;
 const IDEMPOTENCY_KEY = Buffer.from('idempotency-key');
-
-function splitRequests(messages: readonly OutMessage[]): OutMessage[][] {
-  const requests: OutMessage[][] = [];
-  let current: OutMessage[] = [];
-  let bytes = 0;
-  for (const message of messages) {
-    const { key, value } = message as { key: Buffer | undefined; value: Buffer | undefined };
-    let size = (key?.length ?? 0) + (value?.length ?? 0);
-    if (message.headers instanceof Map) for (const [name, value] of message.headers) size += name.length + value.length;
-    if (bytes > 0 && bytes + size > MAX_REQUEST_BYTES) {
-      requests.push(current);
-      current = [];
-      bytes = 0;
-    }
-    bytes += size;
-    current.push(message);
-  }
-  if (current.length > 0) requests.push(current);
-  return requests;
-}
 
 export function platformaticPipe(config: PipeConfig): Pipe {
   const base = platformaticBaseOptions({
@@ -78,7 +58,7 @@ export function platformaticPipe(config: PipeConfig): Pipe {
   async function deliver(batch: readonly InMessage[]): Promise<void> {
     const lastByPartition = new Map<number, InMessage>();
     for (const m of batch) lastByPartition.set(m.partition, m);
-    const requests = splitRequests(batch.map(transform));
+    const requests = splitRequests(batch.map(transform), messageBytes);
     if (!exactlyOnce) {
       for (const messages of requests) await producer.send({ messages });
       for (const last of lastByPartition.values()) await last.commit();

@@ -18,37 +18,67 @@ import type { StreamOptions } from './port.js';
  */
 export const MAX_REQUEST_BYTES = 512 * 1024;
 
-/** The outputs, in order, split into produce requests of at most {@link MAX_REQUEST_BYTES} (a larger one alone). */
-export function splitRequests<T extends OutputMessage>(outputs: readonly T[], maxBytes = MAX_REQUEST_BYTES): T[][] {
+/**
+ * The messages, in order, split into produce requests of at most `maxBytes` (a larger message alone). `bytesOf`
+ * sizes one message as the client will write it (keys, values, headers), from the form the client is handed.
+ */
+export function splitRequests<T>(messages: readonly T[], bytesOf: (message: T) => number, maxBytes = MAX_REQUEST_BYTES): T[][] {
   const requests: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
-  for (const out of outputs) {
-    const size = outputBytes(out);
+  for (const message of messages) {
+    const size = bytesOf(message);
     if (bytes > 0 && bytes + size > maxBytes) {
       requests.push(current);
       current = [];
       bytes = 0;
     }
     bytes += size;
-    current.push(out);
+    current.push(message);
   }
   if (current.length > 0) requests.push(current);
   return requests;
 }
 
-export function outputBytes(out: OutputMessage): number {
-  let size = byteSize(out.key) + byteSize(out.value);
-  for (const [name, value] of Object.entries(out.headers)) {
+/** The bytes of a message's headers (names and values) as given in an output message. */
+export function headerBytes(headers: OutputMessage['headers']): number {
+  let size = 0;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
     size += name.length;
     if (Array.isArray(value)) for (const v of value) size += byteSize(v);
-    else if (value !== undefined) size += byteSize(value);
+    else size += byteSize(value);
   }
   return size;
 }
 
 function byteSize(value: Buffer | string | null): number {
   return value === null ? 0 : typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+}
+
+/**
+ * Kafka's murmur2 hash of a record key, as the Java client's partitioner computes it (32-bit integer arithmetic):
+ * `(murmur2(key) & 0x7fffffff) % partitions` is the partition a key lands on, on every client.
+ */
+export function murmur2(key: Uint8Array): number {
+  const m = 0x5bd1e995;
+  const length = key.length;
+  const tail = length & ~3;
+  let h = 0x9747b28c ^ length;
+  for (let i = 0; i < tail; i += 4) {
+    let k = (key[i] ?? 0) | ((key[i + 1] ?? 0) << 8) | ((key[i + 2] ?? 0) << 16) | ((key[i + 3] ?? 0) << 24);
+    k = Math.imul(k, m);
+    k ^= k >>> 24;
+    h = Math.imul(h, m) ^ Math.imul(k, m);
+  }
+  const rest = length - tail;
+  if (rest === 3) h ^= (key[tail + 2] ?? 0) << 16;
+  if (rest >= 2) h ^= (key[tail + 1] ?? 0) << 8;
+  if (rest >= 1) h = Math.imul(h ^ (key[tail] ?? 0), m);
+  h ^= h >>> 13;
+  h = Math.imul(h, m);
+  return h ^ (h >>> 15);
 }
 
 /**

@@ -10,13 +10,24 @@
  * - at-least-once: one idempotent producer; offsets are committed after the batch's messages are acknowledged.
  * A partition held for a schema is paused (kafkajs pauses per partition) and resumed after the hold.
  */
-import { Partitioners, type Admin, type Consumer, type EachBatchPayload, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
+import {
+  type Admin,
+  type Consumer,
+  type EachBatchPayload,
+  type ICustomPartitioner,
+  type Kafka,
+  type Message,
+  type Producer,
+  type TopicMessages,
+} from 'kafkajs';
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
-import { describeError, ensureTopics, errorTypes, OutputGuard, splitRequests } from './delivery.js';
+import { describeError, ensureTopics, errorTypes, headerBytes, murmur2, OutputGuard, splitRequests } from './delivery.js';
 import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
 
 interface PartitionState {
+  readonly topic: string;
+  readonly partition: number;
   producer: Producer | undefined;
   /** The committed offset read after claiming the partition in this generation; undefined until claimed. */
   claimedFrom: bigint | undefined;
@@ -90,7 +101,7 @@ export class KafkajsStream implements KafkaStream {
       this.#sharedProducer = this.#kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: javaCompatiblePartitioner,
       });
       await this.#sharedProducer.connect();
     }
@@ -133,8 +144,7 @@ export class KafkajsStream implements KafkaStream {
       state.producer = undefined;
       if (!assigned.has(key)) {
         this.#partitions.delete(key);
-        const [topic = '', partition = ''] = key.split(/:(?=\d+$)/);
-        this.#observer.forgetPartition(topic, Number(partition));
+        this.#observer.forgetPartition(state.topic, state.partition);
       }
     }
     this.#handler?.assigned(list);
@@ -145,7 +155,7 @@ export class KafkajsStream implements KafkaStream {
     const key = `${topic}:${partition}`;
     let state = this.#partitions.get(key);
     if (state === undefined) {
-      state = { producer: undefined, claimedFrom: undefined, resumeTimer: undefined };
+      state = { topic, partition, producer: undefined, claimedFrom: undefined, resumeTimer: undefined };
       this.#partitions.set(key, state);
     }
     return state;
@@ -159,7 +169,8 @@ export class KafkajsStream implements KafkaStream {
     let messages = batch.messages;
     if (this.#options.delivery === 'exactly-once') {
       const from = await this.#claim(topic, partition, state);
-      messages = messages.filter((m) => BigInt(m.offset) >= from);
+      // A batch is in offset order: only one that starts below the claimed offset needs a filter.
+      if (BigInt(messages[0]?.offset ?? from) < from) messages = messages.filter((m) => BigInt(m.offset) >= from);
       // Already committed by a previous owner: mark as consumed without producing anything again.
       if (messages.length === 0) {
         payload.resolveOffset(batch.lastOffset());
@@ -277,17 +288,55 @@ export class KafkajsStream implements KafkaStream {
   }
 }
 
-/** The outputs grouped by topic, in order, split into produce requests of at most MAX_REQUEST_BYTES. */
+/**
+ * kafkajs's DefaultPartitioner, the same partition for every record: murmur2 of the key as the Java client
+ * hashes it, or round robin over the partitions with a leader for a record without a key. kafkajs's own computes
+ * the hash with a Long object per step and filters the partition list per record; this one allocates nothing for
+ * a keyed record. Exported for the benchmark's pipe.
+ */
+export const javaCompatiblePartitioner: ICustomPartitioner = () => {
+  const counters = new Map<string, number>();
+  return ({ topic, partitionMetadata, message }) => {
+    if (message.partition !== undefined) return message.partition;
+    const partitions = partitionMetadata.length;
+    if (message.key !== undefined && message.key !== null) {
+      const key = typeof message.key === 'string' ? Buffer.from(message.key) : message.key;
+      return (murmur2(key) & 0x7fffffff) % partitions;
+    }
+    const next = (counters.get(topic) ?? Math.floor(Math.random() * 2 ** 31)) + 1;
+    counters.set(topic, next);
+    const available = partitionMetadata.filter((p) => p.leader >= 0);
+    return available.length > 0 ? (available[next % available.length]?.partitionId ?? 0) : next % partitions;
+  };
+};
+
+/** One output as kafkajs is handed it, with its size. */
+interface Outgoing {
+  readonly topic: string;
+  readonly message: Message;
+  readonly bytes: number;
+}
+
+/**
+ * The outputs grouped by topic, in order, split into produce requests of at most MAX_REQUEST_BYTES. Values go to
+ * the client as bytes, encoded here once: kafkajs sizes and writes a text value twice over, and the split needs
+ * the size too.
+ */
 export function produceRequests(outputs: readonly OutputMessage[], maxBytes?: number): TopicMessages[][] {
-  return splitRequests(outputs, maxBytes).map((request) => {
+  const outgoing = outputs.map((out): Outgoing => {
+    const value = typeof out.value === 'string' ? Buffer.from(out.value) : out.value;
+    const bytes = (out.key?.length ?? 0) + (value?.length ?? 0) + headerBytes(out.headers);
+    return { topic: out.topic, message: { key: out.key, value, headers: out.headers }, bytes };
+  });
+  return splitRequests(outgoing, (o) => o.bytes, maxBytes).map((request) => {
     const byTopic = new Map<string, TopicMessages>();
-    for (const out of request) {
-      let entry = byTopic.get(out.topic);
+    for (const { topic, message } of request) {
+      let entry = byTopic.get(topic);
       if (entry === undefined) {
-        entry = { topic: out.topic, messages: [] };
-        byTopic.set(out.topic, entry);
+        entry = { topic, messages: [] };
+        byTopic.set(topic, entry);
       }
-      entry.messages.push({ key: out.key, value: out.value, headers: out.headers });
+      entry.messages.push(message);
     }
     return [...byTopic.values()];
   });
@@ -313,7 +362,7 @@ export async function claimPartition(
     maxInFlightRequests: 1,
     transactionTimeout: 60_000,
     // Murmur2 on the key, as the Java client does: the same key lands on the same output partition.
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: javaCompatiblePartitioner,
   });
   try {
     await producer.connect();

@@ -48,6 +48,8 @@ const LAG_INTERVAL_MS = 1_000;
 const STABLE_WAIT_MS = 120_000;
 
 interface PartitionState {
+  readonly topic: string;
+  readonly partition: number;
   /** First offset not yet delivered in this generation; undefined until claimed. */
   position: bigint | undefined;
   heldUntil: number | undefined;
@@ -328,15 +330,14 @@ export class PlatformaticStream implements KafkaStream {
     for (const [key, state] of this.#partitions) {
       if (!assigned.has(key)) {
         this.#partitions.delete(key);
-        const { topic = '', partition = '' } = /^(?<topic>.*):(?<partition>\d+)$/.exec(key)?.groups ?? {};
-        this.#observer.forgetPartition(topic, Number(partition));
+        this.#observer.forgetPartition(state.topic, state.partition);
       } else {
         // Claimed again in every generation: someone else may have owned it meanwhile.
         state.position = undefined;
       }
     }
-    for (const key of assigned.keys())
-      if (!this.#partitions.has(key)) this.#partitions.set(key, { position: undefined, heldUntil: undefined });
+    for (const [key, { topic, partition }] of assigned)
+      if (!this.#partitions.has(key)) this.#partitions.set(key, { topic, partition, position: undefined, heldUntil: undefined });
     this.#handler?.assigned([...assigned.values()]);
     this.#log.info(
       { assignment: Object.fromEntries(assignments.map((a) => [a.topic, a.partitions])), generationId },
@@ -382,11 +383,18 @@ export class PlatformaticStream implements KafkaStream {
     stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>,
   ): Promise<void> {
     const byPartition = new Map<string, InMessage[]>();
+    // The stream gives a partition's records in runs: the list is looked up once per run, not per record.
+    let run: InMessage | undefined;
+    let runList: InMessage[] = [];
     for (const m of messages) {
-      const key = `${m.topic}:${m.partition}`;
-      let list = byPartition.get(key);
-      if (list === undefined) byPartition.set(key, (list = []));
-      list.push(m);
+      if (run === undefined || m.partition !== run.partition || m.topic !== run.topic) {
+        const key = `${m.topic}:${m.partition}`;
+        const known = byPartition.get(key);
+        if (known === undefined) byPartition.set(key, (runList = []));
+        else runList = known;
+        run = m;
+      }
+      runList.push(m);
     }
     const timer = this.#observer.batchTimer();
     const done: { topic: string; partition: number; first: bigint; last: InMessage; state: PartitionState }[] = [];
@@ -402,7 +410,8 @@ export class PlatformaticStream implements KafkaStream {
         const { topic, partition } = first;
         if (state.position === undefined) state.position = await this.#claim(topic, partition);
         const from = state.position;
-        const fresh = list.filter((m) => m.offset >= from);
+        // A partition's records come in offset order: only a list that starts below the claimed offset needs a filter.
+        const fresh = first.offset >= from ? list : list.filter((m) => m.offset >= from);
         if (fresh.length === 0) continue;
         inFlight += fresh.length;
         this.#observer.inFlight(fresh.length);
@@ -410,10 +419,10 @@ export class PlatformaticStream implements KafkaStream {
         const result = await handler.process({ topic, partition, records: fresh.map(inputRecord), lag: undefined }, control);
         if (result.lastOffset !== undefined) {
           const lastOffset = BigInt(result.lastOffset);
-          const last = fresh.find((m) => m.offset === lastOffset);
+          const last = fresh.findLast((m) => m.offset === lastOffset);
           if (last !== undefined) {
             done.push({ topic, partition, first: fresh[0]?.offset ?? from, last, state });
-            outputs.push(...result.outputs);
+            for (const output of result.outputs) outputs.push(output);
           }
         }
         if (result.holdMs !== undefined) this.#hold(state, result.holdMs);
@@ -453,17 +462,15 @@ export class PlatformaticStream implements KafkaStream {
 
   /** Records behind each owned partition's end offset, from its first offset not yet delivered. */
   async #readLag(): Promise<void> {
-    const owned = new Map<string, { topic: string; partition: number; state: PartitionState; position: bigint }>();
-    for (const [key, state] of this.#partitions) {
-      const { topic = '', partition = '' } = /^(?<topic>.*):(?<partition>\d+)$/.exec(key)?.groups ?? {};
-      if (state.position !== undefined) owned.set(key, { topic, partition: Number(partition), state, position: state.position });
-    }
+    const owned = new Map<string, { state: PartitionState; position: bigint }>();
+    for (const [key, state] of this.#partitions) if (state.position !== undefined) owned.set(key, { state, position: state.position });
     if (owned.size === 0) return;
     const partitions: Record<string, number[]> = {};
-    for (const { topic, partition } of owned.values()) (partitions[topic] ??= []).push(partition);
+    for (const { state } of owned.values()) (partitions[state.topic] ??= []).push(state.partition);
     try {
       const ends = await this.#consumer.listOffsets({ topics: Object.keys(partitions), partitions });
-      for (const [key, { topic, partition, state, position }] of owned) {
+      for (const [key, { state, position }] of owned) {
+        const { topic, partition } = state;
         const end = ends.get(topic)?.[partition];
         // Not reported for a partition given away meanwhile: its new owner reports it.
         if (end === undefined || this.#partitions.get(key) !== state) continue;
@@ -509,7 +516,7 @@ export class PlatformaticStream implements KafkaStream {
     outputs: readonly OutputMessage[],
     done: readonly { topic: string; partition: number; last: InMessage; state: PartitionState }[],
   ): Promise<void> {
-    const requests = splitRequests(outputs).map((request) => request.map(outMessage));
+    const requests = splitRequests(outputs.map(outMessage), messageBytes);
     if (this.#options.delivery === 'at-least-once') {
       for (const messages of requests) await this.#producer.send({ messages });
       for (const { topic, partition, last } of done) {
@@ -611,13 +618,29 @@ function inputRecord(message: InMessage): InputRecord {
   return { key: key ?? null, value: value ?? null, headers, offset: message.offset.toString() };
 }
 
-function outMessage(out: OutputMessage): OutMessage {
-  // The record writer takes bytes only: header names become Buffers too (distinct Buffers, so a repeated header keeps every value).
+/** Header names as the client takes them (bytes), made once per name; bounded, as incoming names are anyone's. */
+const headerNames = new Map<string, Buffer>();
+const MAX_HEADER_NAMES = 1_000;
+
+function headerName(name: string): Buffer {
+  let bytes = headerNames.get(name);
+  if (bytes === undefined) {
+    if (headerNames.size >= MAX_HEADER_NAMES) headerNames.clear();
+    bytes = Buffer.from(name);
+    headerNames.set(name, bytes);
+  }
+  return bytes;
+}
+
+/** An output as the client's message: bytes only (header names too). */
+export function outMessage(out: OutputMessage): OutMessage {
   const headers = new Map<Buffer, Buffer>();
-  for (const [name, value] of Object.entries(out.headers)) {
+  for (const name in out.headers) {
+    const value = out.headers[name];
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.set(Buffer.from(name), toBuffer(v));
-    else headers.set(Buffer.from(name), toBuffer(value));
+    if (!Array.isArray(value)) headers.set(headerName(name), toBuffer(value));
+    // The map is keyed by identity: every value of a repeated header needs a name Buffer of its own.
+    else for (const [i, v] of value.entries()) headers.set(i === 0 ? headerName(name) : Buffer.from(name), toBuffer(v));
   }
   return {
     topic: out.topic,
@@ -625,6 +648,13 @@ function outMessage(out: OutputMessage): OutMessage {
     ...(out.value === null ? {} : { value: toBuffer(out.value) }),
     headers,
   };
+}
+
+/** The bytes of a message the client is handed (key, value, header names and values), for the request split. */
+export function messageBytes(message: MessageToProduce<Buffer, Buffer, Buffer | string, Buffer | string>): number {
+  let size = (message.key?.length ?? 0) + (message.value?.length ?? 0);
+  if (message.headers instanceof Map) for (const [name, value] of message.headers) size += name.length + value.length;
+  return size;
 }
 
 function toBuffer(value: Buffer | string): Buffer {

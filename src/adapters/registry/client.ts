@@ -411,6 +411,8 @@ export class ToolSchemaSource {
   /** "No such subject/version" (negative entries), bounded apart by `maxNegativeEntries`. A key is in one map at most. */
   readonly #negatives = new Map<string, Entry>();
   readonly #inFlight = new Map<string, Promise<CompiledTool | undefined>>();
+  /** Subject and cache key of each tool name's latest version, bounded by the two caches' bounds together. */
+  readonly #latestKeys = new Map<string, { subject: string; key: string }>();
   /** The last registry request found it unavailable (until one gets an answer): stale serves are then counted. */
   #unavailable = false;
   #hits = 0;
@@ -486,13 +488,22 @@ export class ToolSchemaSource {
    * (see {@link unknownReason}).
    */
   peek(tool: string, version?: number): CompiledTool | undefined | 'miss' {
-    const subject = subjectFor(tool, this.#template);
-    // The length first: a 100 KB name is not even hashed into a cache key.
-    if (subject.length > MAX_SUBJECT_CHARS) {
-      this.#hits++;
-      return undefined;
+    // Latest-version keys are remembered by name: a lookup of a cached tool builds and hashes no new string.
+    let known = version === undefined && tool.length <= MAX_SUBJECT_CHARS ? this.#latestKeys.get(tool) : undefined;
+    if (known === undefined) {
+      const subject = subjectFor(tool, this.#template);
+      // The length first: a 100 KB name is not even hashed into a cache key.
+      if (subject.length > MAX_SUBJECT_CHARS) {
+        this.#hits++;
+        return undefined;
+      }
+      known = { subject, key: cacheKey(subject, version) };
+      if (version === undefined) {
+        if (this.#latestKeys.size >= this.#maxEntries + this.#maxNegativeEntries) this.#latestKeys.clear();
+        this.#latestKeys.set(tool, known);
+      }
     }
-    const key = cacheKey(subject, version);
+    const { subject, key } = known;
     const entry = this.#entry(key);
     if (entry === undefined) {
       // Names that cannot be subjects are never cached, so they are checked here, off the hit path.

@@ -188,7 +188,7 @@ export class Worker implements StreamHandler {
     const tools = read.calls.map((slot) =>
       slot.read.ok ? this.#schemas.peek(slot.read.call.tool, slot.read.call.schemaVersion) : undefined,
     );
-    if (!tools.includes('miss')) return this.#outputs(input, read, tools as (CompiledTool | undefined)[], performance.now() - started);
+    if (!tools.includes('miss')) return this.#outputs(input, read, tools as (CompiledTool | undefined)[], 0, started);
     const decodeMs = performance.now() - started;
     return this.#lookupAll(read.calls, tools).then((resolved) => {
       if (resolved === WAIT) return WAIT;
@@ -216,14 +216,17 @@ export class Worker implements StreamHandler {
     return tools;
   }
 
-  /** The outputs of a record whose tools are all known; `elapsedMs`: the time already spent on it (decoding). */
+  /**
+   * The outputs of a record whose tools are all known; `elapsedMs`: the time spent on it before `started` and
+   * counted (decoding, when schema fetches came between).
+   */
   #outputs(
     input: InputMessage,
     read: { message: boolean; calls: readonly CallSlot[] },
     tools: readonly (CompiledTool | undefined)[],
     elapsedMs: number,
+    started = performance.now(),
   ): OutputMessage[] {
-    const started = performance.now();
     const options = this.#config.pipeline;
     const references = input.value === null || mayHoldReferences(input.value);
     const outputs = read.calls.map((slot, i) => {
