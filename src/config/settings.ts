@@ -36,6 +36,8 @@ const file = (description: string) => ({ kind: 'file', default: undefined, descr
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export const DELIVERIES = ['exactly-once', 'at-least-once'] as const;
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+/** The client a worker runs on without KAFKA_CLIENT; the tests' default too, so flipping it is this one line. */
+export const DEFAULT_KAFKA_CLIENT: (typeof KAFKA_CLIENTS)[number] = 'kafkajs';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIB = 1024 * 1024;
 const DAY_MS = 86_400_000;
@@ -78,7 +80,7 @@ export const SETTINGS = {
   KAFKA_CLIENT: {
     kind: 'enum',
     values: KAFKA_CLIENTS,
-    default: 'kafkajs',
+    default: DEFAULT_KAFKA_CLIENT,
     description: '`kafkajs` or `platformatic` (`@platformatic/kafka` 2.x); see [Delivery guarantees](#delivery-guarantees)',
   },
   KAFKA_GROUP_INSTANCE_ID: {

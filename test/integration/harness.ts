@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas, type PushedTool } from '../../src/app/commands/schemas-command.js';
 import { patchKafkajsRequestQueue } from '../../src/adapters/kafka/kafkajs-request-queue.js';
+import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENTS as ALL_KAFKA_CLIENTS } from '../../src/config/settings.js';
 import { freePort } from '../../scripts/free-port.js';
 import { containerStackCommand, containerStackInfo } from './testcontainers-stack.js';
 
@@ -57,14 +58,29 @@ export function stackEnv(): StackEnv {
 }
 
 /** Unique per process (test file): prefixes every topic, group and subject this file creates. */
+type KafkaClient = (typeof ALL_KAFKA_CLIENTS)[number];
+
 /**
  * The Kafka clients the suites run on (KAFKA_CLIENT of the worker), each suite once per client with
  * describe.each: `TEST_KAFKA_CLIENTS=kafkajs` (or `platformatic`) narrows a run to one.
  */
-export const KAFKA_CLIENTS: readonly ('kafkajs' | 'platformatic')[] = (process.env.TEST_KAFKA_CLIENTS ?? 'kafkajs,platformatic')
+export const KAFKA_CLIENTS: readonly KafkaClient[] = (process.env.TEST_KAFKA_CLIENTS ?? 'kafkajs,platformatic')
   .split(',')
   .map((c) => c.trim())
-  .filter((c): c is 'kafkajs' | 'platformatic' => c === 'kafkajs' || c === 'platformatic');
+  .filter(isKafkaClient);
+
+/** The client of the suites not parameterised by client: TEST_KAFKA_CLIENT, else the worker's own default. */
+export const TEST_KAFKA_CLIENT: KafkaClient = testKafkaClient(process.env.TEST_KAFKA_CLIENT);
+
+function isKafkaClient(name: string): name is KafkaClient {
+  return (ALL_KAFKA_CLIENTS as readonly string[]).includes(name);
+}
+
+function testKafkaClient(name: string | undefined): KafkaClient {
+  if (name === undefined) return DEFAULT_KAFKA_CLIENT;
+  if (!isKafkaClient(name)) throw new Error(`TEST_KAFKA_CLIENT: ${name} is none of ${ALL_KAFKA_CLIENTS.join(', ')}`);
+  return name;
+}
 
 export const RUN_ID = `${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
 
@@ -548,9 +564,9 @@ export async function startWorker(
   }
   // A short session so that rebalances in the tests take seconds; one registry lookup must fit in it (3 s x 3
   // attempts < 10 s: the worker refuses a configuration where a lookup could outlast the session).
-  // Suites not parameterised by client run on TEST_KAFKA_CLIENT (kafkajs by default).
+  // Suites not parameterised by client run on TEST_KAFKA_CLIENT.
   Object.assign(childEnv, {
-    KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? 'kafkajs',
+    KAFKA_CLIENT: TEST_KAFKA_CLIENT,
     KAFKA_BROKERS: stack.kafkaBrokers,
     SCHEMA_REGISTRY_URL: stack.registryUrl,
     METRICS_PORT: String(port),

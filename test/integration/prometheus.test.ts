@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushToolSchemas } from '../../src/app/commands/schemas-command.js';
+import { DEFAULT_KAFKA_CLIENT } from '../../src/config/settings.js';
 import { freePort } from '../../scripts/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -302,8 +303,8 @@ beforeAll(async () => {
     REJECTED_TOPIC: topics.rejected,
     DLQ_TOPIC: topics.dlq,
     GROUP_ID: `${RUN}-group`,
-    // The client the suite runs on (`TEST_KAFKA_CLIENT`, kafkajs by default): the metrics are the same on both.
-    KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? 'kafkajs',
+    // The client the suite runs on (`TEST_KAFKA_CLIENT`): the metrics are the same on both.
+    KAFKA_CLIENT: process.env.TEST_KAFKA_CLIENT ?? DEFAULT_KAFKA_CLIENT,
     METRICS_PORT: String(workerPort),
     LOG_LEVEL: 'warn',
   });

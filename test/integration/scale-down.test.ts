@@ -1,6 +1,6 @@
 /**
  * Scale-down, against the real local stack: two workers share a topic, one is stopped (SIGTERM, as a scale-down
- * stops a pod) and the other takes its partitions. On TEST_KAFKA_CLIENT (kafkajs by default); on
+ * stops a pod) and the other takes its partitions. On TEST_KAFKA_CLIENT; on
  * @platformatic/kafka with static membership, as the chart's StatefulSet runs it (each pod's name as WORKER_ID and
  * KAFKA_GROUP_INSTANCE_ID; kafkajs has no static membership). The session is 60 s, so partitions that move well
  * before it show the stopped member left the group on its way out instead of being waited for as a member that may
@@ -18,12 +18,13 @@ import {
   startReadyWorker,
   tally,
   untilCommitted,
+  TEST_KAFKA_CLIENT,
 } from './harness.js';
 import { expectExactlyOnce, workerSuite } from './worker-suite.js';
 
 const suite = workerSuite('itsd');
 const SESSION_TIMEOUT_MS = 60_000;
-const CLIENT = process.env.TEST_KAFKA_CLIENT ?? 'kafkajs';
+const CLIENT = TEST_KAFKA_CLIENT;
 /** A worker's identity: on platformatic a static member, as in the chart's StatefulSet. */
 function identity(name: string): Record<string, string> {
   return CLIENT === 'platformatic' ? { WORKER_ID: name, KAFKA_GROUP_INSTANCE_ID: name } : {};

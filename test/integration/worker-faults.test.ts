@@ -42,6 +42,7 @@ import {
   type ReadMessage,
   type TestTopics,
   type WorkerHandle,
+  TEST_KAFKA_CLIENT,
 } from './harness.js';
 import { expectExactlyOnce, workerSuite } from './worker-suite.js';
 
@@ -166,7 +167,7 @@ describe('worker under faults', () => {
   // The chart's StatefulSet for @platformatic/kafka: each replacement has the killed worker's name, as WORKER_ID
   // (its transactional id) and KAFKA_GROUP_INSTANCE_ID (static membership). Defined on that client only: kafkajs
   // has a transactional id per input partition and no static membership, so the case does not exist there.
-  if (process.env.TEST_KAFKA_CLIENT === 'platformatic')
+  if (TEST_KAFKA_CLIENT === 'platformatic')
     it('exactly-once, stable identities (WORKER_ID and KAFKA_GROUP_INSTANCE_ID kept across restarts): SIGKILLed 10 times, every call id once', async () => {
       const slot = `faults-slot-${Date.now().toString(36)}`;
       await exactlyOnceUnderKills('itf-eos-slot', 'slot', { WORKER_ID: slot, KAFKA_GROUP_INSTANCE_ID: slot });
