@@ -74,6 +74,8 @@ export function normalizeArguments(
   const repairs: Repair[] = [];
   const passThroughs: PassThrough[] = [];
   let out: JsonObject | undefined;
+  // One stack of tokens for the whole entity walk: it is back to empty after each parameter.
+  const path: (string | number)[] = [];
   for (const key of Object.keys(args)) {
     const sent = args[key] as JsonValue;
     let value = sent;
@@ -88,7 +90,7 @@ export function normalizeArguments(
       }
     }
     if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
-    if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
+    if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {
       out ??= copyObject(args);
       setOwn(out, key, value);
@@ -214,7 +216,7 @@ function decodeEntitiesDeep(
   token: string | number,
   options: NormalizeOptions,
   repairs: Repair[],
-  path: (string | number)[] = [],
+  path: (string | number)[],
 ): JsonValue {
   if (typeof value === 'string') {
     if (!value.includes('&')) return value;
