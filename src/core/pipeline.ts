@@ -9,7 +9,14 @@ import { clipUnits, truncate } from './shared/text.js';
 import { decodeRecord, parseArguments, type CallSlot, type RecordCalls } from './records/envelope.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
-import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordFailure, type RecordLimits } from './records/bytes.js';
+import {
+  DEFAULT_RECORD_LIMITS,
+  decodeRecordBytes,
+  parseRecordText,
+  type RecordFailure,
+  type RecordLimits,
+  type RecordResult,
+} from './records/bytes.js';
 import type { CompiledTool } from './schema/tool.js';
 import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
 
@@ -97,11 +104,21 @@ export function processRecord(
   tools: ToolLookup,
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
 ): OutputRecord[] {
-  const parsed = typeof input === 'string' ? parseRecordText(input, options.limits) : decodeRecordBytes(input, options.limits);
+  let text: string;
+  let parsed: RecordResult;
+  if (typeof input === 'string') {
+    text = input;
+    parsed = parseRecordText(input, options.limits);
+  } else {
+    const decoded = decodeRecordBytes(input, options.limits);
+    if (!decoded.ok) return [unreadableRecord(decoded.error)];
+    text = decoded.text;
+    parsed = decoded;
+  }
   if (!parsed.ok) return [unreadableRecord(parsed.error)];
   const read = readCalls(parsed.value);
   if (!read.ok) return [unreadableRecord(read.error)];
-  const references = mayHoldReferences(input);
+  const references = mayHoldReferences(text);
   return read.calls.map((slot) =>
     slot.read.ok
       ? processCall(slot.read.call, tools(slot.read.call.tool), options, undefined, references)
@@ -144,14 +161,17 @@ export function processCall(
   if (!tool.usable) return failed(call, parsed.value, tool.diagnostic);
 
   const exemptions = options.entityExemptions;
-  const normalizeOptions: NormalizeOptions =
-    exemptions.tools.has(call.tool) || exemptions.parameters.has(call.tool)
-      ? {
-          ...options.normalize,
-          skipEntities: exemptions.tools.has(call.tool),
-          entityExemptParameters: exemptions.parameters.get(call.tool) ?? new Set(),
-        }
-      : options.normalize;
+  // Most deployments exempt nothing: two size reads spare two lookups of the tool name.
+  const exempt =
+    (exemptions.tools.size > 0 || exemptions.parameters.size > 0) &&
+    (exemptions.tools.has(call.tool) || exemptions.parameters.has(call.tool));
+  const normalizeOptions: NormalizeOptions = exempt
+    ? {
+        ...options.normalize,
+        skipEntities: exemptions.tools.has(call.tool),
+        entityExemptParameters: exemptions.parameters.get(call.tool) ?? new Set(),
+      }
+    : options.normalize;
   const references = referencesPossible && (typeof call.rawArguments !== 'string' || mayHoldReferences(call.rawArguments));
   const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions, references);
   const errors = tool.validate(result.arguments);

@@ -14,9 +14,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `toolcall-normalizer <args>` with `input` on stdin, to completion. */
-export function runCli(args: readonly string[], input = ''): CliResult {
+/** Runs `toolcall-normalizer <args>` with `input` on stdin, to completion; `env` replaces the environment. */
+export function runCli(args: readonly string[], input = '', env?: NodeJS.ProcessEnv): CliResult {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
-  const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', maxBuffer: 64 << 20, env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

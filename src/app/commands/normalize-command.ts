@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { readLineBatches } from '../../adapters/files/lines.js';
-import { processRecord, unreadableRecord, type PipelineOptions } from '../../core/pipeline.js';
+import { processRecord, unreadableRecord, type PipelineOptions, type ToolLookup } from '../../core/pipeline.js';
 import { serializeOutputRecord } from '../../core/records/output.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { OutputRecord } from '../../core/shared/types.js';
@@ -34,6 +34,7 @@ export async function normalizeStream(
   tools: ReadonlyMap<string, CompiledTool>,
   options: PipelineOptions,
 ): Promise<NormalizeSummary> {
+  const lookup: ToolLookup = (name) => tools.get(name);
   const summary: NormalizeSummary = { lines: 0, calls: 0, normalized: 0, rejected: 0, deadLettered: 0, repairs: 0, passThroughs: 0 };
   // Lines are gathered and joined once per flush: `+=` line after line builds a rope that is flattened on write.
   let buffered: string[] = [];
@@ -50,7 +51,7 @@ export async function normalizeStream(
   for await (const batch of readLineBatches(input, options.limits.maxRecordBytes)) {
     for (const line of batch) {
       summary.lines++;
-      for (const record of normalizeLine(line.oversize ? undefined : line.bytes, line.oversize ? line.size : 0, tools, options)) {
+      for (const record of normalizeLine(line.oversize ? undefined : line.bytes, line.oversize ? line.size : 0, lookup, options)) {
         summary.calls++;
         summary[record.disposition === 'normalized' ? 'normalized' : record.disposition === 'rejected' ? 'rejected' : 'deadLettered']++;
         summary.repairs += record.repairs.length;
@@ -68,12 +69,7 @@ export async function normalizeStream(
   return summary;
 }
 
-function normalizeLine(
-  bytes: Buffer | undefined,
-  oversizeBytes: number,
-  tools: ReadonlyMap<string, CompiledTool>,
-  options: PipelineOptions,
-): OutputRecord[] {
+function normalizeLine(bytes: Buffer | undefined, oversizeBytes: number, tools: ToolLookup, options: PipelineOptions): OutputRecord[] {
   if (bytes === undefined) {
     return [
       unreadableRecord({
@@ -82,5 +78,5 @@ function normalizeLine(
       }),
     ];
   }
-  return processRecord(bytes, (name) => tools.get(name), options);
+  return processRecord(bytes, tools, options);
 }

@@ -40,6 +40,9 @@ export type RecordFailure = { code: ErrorCode; message: string };
 
 export type RecordResult = { ok: true; value: JsonValue } | { ok: false; error: RecordFailure };
 
+/** A record read from bytes: on success, the text they decoded to beside the value. */
+export type DecodedRecordResult = { ok: true; value: JsonValue; text: string } | { ok: false; error: RecordFailure };
+
 /** Longest parser message quoted back (V8 quotes part of the input in its messages). */
 export const MAX_REASON_CHARS = 200;
 
@@ -58,9 +61,10 @@ export function parseRecordText(text: string, limits: RecordLimits = DEFAULT_REC
 
 /**
  * Decodes one record's bytes as UTF-8 (fatal: invalid sequences are refused, never replaced) and parses it.
- * The size limit is checked on the byte length before decoding. A UTF-8 BOM is stripped.
+ * The size limit is checked on the byte length before decoding. A UTF-8 BOM is stripped. The decoded text comes
+ * back too: a scan of it costs a fraction of one of the bytes.
  */
-export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFAULT_RECORD_LIMITS): RecordResult {
+export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFAULT_RECORD_LIMITS): DecodedRecordResult {
   if (bytes.length > limits.maxRecordBytes) {
     return { ok: false, error: tooLargeFailure(bytes.length, limits.maxRecordBytes) };
   }
@@ -88,7 +92,7 @@ export function decodeRecordBytes(bytes: Uint8Array, limits: RecordLimits = DEFA
       },
     };
   }
-  return parsed;
+  return parsed.ok ? { ok: true, value: parsed.value, text } : parsed;
 }
 
 function checkTextSize(text: string, maxBytes: number): RecordFailure | undefined {

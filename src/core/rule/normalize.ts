@@ -74,11 +74,17 @@ export function normalizeArguments(
   const repairs: Repair[] = [];
   const passThroughs: PassThrough[] = [];
   let out: JsonObject | undefined;
+  // One stack of tokens for the whole entity walk: it is back to empty after each parameter.
+  const path: (string | number)[] = [];
+  const exempt = options.entityExemptParameters;
+  const anyExempt = exempt.size > 0;
   for (const key of Object.keys(args)) {
     const sent = args[key] as JsonValue;
     let value = sent;
-    const rule = plan.ruleForProperty(key);
+    // Only a string (or, in deep mode, any value) asks the plan: the rest of the walk needs no rule.
+    let rule: ParamRule | undefined;
     if (typeof sent === 'string') {
+      rule = plan.ruleForProperty(key);
       const decision = decideJson(sent, rule, options.maxDepth - 1);
       if (decision.ok) {
         value = decision.value;
@@ -87,8 +93,11 @@ export function normalizeArguments(
         passThroughs.push({ pointer: childPointer('', key), reason: decision.reason });
       }
     }
-    if (options.deep && rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
-    if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs);
+    if (options.deep) {
+      rule ??= plan.ruleForProperty(key);
+      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
+    }
+    if (entities && !(anyExempt && exempt.has(key))) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {
       out ??= copyObject(args);
       setOwn(out, key, value);
@@ -214,7 +223,7 @@ function decodeEntitiesDeep(
   token: string | number,
   options: NormalizeOptions,
   repairs: Repair[],
-  path: (string | number)[] = [],
+  path: (string | number)[],
 ): JsonValue {
   if (typeof value === 'string') {
     if (!value.includes('&')) return value;

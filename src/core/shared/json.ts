@@ -119,5 +119,7 @@ export function fewContainers(text: string, limit: number): boolean {
 
 /** True when `value`, parsed from `text`, nests arrays/objects deeper than `limit` (the text is counted first: cheaper). */
 export function nestsDeeperThan(text: string, value: JsonValue, limit: number): boolean {
+  // Each level takes an opening and a closing bracket: a text shorter than two per level cannot nest deeper.
+  if (text.length < 2 * (limit + 1)) return false;
   return !fewContainers(text, limit) && measureDepth(value, limit) > limit;
 }

@@ -33,6 +33,9 @@ const TYPE_NOUNS: Record<string, string> = {
  * the budget is spent, so a huge value costs no more than a small one.
  */
 export function preview(value: unknown, max: number = PREVIEW_CHARS): string {
+  // A scalar, the common case (names, received strings and numbers), needs no walk and no closures.
+  if (typeof value === 'string') return truncate(JSON.stringify(value.length > max ? clipUnits(value, max) : value), max);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return truncate(JSON.stringify(value), max);
   const parts: string[] = [];
   let used = 0;
   const push = (text: string): boolean => {

@@ -181,16 +181,21 @@ describe('measureDepth', () => {
 
 describe('decodeRecordBytes', () => {
   it('decodes UTF-8 and parses', () => {
-    expect(decodeRecordBytes(encoder.encode('{"city":"Zürich"}'))).toEqual({ ok: true, value: { city: 'Zürich' } });
+    expect(decodeRecordBytes(encoder.encode('{"city":"Zürich"}'))).toEqual({
+      ok: true,
+      value: { city: 'Zürich' },
+      text: '{"city":"Zürich"}',
+    });
   });
 
   it('accepts a Buffer', () => {
-    expect(decodeRecordBytes(Buffer.from('{"a":1}'))).toEqual({ ok: true, value: { a: 1 } });
+    expect(decodeRecordBytes(Buffer.from('{"a":1}'))).toEqual({ ok: true, value: { a: 1 }, text: '{"a":1}' });
   });
 
   it('strips a UTF-8 BOM', () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode('{"a":1}')]);
-    expect(decodeRecordBytes(bytes)).toEqual({ ok: true, value: { a: 1 } });
+    // The text comes back without the BOM, as it was parsed.
+    expect(decodeRecordBytes(bytes)).toEqual({ ok: true, value: { a: 1 }, text: '{"a":1}' });
   });
 
   it.each<[string, number[]]>([
@@ -219,7 +224,7 @@ describe('decodeRecordBytes', () => {
     const bigEndian = Buffer.from('{"tool":"t"}', 'utf16le').swap16();
     expect(decodeRecordBytes(bigEndian)).toMatchObject({ ok: false, error: { code: 'record_invalid_encoding' } });
     // A NUL escaped inside a JSON string is text, not an encoding problem.
-    expect(decodeRecordBytes(encoder.encode('{"a":"\\u0000"}'))).toEqual({ ok: true, value: { a: '\u0000' } });
+    expect(decodeRecordBytes(encoder.encode('{"a":"\\u0000"}'))).toEqual({ ok: true, value: { a: '\u0000' }, text: '{"a":"\\u0000"}' });
   });
 
   it('checks the byte size before decoding, counting a BOM', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTypeOf, schemaTypeOf, walkFragmentPointer } from '../../../../src/core/shared/json.js';
+import { jsonTypeOf, measureDepth, nestsDeeperThan, schemaTypeOf, walkFragmentPointer } from '../../../../src/core/shared/json.js';
 
 describe('walkFragmentPointer: a JSON Pointer in a URI fragment, as local $refs carry it', () => {
   const root = {
@@ -40,5 +40,28 @@ describe('jsonTypeOf and schemaTypeOf: the JSON type of a value, as JSON Schema 
     const values = [null, [1], { a: 1 }, 'x', 3, 3.5, -0, 1e21, true];
     expect(values.map(jsonTypeOf)).toEqual(['null', 'array', 'object', 'string', 'number', 'number', 'number', 'number', 'boolean']);
     expect(values.map(schemaTypeOf)).toEqual(['null', 'array', 'object', 'string', 'integer', 'number', 'integer', 'integer', 'boolean']);
+  });
+});
+
+describe('nestsDeeperThan: the depth bound, decided from the text where it can be', () => {
+  const nested = (depth: number, inner = ''): string => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+  it('agrees with the measured depth at and around the limit, for short and padded texts', () => {
+    for (const limit of [0, 1, 2, 5, 64]) {
+      for (const depth of [limit - 1, limit, limit + 1, limit + 2].filter((d) => d >= 0)) {
+        for (const inner of ['1', `${' '.repeat(40)}1`, '"' + 'x'.repeat(200) + '"']) {
+          const text = nested(depth, inner);
+          const value = JSON.parse(text) as Parameters<typeof measureDepth>[0];
+          expect(nestsDeeperThan(text, value, limit), `${text.slice(0, 20)} limit ${limit}`).toBe(measureDepth(value, limit) > limit);
+        }
+      }
+    }
+  });
+
+  it('finds the shortest text that nests one level too deep: two brackets a level', () => {
+    const text = nested(65);
+    expect(text.length).toBe(2 * 65);
+    expect(nestsDeeperThan(text, JSON.parse(text) as Parameters<typeof measureDepth>[0], 64)).toBe(true);
+    expect(nestsDeeperThan(nested(64), JSON.parse(nested(64)) as Parameters<typeof measureDepth>[0], 64)).toBe(false);
   });
 });
