@@ -222,19 +222,24 @@ export class Worker implements StreamHandler {
    */
   #outputs(
     input: InputMessage,
-    read: { message: boolean; calls: readonly CallSlot[] },
+    read: { message: boolean; calls: readonly CallSlot[]; references: boolean },
     tools: readonly (CompiledTool | undefined)[],
     elapsedMs: number,
     started = performance.now(),
   ): OutputMessage[] {
     const options = this.#config.pipeline;
-    const references = input.value === null || mayHoldReferences(input.value);
     const outputs = read.calls.map((slot, i) => {
       const fanOut = read.message ? { index: slot.index, sharedId: slot.sharedId } : undefined;
       if (!slot.read.ok) return this.#finish(input, unreadableRecord(slot.read.error), undefined, slot.raw, fanOut);
       const { call } = slot.read;
       const tool = tools[i];
-      return this.#finish(input, processCall(call, tool, options, this.#unknownReason(call, tool), references), tool, slot.raw, fanOut);
+      return this.#finish(
+        input,
+        processCall(call, tool, options, this.#unknownReason(call, tool), read.references),
+        tool,
+        slot.raw,
+        fanOut,
+      );
     });
     this.#tally.addRecord(read.message ? 'message' : 'call');
     this.#metrics.processingSeconds.observe((elapsedMs + performance.now() - started) / 1e3);
@@ -249,7 +254,9 @@ export class Worker implements StreamHandler {
   /** The envelope half: the record that could not be read (one dead letter), or the calls in it. */
   #read(
     input: InputMessage,
-  ): { ok: false; record: OutputRecord; raw: JsonValue | undefined } | { ok: true; message: boolean; calls: readonly CallSlot[] } {
+  ):
+    | { ok: false; record: OutputRecord; raw: JsonValue | undefined }
+    | { ok: true; message: boolean; calls: readonly CallSlot[]; references: boolean } {
     if (input.value === null) {
       return {
         ok: false,
@@ -263,7 +270,8 @@ export class Worker implements StreamHandler {
     if (!parsed.ok) return { ok: false, record: unreadableRecord(parsed.error), raw: undefined };
     const read = readCalls(parsed.value);
     if (!read.ok) return { ok: false, record: unreadableRecord(read.error), raw: parsed.value };
-    return read;
+    // Scanned on the decoded text: cheaper than on the bytes.
+    return { ...read, references: mayHoldReferences(parsed.text) };
   }
 
   #finish(
