@@ -30,6 +30,9 @@
  * - soak:    the worker (exactly-once) on each client, side by side on their own topics, each at
  *            BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS, heap and latency per interval.
  *
+ * Every worker runs with the image's NODE_OPTIONS, read from the Dockerfile's `ENV NODE_OPTIONS` line (the node flags
+ * the image and the chart run it with); BENCH_WORKER_ENV or BENCH_BASELINE_WORKER_ENV "NODE_OPTIONS=" runs without.
+ *
  * Throughput is the slope of the group's committed input offsets between 10% and 90% of the backlog (so
  * process start, group join and JIT warm-up are left out), sampled every 50 ms. CPU per call is the child's
  * utime+stime over that window (/proc/<pid>/stat), divided by the calls in it.
