@@ -23,9 +23,15 @@
  *            own sockets to the broker's port, /proc/<pid>/fd and /proc/<pid>/net/tcp) and the transactional
  *            producers it used (the broker's list of transactional ids, Kafka's TransactionsCommand).
  * - memory:  the worker (exactly-once) on each client, one after the other, draining the same backlog of
- *            BENCH_MEMORY_CALLS (1M) records: peak RSS (VmHWM).
+ *            BENCH_MEMORY_CALLS (1M) records: peak RSS (VmHWM), and what the V8 heap, its young generation and
+ *            the memory outside it (external) were, from the worker's /metrics every second. With
+ *            BENCH_BASELINE_CLI the baseline drains it too, after the worker on each client; BENCH_MEMORY_FLAGS
+ *            ("|"-separated sets of node flags, "" for none) runs this build once per set instead.
  * - soak:    the worker (exactly-once) on each client, side by side on their own topics, each at
- *            BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS and latency per interval.
+ *            BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS, heap and latency per interval.
+ *
+ * Every worker runs with the image's NODE_OPTIONS, read from the Dockerfile's `ENV NODE_OPTIONS` line (the node flags
+ * the image and the chart run it with); BENCH_WORKER_ENV or BENCH_BASELINE_WORKER_ENV "NODE_OPTIONS=" runs without.
  *
  * Throughput is the slope of the group's committed input offsets between 10% and 90% of the backlog (so
  * process start, group join and JIT warm-up are left out), sampled every 50 ms. CPU per call is the child's
@@ -41,7 +47,7 @@
  * flags for the worker and pipe, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") BENCH_BASELINE_CLI (another build
  * of the worker, run beside this one) BENCH_BASELINE_NODE_FLAGS (node flags for that baseline instead of
  * BENCH_NODE_FLAGS: with BENCH_BASELINE_CLI=dist/cli.js it compares flags on one build) BENCH_WORKER_ENV (extra
- * worker variables, "NAME=value,NAME=value").
+ * worker variables, "NAME=value,NAME=value") BENCH_BASELINE_WORKER_ENV (the baseline's, instead of BENCH_WORKER_ENV).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -77,6 +83,8 @@ const LATENCY_SECONDS = num('BENCH_LATENCY_SECONDS', 10);
 const PERF_RECORDS = num('BENCH_PERF_RECORDS', 200_000);
 const MEMORY_CALLS = num('BENCH_MEMORY_CALLS', 1_000_000);
 const SOAK_SECONDS = num('BENCH_SOAK_SECONDS', 600);
+/** The memory suite's sets of node flags for this build, "|"-separated ("" for none), instead of worker and baseline. */
+const MEMORY_FLAGS = process.env.BENCH_MEMORY_FLAGS?.split('|').map((set) => set.split(/\s+/).filter((f) => f !== ''));
 const SOAK_RATE = num('BENCH_SOAK_RATE', 2_000);
 const SCALING_CALLS = num('BENCH_SCALING_CALLS', CALLS);
 const SCALING_PARTITIONS = (process.env.BENCH_SCALING_PARTITIONS ?? '1,4,12').split(',').map((p) => {
@@ -88,12 +96,22 @@ const flags = (text: string | undefined): string[] => (text ?? '').split(/\s+/).
 const NODE_FLAGS = flags(process.env.BENCH_NODE_FLAGS);
 /** Node flags for the baseline worker instead of BENCH_NODE_FLAGS: the same build with other flags, side by side. */
 const BASELINE_NODE_FLAGS = process.env.BENCH_BASELINE_NODE_FLAGS === undefined ? NODE_FLAGS : flags(process.env.BENCH_BASELINE_NODE_FLAGS);
-const EXTRA_WORKER_ENV = Object.fromEntries(
-  (process.env.BENCH_WORKER_ENV ?? '')
-    .split(',')
-    .filter((kv) => kv.includes('='))
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+/**
+ * The image's NODE_OPTIONS (the Dockerfile's `ENV NODE_OPTIONS` line): every worker here runs with the node flags it
+ * runs with in the image and the chart; BENCH_WORKER_ENV / BENCH_BASELINE_WORKER_ENV "NODE_OPTIONS=" runs without.
+ */
+const IMAGE_NODE_OPTIONS = /^ENV NODE_OPTIONS="([^"]*)"/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+const envList = (text: string | undefined): Record<string, string> =>
+  Object.fromEntries(
+    (text ?? '')
+      .split(',')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+const EXTRA_WORKER_ENV = envList(process.env.BENCH_WORKER_ENV);
+/** Worker variables for the baseline instead of BENCH_WORKER_ENV: one build with other settings, side by side. */
+const BASELINE_WORKER_ENV =
+  process.env.BENCH_BASELINE_WORKER_ENV === undefined ? EXTRA_WORKER_ENV : envList(process.env.BENCH_BASELINE_WORKER_ENV);
 
 const { values: args } = parseArgs({ options: { suite: { type: 'string', default: 'main,kafka' } } });
 const SUITES = new Set(args.suite.split(',').map((s) => s.trim()));
@@ -225,12 +243,21 @@ function topicsFor(label: string): Topics {
 
 interface Child {
   pid: number;
+  /** The worker's METRICS_PORT (undefined for a pipe). */
+  metricsPort: number | undefined;
   exited: Promise<number | null>;
   stop: () => Promise<void>;
   log: string;
 }
 
-async function startChild(subject: Subject, delivery: Delivery, topics: Topics, ctx: Context, name: string): Promise<Child> {
+async function startChild(
+  subject: Subject,
+  delivery: Delivery,
+  topics: Topics,
+  ctx: Context,
+  name: string,
+  nodeFlags?: readonly string[],
+): Promise<Child> {
   const { kind, client } = subject;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -244,19 +271,23 @@ async function startChild(subject: Subject, delivery: Delivery, topics: Topics, 
     DELIVERY: delivery,
   };
   let argv: string[];
+  let metricsPort: number | undefined;
   if (kind === 'worker' || kind === 'worker-baseline') {
+    metricsPort = await freePort();
     Object.assign(
       env,
       {
         SCHEMA_REGISTRY_URL: ctx.stack.registry,
         SUBJECT_TEMPLATE: ctx.subjectTemplate,
-        METRICS_PORT: String(await freePort()),
+        METRICS_PORT: String(metricsPort),
         LOG_LEVEL: 'warn',
         KAFKA_CLIENT: client,
+        ...(IMAGE_NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: IMAGE_NODE_OPTIONS }),
       },
-      EXTRA_WORKER_ENV,
+      kind === 'worker' ? EXTRA_WORKER_ENV : BASELINE_WORKER_ENV,
     );
-    argv = kind === 'worker' ? [...NODE_FLAGS, CLI, 'run'] : [...BASELINE_NODE_FLAGS, BASELINE_CLI ?? CLI, 'run'];
+    argv =
+      kind === 'worker' ? [...(nodeFlags ?? NODE_FLAGS), CLI, 'run'] : [...(nodeFlags ?? BASELINE_NODE_FLAGS), BASELINE_CLI ?? CLI, 'run'];
   } else {
     env.PIPE_CLIENT = client;
     if (kind === 'pipe-shaped') env.PIPE_SHAPE = 'output';
@@ -277,6 +308,7 @@ async function startChild(subject: Subject, delivery: Delivery, topics: Topics, 
   });
   return {
     pid: child.pid ?? -1,
+    metricsPort,
     exited,
     log,
     stop: async () => {
@@ -478,7 +510,8 @@ async function latency(
     if (due > sent) {
       const messages: Message[] = [];
       const at = String(Date.now());
-      for (; sent < due; sent++, i++)
+      // At most 2,000 per request: a producer that fell behind catches up in requests the broker accepts.
+      for (const last = Math.min(due, sent + 2_000); sent < last; sent++, i++)
         messages.push({
           key: `agent-${i % 64}`,
           value: ctx.corpus[i % ctx.corpus.length] ?? '',
@@ -954,9 +987,74 @@ async function suiteScaling(ctx: Context): Promise<void> {
   );
 }
 
+/** The V8 heap (all spaces, and the young generation) and the memory outside it, in MB, from a worker's /metrics. */
+interface HeapBreakdown {
+  heap: number;
+  young: number;
+  external: number;
+}
+
+/** Reads prom-client's default metrics of a worker; undefined when they cannot be read (starting, stopping). */
+async function heapBreakdown(port: number | undefined): Promise<HeapBreakdown | undefined> {
+  if (port === undefined) return undefined;
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2_000) });
+    const text = await response.text();
+    const read = (line: RegExp): number => Number(line.exec(text)?.[1] ?? NaN) / 1_048_576;
+    const breakdown = {
+      heap: read(/^nodejs_heap_size_total_bytes(?:\{[^}]*\})? (\S+)/m),
+      young: read(/^nodejs_heap_space_size_total_bytes\{space="new"[^}]*\} (\S+)/m),
+      external: read(/^nodejs_external_memory_bytes(?:\{[^}]*\})? (\S+)/m),
+    };
+    return Number.isFinite(breakdown.heap) ? breakdown : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples a worker every second while it runs: RSS, and the heap breakdown of its /metrics. `peak` is the
+ * sample with the highest RSS (what made up the peak); `max` each part's own highest value.
+ */
+function memorySampler(child: Child): { stop: () => { rss: number[]; peak?: HeapBreakdown & { rss: number }; max: HeapBreakdown } } {
+  const rss: number[] = [];
+  const max: HeapBreakdown = { heap: 0, young: 0, external: 0 };
+  let peak: (HeapBreakdown & { rss: number }) | undefined;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void heapBreakdown(child.metricsPort).then((b) => {
+      busy = false;
+      const now = memory(child.pid).rss;
+      rss.push(now);
+      if (b === undefined) return;
+      max.heap = Math.max(max.heap, b.heap);
+      max.young = Math.max(max.young, b.young);
+      max.external = Math.max(max.external, b.external);
+      if (peak === undefined || now > peak.rss) peak = { ...b, rss: now };
+    });
+  }, 1_000);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { rss, ...(peak === undefined ? {} : { peak }), max };
+    },
+  };
+}
+
 async function suiteMemory(ctx: Context): Promise<void> {
+  // Each variant: a worker kind and its node flags (BENCH_MEMORY_FLAGS: several sets of flags on this build).
+  const variants: { kind: Kind; flags: readonly string[] }[] =
+    MEMORY_FLAGS !== undefined
+      ? MEMORY_FLAGS.map((flags) => ({ kind: 'worker', flags }))
+      : [
+          { kind: 'worker', flags: NODE_FLAGS },
+          ...(BASELINE_CLI === undefined ? [] : [{ kind: 'worker-baseline' as const, flags: BASELINE_NODE_FLAGS }]),
+        ];
   say(
-    `\n== memory: the worker (exactly-once) on ${CLIENTS.map((c) => CLIENT_NAMES[c]).join(', then ')}, ` +
+    `\n== memory: the worker (exactly-once) on ${CLIENTS.map((c) => CLIENT_NAMES[c]).join(', then ')}` +
+      `${BASELINE_CLI === undefined ? '' : `, each beside the baseline ${BASELINE_CLI}`}, ` +
       `each draining the same backlog of ${fmt(MEMORY_CALLS)} calls, ${PARTITIONS} partitions; load average ${loadText()}`,
   );
   const shared = topicsFor('memory');
@@ -965,47 +1063,68 @@ async function suiteMemory(ctx: Context): Promise<void> {
   const rows: string[][] = [];
   const series: string[] = [];
   for (const client of CLIENTS) {
-    // The same input for each client, read by its own group into its own output topics.
-    const own = topicsFor(`memory-${client}`);
-    const topics: Topics = { ...own, input: shared.input };
-    await ctx.admin.createTopics({
-      topics: [topics.output, topics.rejected, topics.dlq].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
-      waitForLeaders: true,
-    });
-    const worker = await startChild({ kind: 'worker', client }, 'exactly-once', topics, ctx, `worker-${client}`);
-    const samples: number[] = [];
-    let lastSample = 0;
-    try {
-      const result = await Promise.race([
-        drain(ctx, topics.group, topics.input, MEMORY_CALLS, [worker.pid], 1_800_000, (t) => {
-          if (t - lastSample < 5_000) return;
-          lastSample = t;
-          samples.push(memory(worker.pid).rss);
-        }),
-        worker.exited.then((code) => {
-          throw new Error(`worker on ${client} exited (${String(code)}) during the drain; log: ${worker.log}`);
-        }),
-      ]);
-      const end = memory(worker.pid);
-      rows.push([
-        `worker, ${CLIENT_NAMES[client]}`,
-        fmt(result.seconds, 1),
-        fmt(result.rate),
-        fmt(result.cpuPerCall, 1),
-        fmt(end.hwm),
-        fmt(end.rss),
-        fmt(result.load, 2),
-      ]);
-      series.push(`RSS every 5 s, ${CLIENT_NAMES[client]} (MB): ${samples.map((r) => fmt(r)).join(' ')}`);
-    } finally {
-      await worker.stop();
+    for (const [index, { kind, flags: nodeFlags }] of variants.entries()) {
+      // The same input for each worker, read by its own group into its own output topics.
+      const own = topicsFor(`memory-${kind}-${index}-${client}`);
+      const topics: Topics = { ...own, input: shared.input };
+      await ctx.admin.createTopics({
+        topics: [topics.output, topics.rejected, topics.dlq].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
+        waitForLeaders: true,
+      });
+      const subject: Subject = { kind, client };
+      const worker = await startChild(subject, 'exactly-once', topics, ctx, `${kind}-${index}-${client}`, nodeFlags);
+      const sampler = memorySampler(worker);
+      try {
+        const result = await Promise.race([
+          drain(ctx, topics.group, topics.input, MEMORY_CALLS, [worker.pid], 1_800_000),
+          worker.exited.then((code) => {
+            throw new Error(`worker on ${client} exited (${String(code)}) during the drain; log: ${worker.log}`);
+          }),
+        ]);
+        const end = memory(worker.pid);
+        const { rss, peak, max } = sampler.stop();
+        const atPeak = peak === undefined ? 'n/a' : `${fmt(peak.heap)} / ${fmt(peak.young)} / ${fmt(peak.external)}`;
+        rows.push([
+          label(subject),
+          nodeFlags.join(' ') || '(none)',
+          fmt(result.seconds, 1),
+          fmt(result.rate),
+          fmt(result.cpuPerCall, 1),
+          fmt(end.hwm),
+          fmt(end.rss),
+          atPeak,
+          `${fmt(max.heap)} / ${fmt(max.young)} / ${fmt(max.external)}`,
+          fmt(result.load, 2),
+        ]);
+        series.push(
+          `RSS every 5 s, ${label(subject)} (MB): ${rss
+            .filter((_, i) => i % 5 === 0)
+            .map((r) => fmt(r))
+            .join(' ')}`,
+        );
+      } finally {
+        sampler.stop();
+        await worker.stop();
+      }
     }
   }
   say();
   printTable(
-    ['subject', 'drained in s', 'calls/s (10-90%)', 'CPU µs/call', 'peak RSS MB (goal < 300)', 'RSS at the end MB', 'load 1m'],
+    [
+      'subject',
+      'node flags',
+      'drained in s',
+      'calls/s (10-90%)',
+      'CPU µs/call',
+      'peak RSS MB (goal < 300)',
+      'RSS at the end MB',
+      'at peak RSS: heap / young / external MB',
+      'highest heap / young / external MB',
+      'load 1m',
+    ],
     rows,
   );
+  say('heap: V8 heap, all spaces (committed); young: its new space; external: memory V8 counts outside the heap (Buffers)');
   for (const line of series) say(line);
 }
 
@@ -1030,7 +1149,7 @@ async function suiteSoak(ctx: Context): Promise<void> {
           report: (t, s) => {
             const m = memory(worker.pid);
             rss.push(m.rss);
-            rows.push([
+            const row = [
               fmt(t),
               client,
               fmt(s.sent),
@@ -1039,8 +1158,13 @@ async function suiteSoak(ctx: Context): Promise<void> {
               fmt(s.p99),
               fmt(m.rss),
               fmt(m.hwm),
+              'n/a',
               fmt(loadavg()[0] ?? NaN, 2),
-            ]);
+            ];
+            rows.push(row);
+            void heapBreakdown(worker.metricsPort).then((b) => {
+              if (b !== undefined) row[8] = `${fmt(b.heap)} / ${fmt(b.young)} / ${fmt(b.external)}`;
+            });
             process.stderr.write(`   ${client} ${fmt(t)} s: RSS ${fmt(m.rss)} MB, p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms\n`);
           },
         });
@@ -1060,7 +1184,10 @@ async function suiteSoak(ctx: Context): Promise<void> {
     (x, y) => Number((x[0] ?? '').replace(/,/g, '')) - Number((y[0] ?? '').replace(/,/g, '')) || (x[1] ?? '').localeCompare(y[1] ?? ''),
   );
   say();
-  printTable(['t (s)', 'client', 'sent', 'received', 'p50 ms', 'p99 ms', 'RSS MB', 'peak MB', 'load 1m'], rows);
+  printTable(
+    ['t (s)', 'client', 'sent', 'received', 'p50 ms', 'p99 ms', 'RSS MB', 'peak MB', 'heap / young / external MB', 'load 1m'],
+    rows,
+  );
   for (const line of summaries) say(line);
 }
 // ------------------------------------------------------------------------------------------------------- main
@@ -1072,6 +1199,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+  say(`worker NODE_OPTIONS (the Dockerfile's, unless BENCH_WORKER_ENV sets them): "${IMAGE_NODE_OPTIONS ?? ''}"`);
   const stack = startStack();
   const onSignal = (): void => {
     for (const child of children) child.kill('SIGKILL');

@@ -41,6 +41,12 @@ type Transaction = Awaited<ReturnType<Producer<Buffer, Buffer, Buffer | string>[
 /** Most records taken from the stream for one delivery: about what one kafkajs fetch brings a partition. */
 const MAX_RECORDS_PER_READ = 5_000;
 
+/**
+ * Most bytes one fetch brings, all partitions together (the client's default is 50 MB): what the stream buffers
+ * beside the read in hand has one bound however many partitions the worker owns.
+ */
+const MAX_BYTES_PER_FETCH = 4 * 1_048_576;
+
 /** Least time between two reads of the input's end offsets for the lag metric (the records carry no high watermark). */
 const LAG_INTERVAL_MS = 1_000;
 
@@ -301,6 +307,7 @@ export class PlatformaticStream implements KafkaStream {
       isolationLevel: FetchIsolationLevels.READ_COMMITTED,
       maxWaitTime: this.#options.fetchMaxWaitMs,
       maxBytesPerPartition: 1_048_576,
+      maxBytes: MAX_BYTES_PER_FETCH,
       highWaterMark: MAX_RECORDS_PER_READ,
       sessionTimeout: this.#options.sessionTimeoutMs,
       rebalanceTimeout: this.#options.sessionTimeoutMs,
