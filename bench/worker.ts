@@ -30,8 +30,9 @@
  * - soak:    the worker (exactly-once) on each client, side by side on their own topics, each at
  *            BENCH_SOAK_RATE calls/s for BENCH_SOAK_SECONDS (default 600): RSS, heap and latency per interval.
  *
- * Every worker runs with the image's NODE_OPTIONS, read from the Dockerfile's `ENV NODE_OPTIONS` line (the node flags
- * the image and the chart run it with); BENCH_WORKER_ENV or BENCH_BASELINE_WORKER_ENV "NODE_OPTIONS=" runs without.
+ * Every worker and pipe runs with the image's NODE_OPTIONS, read from the Dockerfile's `ENV NODE_OPTIONS` line (the
+ * node flags the image and the chart run it with); BENCH_WORKER_ENV or BENCH_BASELINE_WORKER_ENV "NODE_OPTIONS=" runs
+ * a worker without.
  *
  * Throughput is the slope of the group's committed input offsets between 10% and 90% of the backlog (so
  * process start, group join and JIT warm-up are left out), sampled every 50 ms. CPU per call is the child's
@@ -290,6 +291,8 @@ async function startChild(
       kind === 'worker' ? [...(nodeFlags ?? NODE_FLAGS), CLI, 'run'] : [...(nodeFlags ?? BASELINE_NODE_FLAGS), BASELINE_CLI ?? CLI, 'run'];
   } else {
     env.PIPE_CLIENT = client;
+    // The pipes run on the workers' node flags too: the ratios compare the work done, not two heap sizings.
+    if (IMAGE_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = IMAGE_NODE_OPTIONS;
     if (kind === 'pipe-shaped') env.PIPE_SHAPE = 'output';
     if (CONFLUENT_DIR !== undefined) env.CONFLUENT_KAFKA_DIR = CONFLUENT_DIR;
     argv = ['--import', 'tsx', ...NODE_FLAGS, PIPE];
