@@ -50,6 +50,7 @@
  * BENCH_NODE_FLAGS: with BENCH_BASELINE_CLI=dist/cli.js it compares flags on one build) BENCH_WORKER_ENV (extra
  * worker variables, "NAME=value,NAME=value") BENCH_BASELINE_WORKER_ENV (the baseline's, instead of BENCH_WORKER_ENV).
  */
+import { patchKafkajsRequestQueue } from '../src/adapters/kafka/kafkajs-request-queue.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -1211,6 +1212,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  patchKafkajsRequestQueue(); // as the worker does: no 1 ms poll per connection, no TimeoutNegativeWarning
   const kafka = new Kafka({ clientId: 'bench', brokers: [stack.brokers], logLevel: logLevel.NOTHING, retry: { retries: 8 } });
   const admin = kafka.admin();
   const producer = kafka.producer({ allowAutoTopicCreation: false });
