@@ -50,7 +50,6 @@
  * BENCH_NODE_FLAGS: with BENCH_BASELINE_CLI=dist/cli.js it compares flags on one build) BENCH_WORKER_ENV (extra
  * worker variables, "NAME=value,NAME=value") BENCH_BASELINE_WORKER_ENV (the baseline's, instead of BENCH_WORKER_ENV).
  */
-import { patchKafkajsRequestQueue } from '../src/adapters/kafka/kafkajs-request-queue.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -59,6 +58,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel, type Admin, type Message, type Producer } from 'kafkajs';
+import { patchKafkajsRequestQueue } from '../src/adapters/kafka/kafkajs-request-queue.js';
 import { pushToolSchemas } from '../src/app/commands/schemas-command.js';
 import { makeCorpus } from './corpus.js';
 import { OUTPUT_SIZE_FACTOR } from './pipe-common.js';
