@@ -4,29 +4,13 @@
  * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
  */
 import { enableCompileCache } from 'node:module';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
 import { UsageError } from './app/commands/usage.js';
+import { compileCacheDirectory } from './config/compile-cache.js';
 
-/**
- * Keeps the compiled code of the modules a command loads (ours, ajv's) between runs, which spares most of their
- * compile time at start. In the user's own cache directory, never a shared one another user could write to;
- * `NODE_COMPILE_CACHE` chooses another, `NODE_DISABLE_COMPILE_CACHE=1` turns it off. Node.js never throws here:
- * where the directory cannot be written (a read-only container), runs go on without the cache.
- */
-function enableModuleCache(): void {
-  if (process.env.NODE_COMPILE_CACHE !== undefined) return;
-  try {
-    // The XDG rule: an unset, empty or relative XDG_CACHE_HOME means ~/.cache.
-    const xdg = process.env.XDG_CACHE_HOME;
-    const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
-    enableCompileCache(join(base, 'toolcall-normalizer', 'compile-cache'));
-  } catch {
-    // No home directory to put it in: run without it.
-  }
-}
-
-enableModuleCache();
+// Spares most of the modules' compile time at start. Node.js never throws here: where the directory cannot be
+// written (a read-only container), the command runs without the cache.
+const cacheDirectory = compileCacheDirectory();
+if (cacheDirectory !== undefined) enableCompileCache(cacheDirectory);
 
 const USAGE = `Usage: toolcall-normalizer <command> [options]
 

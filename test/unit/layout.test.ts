@@ -20,7 +20,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: ['core'],
   library: ['core'],
   app: ['core', 'audit', 'adapters', 'config', 'library'],
-  'cli.ts': ['app'],
+  'cli.ts': ['app', 'config'],
 };
 
 /** Node modules the pure core may use: computation only, no I/O, no environment. */
