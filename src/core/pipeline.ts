@@ -5,7 +5,7 @@
  * needs the compiled tool.
  */
 import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
-import { clipUnits, truncate } from './shared/text.js';
+import { truncate } from './shared/text.js';
 import { decodeRecord, parseArguments, type CallSlot, type RecordCalls } from './records/envelope.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
@@ -226,9 +226,7 @@ function failed(call: DecodedCall, args: JsonValue | null, diagnostic: Diagnosti
 function flaggedDiagnostic(call: DecodedCall, ours: Diagnostic | undefined): Diagnostic {
   const upstream = call.flaggedInvalid?.error ?? null;
   const said =
-    upstream === null
-      ? 'LangChain reported the call invalid'
-      : `LangChain reported: ${clipUnits(upstream, MAX_QUOTED_UPSTREAM)}${upstream.length > MAX_QUOTED_UPSTREAM ? '…' : ''}`;
+    upstream === null ? 'LangChain reported the call invalid' : `LangChain reported: ${truncate(upstream, MAX_QUOTED_UPSTREAM + 1)}`;
   const base: Diagnostic = ours ?? {
     code: 'arguments_not_json',
     path: '',
@@ -238,7 +236,10 @@ function flaggedDiagnostic(call: DecodedCall, ours: Diagnostic | undefined): Dia
   return { ...base, message: `${base.message.replace(/\.$/, '')} (${said})`, details: { ...base.details, upstreamError: upstream } };
 }
 
-/** Longest part of a producer's own error quoted in a message, in UTF-16 code units (the details hold it whole). */
+/**
+ * Longest part of a producer's own error quoted in a message, in UTF-16 code units (the details hold it whole): a
+ * longer one is cut to it and an ellipsis.
+ */
 const MAX_QUOTED_UPSTREAM = 200;
 
 /** Longest tool name quoted in a message, in UTF-16 code units: a longer one is cut to 80 and an ellipsis. */
