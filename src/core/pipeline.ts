@@ -161,10 +161,7 @@ export function processCall(
   if (!tool.usable) return failed(call, parsed.value, tool.diagnostic);
 
   const exemptions = options.entityExemptions;
-  // Most deployments exempt nothing: two size reads spare two lookups of the tool name.
-  const exempt =
-    (exemptions.tools.size > 0 || exemptions.parameters.size > 0) &&
-    (exemptions.tools.has(call.tool) || exemptions.parameters.has(call.tool));
+  const exempt = exemptions.tools.has(call.tool) || exemptions.parameters.has(call.tool);
   const normalizeOptions: NormalizeOptions = exempt
     ? {
         ...options.normalize,

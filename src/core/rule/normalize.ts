@@ -76,8 +76,6 @@ export function normalizeArguments(
   let out: JsonObject | undefined;
   // One stack of tokens for the whole entity walk: it is back to empty after each parameter.
   const path: (string | number)[] = [];
-  const exempt = options.entityExemptParameters;
-  const anyExempt = exempt.size > 0;
   for (const key of Object.keys(args)) {
     const sent = args[key] as JsonValue;
     let value = sent;
@@ -97,7 +95,7 @@ export function normalizeArguments(
       rule ??= plan.ruleForProperty(key);
       if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
     }
-    if (entities && !(anyExempt && exempt.has(key))) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
+    if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {
       out ??= copyObject(args);
       setOwn(out, key, value);
