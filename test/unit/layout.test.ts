@@ -21,6 +21,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   library: ['core'],
   app: ['core', 'audit', 'adapters', 'config', 'library'],
   'cli.ts': ['app', 'config'],
+  'bin.ts': ['cli.js'], // the built name: imports name the .js file
 };
 
 /** Node modules the pure core may use: computation only, no I/O, no environment. */
