@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 function minimumNode(): [number, number, number] | undefined {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines?: { node?: unknown } };
-    const match = typeof pkg.engines?.node === 'string' ? /(\d+)\.(\d+)\.(\d+)/.exec(pkg.engines.node) : null;
+    const match = typeof pkg.engines?.node === 'string' ? /^\D*(\d{1,9})\.(\d{1,9})\.(\d{1,9})/.exec(pkg.engines.node) : null;
     return match === null ? undefined : [Number(match[1]), Number(match[2]), Number(match[3])];
   } catch {
     return undefined;
@@ -31,7 +31,8 @@ const older = minimum !== undefined && isOlder(process.versions.node.split('.').
 
 if (older) {
   process.stderr.write(
-    `toolcall-normalizer: needs Node.js ${minimum.join('.')} or later (package.json engines), and this is Node.js ${process.versions.node}\n`,
+    `toolcall-normalizer: needs Node.js ${minimum.join('.')} or later (package.json engines), ` +
+      `and this is Node.js ${process.versions.node}\n`,
   );
   process.exitCode = 1;
 } else {
