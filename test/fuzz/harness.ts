@@ -26,7 +26,7 @@ import { decodeRecordBytes } from '../../src/core/records/bytes.js';
 import type { CompiledTool } from '../../src/core/schema/tool.js';
 import type { OutputRecord } from '../../src/core/shared/types.js';
 import { DEFAULT_MAX_DIAGNOSTICS } from '../../src/core/validation/validate.js';
-import { cpuMark, passesSince } from '../budget.js';
+import { cpuMark, passesSince, referencePassMs } from '../budget.js';
 import { unwrapWireFormat } from '../../src/core/records/wire.js';
 
 /** Seed and size of a run: fixed by default so CI is reproducible; `FUZZ_SEED` / `FUZZ_RUNS` override. */
@@ -270,6 +270,8 @@ export class CampaignStats {
       `  first error code: ${codes}`,
       `  time per case (ms): p50=${this.percentile(50).toFixed(3)} p99=${this.percentile(99).toFixed(3)} ` +
         `p99.9=${this.percentile(99.9).toFixed(3)} max=${this.slowest.ms.toFixed(1)}`,
+      `  costliest case: ${this.costliest.passes.toFixed(1)} reference passes of CPU (budget ${CASE_BUDGET}, ` +
+        `one pass ${referencePassMs().toFixed(2)} ms here): ${this.costliest.label.slice(0, 100)}`,
       ...this.top.map((t) => `    ${t.ms.toFixed(1)} ms  ${t.label.slice(0, 140)}`),
     ].join('\n');
   }
