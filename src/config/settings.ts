@@ -61,7 +61,12 @@ export const SETTINGS = {
   REJECTED_TOPIC: topic('tool-calls.rejected', 'invalid calls with their errors and the raw call'),
   DLQ_TOPIC: topic('tool-calls.dlq', 'records that cannot be processed, unchanged'),
   GROUP_ID: { kind: 'string', default: 'toolcall-normalizer', description: 'consumer group; scale out by adding workers to it' },
-  DELIVERY: { kind: 'enum', values: DELIVERIES, default: 'exactly-once', description: 'delivery guarantee (see below)' },
+  DELIVERY: {
+    kind: 'enum',
+    values: DELIVERIES,
+    default: 'exactly-once',
+    description: 'delivery guarantee (see [Delivery guarantees](worker.md#delivery-guarantees))',
+  },
   TRANSACTIONAL_ID_PREFIX: {
     kind: 'string',
     default: undefined,
