@@ -38,7 +38,8 @@ export interface SchemaLimits {
  *   worker's event loop is blocked while it compiles; README "Limits" gives the figures.
  * - `maxSchemaNodes`: 20 000. A compile cannot be interrupted, so its cost is bounded before it starts: ajv spends
  *   60-130 µs of CPU per value (a loaded 2-core machine), so 20 000 values compile in one to three seconds, while a
- *   schema of 1 MiB may hold 100 000 and more (48 000 took 25 s and 620 MB). Real tool schemas hold hundreds.
+ *   schema of 1 MiB may hold 100 000 and more (48 000 took 25 s and 620 MB). Real tool schemas hold hundreds. Each
+ *   pattern counts {@link PATTERN_WEIGHT} values more (2 000 `patternProperties` took 7.5 s to compile).
  */
 export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = Object.freeze({
   maxSchemaBytes: 1_048_576,
@@ -87,7 +88,7 @@ export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFA
       } else {
         const keys = Object.keys(value);
         if (keys.length > maxSchemaMembers) return tooManyMembers(keys.length, maxSchemaMembers);
-        nodes += keys.length;
+        nodes += keys.length + patternWeight(value, keys);
         if (nodes > maxSchemaNodes) return tooComplex(maxSchemaNodes);
         // `{` `}`, a comma between members, a colon in each.
         bytes += 2 + Math.max(0, keys.length - 1) + keys.length;
@@ -101,6 +102,25 @@ export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFA
     if (bytes > maxSchemaBytes) return tooLarge(bytes, maxSchemaBytes);
   }
   return undefined;
+}
+
+/**
+ * What a schema object's patterns add to its compile-cost estimate: compiling one for the linear-time engine
+ * (and ajv's code around a `patternProperties` entry) costs about as much as {@link PATTERN_WEIGHT} other values.
+ * Counted wherever the names appear, data included: an overestimate at worst.
+ */
+export const PATTERN_WEIGHT = 32;
+
+function patternWeight(value: { [key: string]: JsonValue }, keys: readonly string[]): number {
+  let weight = 0;
+  for (const key of keys) {
+    const member = value[key];
+    if (key === 'pattern' && typeof member === 'string') weight += PATTERN_WEIGHT;
+    else if (key === 'patternProperties' && typeof member === 'object' && member !== null && !Array.isArray(member)) {
+      weight += PATTERN_WEIGHT * Object.keys(member).length;
+    }
+  }
+  return weight;
 }
 
 /** UTF-8 bytes of a string as compact JSON writes it (quotes and escapes included). */
