@@ -55,8 +55,8 @@ function unusableMessage(schema: JsonObject, c: SchemaCompiler = compiler): stri
 }
 
 describe('schema limits (src/core/schema/limits.ts)', () => {
-  it('defaults: 1 MiB, 128 levels, 10 000 members', () => {
-    expect(DEFAULT_SCHEMA_LIMITS).toEqual({ maxSchemaBytes: MiB, maxSchemaDepth: 128, maxSchemaMembers: 10_000 });
+  it('defaults: 1 MiB, 128 levels, 10 000 members, 20 000 values', () => {
+    expect(DEFAULT_SCHEMA_LIMITS).toEqual({ maxSchemaBytes: MiB, maxSchemaDepth: 128, maxSchemaMembers: 10_000, maxSchemaNodes: 20_000 });
   });
 
   it('measures the compact JSON size in UTF-8 bytes, escapes included', () => {

@@ -17,6 +17,7 @@ import { Buffer } from 'node:buffer';
 import { decodeHTMLAttribute } from 'entities';
 import { childPointer, isJsonObject, nestsDeeperThan, type JsonObject, type JsonValue } from '../shared/json.js';
 import type { ParamRule, Schema, SchemaPlan } from './plan.js';
+import { MAX_PATTERN_WORK_PER_CALL, PatternMeter } from '../shared/patterns.js';
 import type { PassThrough, PassThroughReason, Repair } from '../shared/types.js';
 
 export interface NormalizeOptions {
@@ -73,6 +74,12 @@ export function normalizeArguments(
   const entities = referencesPossible && !options.skipEntities;
   const repairs: Repair[] = [];
   const passThroughs: PassThrough[] = [];
+  // The plan's pattern tests over this call's keys, bounded as validation bounds its own (core/shared/patterns.ts).
+  const meter = new PatternMeter(MAX_PATTERN_WORK_PER_CALL);
+  const calls: SchemaPlan = {
+    ruleForProperty: (name, schema) => plan.ruleForProperty(name, schema, meter),
+    ruleForItem: (index, schema) => plan.ruleForItem(index, schema),
+  };
   let out: JsonObject | undefined;
   // One stack of tokens for the whole entity walk: it is back to empty after each parameter.
   const path: (string | number)[] = [];
@@ -82,7 +89,7 @@ export function normalizeArguments(
     // Only a string (or, in deep mode, any value) asks the plan: the rest of the walk needs no rule.
     let rule: ParamRule | undefined;
     if (typeof sent === 'string') {
-      rule = plan.ruleForProperty(key);
+      rule = calls.ruleForProperty(key);
       const decision = decideJson(sent, rule, options.maxDepth - 1);
       if (decision.ok) {
         value = decision.value;
@@ -92,8 +99,8 @@ export function normalizeArguments(
       }
     }
     if (options.deep) {
-      rule ??= plan.ruleForProperty(key);
-      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
+      rule ??= calls.ruleForProperty(key);
+      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), calls, options, repairs, 2);
     }
     if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {

@@ -8,6 +8,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../shared/json.js';
 import { SchemaRefs } from '../shared/schema-refs.js';
+import { compileLinearPattern, type LinearPattern, type PatternMeter } from '../shared/patterns.js';
 
 /** JSON types as bits, so unions and intersections are one instruction each. */
 const NULL = 1;
@@ -56,8 +57,12 @@ const NO_CONTAINER: ParamRule = { kind: 'no_container' };
 
 /** The compiled plan for one tool schema. Immutable; safe to share across records and calls. */
 export interface SchemaPlan {
-  /** The rule for a property of the object described by `schema` (the root schema when omitted). */
-  ruleForProperty(name: string, schema?: Schema): ParamRule;
+  /**
+   * The rule for a property of the object described by `schema` (the root schema when omitted). `meter` bounds
+   * the `patternProperties` tests of one call: once it is spent, names matched only by patterns are not declared
+   * (and validation, under the same budget, refuses the call).
+   */
+  ruleForProperty(name: string, schema?: Schema, meter?: PatternMeter): ParamRule;
   /** The rule for the item at `index` of the array described by `schema`. */
   ruleForItem(index: number, schema: Schema): ParamRule;
 }
@@ -72,7 +77,7 @@ class Plan implements SchemaPlan {
   private readonly rootRules = new Map<string, ParamRule>();
   /** Memo for nested schemas (deep mode); keyed by schema object identity. */
   private readonly nested = new WeakMap<JsonObject, Map<string, ParamRule>>();
-  private readonly regexCache = new Map<string, RegExp | null>();
+  private readonly regexCache = new Map<string, LinearPattern | null>();
   /**
    * Type masks by schema object. Schemas share subschemas through `$ref` (a chain of `allOf: [$ref A, $ref A]`
    * doubles the paths at every level): without it the walk is exponential in such a schema's depth.
@@ -88,8 +93,8 @@ class Plan implements SchemaPlan {
     }
   }
 
-  ruleForProperty(name: string, schema: Schema = this.root): ParamRule {
-    if (schema === this.root) return this.rootRules.get(name) ?? this.computeRule(name, schema);
+  ruleForProperty(name: string, schema: Schema = this.root, meter?: PatternMeter): ParamRule {
+    if (schema === this.root) return this.rootRules.get(name) ?? this.computeRule(name, schema, meter);
     if (typeof schema === 'boolean') return NOT_DECLARED;
     let memo = this.nested.get(schema);
     if (memo === undefined) {
@@ -99,15 +104,15 @@ class Plan implements SchemaPlan {
     }
     // Names matched only by patternProperties/additionalProperties are computed per call and not memoized:
     // they are chosen by the model, so a memo of them would grow without bound.
-    return memo.get(name) ?? this.computeRule(name, schema);
+    return memo.get(name) ?? this.computeRule(name, schema, meter);
   }
 
   ruleForItem(index: number, schema: Schema): ParamRule {
     return this.toRule(this.applicable(schema, (own) => this.ownItemSchema(own, index), new Set(), ARRAY, new Map()));
   }
 
-  private computeRule(name: string, schema: Schema): ParamRule {
-    return this.toRule(this.applicable(schema, (own) => this.ownPropertySchema(own, name), new Set(), OBJECT, new Map()));
+  private computeRule(name: string, schema: Schema, meter?: PatternMeter): ParamRule {
+    return this.toRule(this.applicable(schema, (own) => this.ownPropertySchema(own, name, meter), new Set(), OBJECT, new Map()));
   }
 
   private toRule(sub: Schema | undefined): ParamRule {
@@ -177,7 +182,7 @@ class Plan implements SchemaPlan {
    * else `additionalProperties`. `additionalProperties: false` answers `false`: under it the property cannot be
    * there at all, which rules that alternative out of an `anyOf`/`oneOf` rather than leaving the child free.
    */
-  private ownPropertySchema(schema: JsonObject, name: string): Schema | undefined {
+  private ownPropertySchema(schema: JsonObject, name: string, meter?: PatternMeter): Schema | undefined {
     const matched: Schema[] = [];
     const properties = schema.properties;
     if (isJsonObject(properties) && Object.hasOwn(properties, name)) {
@@ -185,10 +190,13 @@ class Plan implements SchemaPlan {
       if (sub !== undefined) matched.push(sub);
     }
     const patterns = schema.patternProperties;
+    if (isJsonObject(patterns) && meter?.spent === true) return undefined;
     if (isJsonObject(patterns)) {
       for (const pattern of Object.keys(patterns)) {
         const sub = asSchema(patterns[pattern]);
-        if (sub !== undefined && this.regex(pattern)?.test(name) === true) matched.push(sub);
+        if (sub === undefined) continue;
+        if (meter !== undefined && !meter.tryCharge(name)) return undefined;
+        if (this.regex(pattern)?.test(name) === true) matched.push(sub);
       }
     }
     if (matched.length === 1) return matched[0];
@@ -258,13 +266,14 @@ class Plan implements SchemaPlan {
     return typeof ref === 'string' ? asSchema(this.refs.resolve(ref)?.schema as JsonValue | undefined) : undefined;
   }
 
-  private regex(pattern: string): RegExp | null {
+  private regex(pattern: string): LinearPattern | null {
     let compiled = this.regexCache.get(pattern);
     if (compiled === undefined) {
       try {
-        compiled = new RegExp(pattern, 'u');
+        // The validator's engine: linear in the key, whatever the pattern.
+        compiled = compileLinearPattern(pattern);
       } catch {
-        compiled = null; // an invalid pattern matches nothing here; validation reports the schema
+        compiled = null; // an invalid or unsupported pattern matches nothing here; validation reports the schema
       }
       this.regexCache.set(pattern, compiled);
     }

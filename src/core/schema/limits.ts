@@ -19,6 +19,11 @@ export interface SchemaLimits {
   readonly maxSchemaDepth: number;
   /** Most items of one array (`enum`, `anyOf`...) or members of one object (`properties`...). Exactly this is accepted. */
   readonly maxSchemaMembers: number;
+  /**
+   * Most values in the whole schema (object members and array items, at every level): the static estimate of its
+   * compile cost, as ajv generates code for nearly every keyword, property and `enum` value. Exactly this is accepted.
+   */
+  readonly maxSchemaNodes: number;
 }
 
 /**
@@ -31,16 +36,21 @@ export interface SchemaLimits {
  * - `maxSchemaMembers`: 10 000, far more than a hand-written enum. Compile time grows faster than these counts
  *   (ajv checks a draft-07/06 `enum` for duplicates pairwise, as its meta-schema says `uniqueItems`), and the
  *   worker's event loop is blocked while it compiles; README "Limits" gives the figures.
+ * - `maxSchemaNodes`: 20 000. A compile cannot be interrupted, so its cost is bounded before it starts: ajv spends
+ *   60-130 µs of CPU per value (a loaded 2-core machine), so 20 000 values compile in one to three seconds, while a
+ *   schema of 1 MiB may hold 100 000 and more (48 000 took 25 s and 620 MB). Real tool schemas hold hundreds. Each
+ *   pattern counts {@link PATTERN_WEIGHT} values more (2 000 `patternProperties` took 7.5 s to compile).
  */
 export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = Object.freeze({
   maxSchemaBytes: 1_048_576,
   maxSchemaDepth: 128,
   maxSchemaMembers: 10_000,
+  maxSchemaNodes: 20_000,
 });
 
 /** Why a schema is refused: which limit, the bound, and what was measured (a lower bound once the walk stops). */
 export interface SchemaLimitViolation {
-  readonly limit: 'schema_too_large' | 'schema_too_deep' | 'schema_too_many_members';
+  readonly limit: 'schema_too_large' | 'schema_too_deep' | 'schema_too_many_members' | 'schema_too_complex';
   readonly message: string;
   readonly details: { [key: string]: JsonValue };
 }
@@ -53,8 +63,9 @@ export interface SchemaLimitViolation {
  * a cycle is reported as too deep rather than looping.
  */
 export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): SchemaLimitViolation | undefined {
-  const { maxSchemaBytes, maxSchemaDepth, maxSchemaMembers } = limits;
+  const { maxSchemaBytes, maxSchemaDepth, maxSchemaMembers, maxSchemaNodes } = limits;
   let bytes = 0;
+  let nodes = 0;
   // Two parallel stacks rather than one of tuples: no allocation per visited value.
   const pending: JsonValue[] = [schema];
   const depths: number[] = [0];
@@ -66,6 +77,8 @@ export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFA
       if (depth + 1 > maxSchemaDepth) return tooDeep(maxSchemaDepth);
       if (Array.isArray(value)) {
         if (value.length > maxSchemaMembers) return tooManyMembers(value.length, maxSchemaMembers);
+        nodes += value.length;
+        if (nodes > maxSchemaNodes) return tooComplex(maxSchemaNodes);
         // `[` `]` and a comma between items.
         bytes += 2 + Math.max(0, value.length - 1);
         for (const item of value) {
@@ -75,6 +88,8 @@ export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFA
       } else {
         const keys = Object.keys(value);
         if (keys.length > maxSchemaMembers) return tooManyMembers(keys.length, maxSchemaMembers);
+        nodes += keys.length + patternWeight(value, keys);
+        if (nodes > maxSchemaNodes) return tooComplex(maxSchemaNodes);
         // `{` `}`, a comma between members, a colon in each.
         bytes += 2 + Math.max(0, keys.length - 1) + keys.length;
         for (const key of keys) {
@@ -87,6 +102,25 @@ export function checkSchemaLimits(schema: JsonValue, limits: SchemaLimits = DEFA
     if (bytes > maxSchemaBytes) return tooLarge(bytes, maxSchemaBytes);
   }
   return undefined;
+}
+
+/**
+ * What a schema object's patterns add to its compile-cost estimate: compiling one for the linear-time engine
+ * (and ajv's code around a `patternProperties` entry) costs about as much as {@link PATTERN_WEIGHT} other values.
+ * Counted wherever the names appear, data included: an overestimate at worst.
+ */
+export const PATTERN_WEIGHT = 32;
+
+function patternWeight(value: { [key: string]: JsonValue }, keys: readonly string[]): number {
+  let weight = 0;
+  for (const key of keys) {
+    const member = value[key];
+    if (key === 'pattern' && typeof member === 'string') weight += PATTERN_WEIGHT;
+    else if (key === 'patternProperties' && typeof member === 'object' && member !== null && !Array.isArray(member)) {
+      weight += PATTERN_WEIGHT * Object.keys(member).length;
+    }
+  }
+  return weight;
 }
 
 /** UTF-8 bytes of a string as compact JSON writes it (quotes and escapes included). */
@@ -117,6 +151,16 @@ function tooManyMembers(count: number, maxSchemaMembers: number): SchemaLimitVio
       `one of its arrays or objects (an enum, properties, alternatives...) has ${count} ` +
       `members, more than the schema limit of ${maxSchemaMembers} members per array or object`,
     details: { reason: 'schema_too_many_members', limit: maxSchemaMembers, members: count },
+  };
+}
+
+function tooComplex(maxSchemaNodes: number): SchemaLimitViolation {
+  return {
+    limit: 'schema_too_complex',
+    message:
+      `it holds more than ${maxSchemaNodes} values (keywords, property names and list items at every level), beyond the ` +
+      `schema complexity limit of ${maxSchemaNodes}, which bounds the time compiling it blocks`,
+    details: { reason: 'schema_too_complex', limit: maxSchemaNodes },
   };
 }
 

@@ -33,8 +33,8 @@ export type CompiledTool =
 
 /**
  * Compiles a tool once for the hot path. Every schema, from a directory or the registry, comes through here:
- * one over the size or depth limit ({@link SchemaLimits}) is refused before anything walks it, and calls to the
- * tool get `tool_schema_unusable` with a message naming the limit.
+ * one over the size, depth or complexity limit ({@link SchemaLimits}) is refused before anything compiles it, and
+ * calls to the tool get `tool_schema_unusable` with a message naming the limit.
  */
 export function compileTool(
   definition: ToolDefinition,

@@ -27,6 +27,7 @@ import { isJsonObject, jsonTypeOf } from '../shared/json.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import { schemaKeyword, typeAllows, type SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from '../shared/types.js';
+import { PatternBudgetError } from '../shared/patterns.js';
 import { agree, KEYWORD_RULES, type Make } from './keywords/index.js';
 
 /**
@@ -59,6 +60,7 @@ export function runValidation(validateFn: ValidateFunction, index: SchemaIndex, 
     }
     return capped(diagnostics, maxDiagnostics, countLimit);
   } catch (error) {
+    if (error instanceof PatternBudgetError) return [patternBudgetDiagnostic(error.budget)];
     // E.g. a RangeError from a recursion the static cycle check could not see. The schema is at fault.
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return [
@@ -68,6 +70,19 @@ export function runValidation(validateFn: ValidateFunction, index: SchemaIndex, 
       }),
     ];
   }
+}
+
+/** A call whose pattern work passes the budget: neither valid nor invalid, and not for the agent to fix alone. */
+function patternBudgetDiagnostic(budget: number): Diagnostic {
+  return {
+    code: 'tool_schema_unusable',
+    path: '',
+    message:
+      `The arguments cannot be checked: the tool schema's patterns would scan more than ${budget} characters for this call ` +
+      '(patternProperties or propertyNames patterns times many keys, or patterns over very long strings).',
+    hint: 'Send fewer keys or shorter strings; if ordinary calls reach this, the tool owner should reduce the patterns in the schema.',
+    details: { reason: 'pattern_budget_exceeded', limit: budget },
+  };
 }
 
 /** The diagnostics of the error forest in order, each once, stopping after `limit + 1` (so "more than limit" shows). */

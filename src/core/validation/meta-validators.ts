@@ -60,9 +60,6 @@ export const validate2020Schema = (() => {
       },
     },
   };
-  const schema23 = { type: 'array', items: { type: 'string' }, uniqueItems: true, default: [] };
-  const schema5 = { type: 'string', pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' };
-  const schema2 = { type: 'string', format: 'uri-reference' };
   const schema1 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/core',
@@ -87,10 +84,127 @@ export const validate2020Schema = (() => {
       uriReferenceString: { type: 'string', format: 'uri-reference' },
     },
   };
-  const schema3 = { type: 'string', format: 'uri' };
   const func0 = Object.prototype.hasOwnProperty;
-  const pattern0 = new RegExp('^[^#]*#?$', 'u');
+  const schema2 = { type: 'string', format: 'uri-reference' };
+  function validate2(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate2.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (!(typeof data === 'string')) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'string' },
+        message: 'must be string',
+        schema: schema2.type,
+        parentSchema: schema2,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    validate2.errors = vErrors;
+    return errors === 0;
+  }
+  validate2.evaluated = { dynamicProps: false, dynamicItems: false };
+  const schema3 = { type: 'string', format: 'uri' };
+  function validate4(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate4.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (!(typeof data === 'string')) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'string' },
+        message: 'must be string',
+        schema: schema3.type,
+        parentSchema: schema3,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    validate4.errors = vErrors;
+    return errors === 0;
+  }
+  validate4.evaluated = { dynamicProps: false, dynamicItems: false };
+  const schema4 = { type: 'string', pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' };
   const pattern1 = new RegExp('^[A-Za-z_][-A-Za-z0-9._]*$', 'u');
+  function validate7(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate7.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (typeof data === 'string') {
+      if (!pattern1.test(data)) {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/pattern',
+          keyword: 'pattern',
+          params: { pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' },
+          message: 'must match pattern "' + '^[A-Za-z_][-A-Za-z0-9._]*$' + '"',
+          schema: '^[A-Za-z_][-A-Za-z0-9._]*$',
+          parentSchema: schema4,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    } else {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'string' },
+        message: 'must be string',
+        schema: schema4.type,
+        parentSchema: schema4,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    validate7.errors = vErrors;
+    return errors === 0;
+  }
+  validate7.evaluated = { dynamicProps: false, dynamicItems: false };
+  const pattern0 = new RegExp('^[^#]*#?$', 'u');
   function validate1(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/core" */ let vErrors = null;
     let errors = 0;
@@ -125,27 +239,15 @@ export const validate2020Schema = (() => {
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.$id !== undefined && func0.call(data, '$id')) {
         let data0 = data.$id;
-        if (!(typeof data0 === 'string')) {
-          const err1 = {
-            instancePath: instancePath + '/$id',
-            schemaPath: '#/$defs/uriReferenceString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema2.type,
-            parentSchema: schema2,
-            data: data0,
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
+        if (
+          !validate2(data0, { instancePath: instancePath + '/$id', parentData: data, parentDataProperty: '$id', rootData, dynamicAnchors })
+        ) {
+          vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+          errors = vErrors.length;
         }
         if (typeof data0 === 'string') {
           if (!pattern0.test(data0)) {
-            const err2 = {
+            const err1 = {
               instancePath: instancePath + '/$id',
               schemaPath: '#/properties/%24id/pattern',
               keyword: 'pattern',
@@ -156,184 +258,104 @@ export const validate2020Schema = (() => {
               data: data0,
             };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err1];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err1);
             }
             errors++;
           }
         }
       }
       if (data.$schema !== undefined && func0.call(data, '$schema')) {
-        let data1 = data.$schema;
-        if (!(typeof data1 === 'string')) {
-          const err3 = {
+        if (
+          !validate4(data.$schema, {
             instancePath: instancePath + '/$schema',
-            schemaPath: '#/$defs/uriString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema3.type,
-            parentSchema: schema3,
-            data: data1,
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$schema',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+          errors = vErrors.length;
         }
       }
       if (data.$ref !== undefined && func0.call(data, '$ref')) {
-        let data2 = data.$ref;
-        if (!(typeof data2 === 'string')) {
-          const err4 = {
+        if (
+          !validate2(data.$ref, {
             instancePath: instancePath + '/$ref',
-            schemaPath: '#/$defs/uriReferenceString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema2.type,
-            parentSchema: schema2,
-            data: data2,
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$ref',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+          errors = vErrors.length;
         }
       }
       if (data.$anchor !== undefined && func0.call(data, '$anchor')) {
-        let data3 = data.$anchor;
-        if (typeof data3 === 'string') {
-          if (!pattern1.test(data3)) {
-            const err5 = {
-              instancePath: instancePath + '/$anchor',
-              schemaPath: '#/$defs/anchorString/pattern',
-              keyword: 'pattern',
-              params: { pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' },
-              message: 'must match pattern "' + '^[A-Za-z_][-A-Za-z0-9._]*$' + '"',
-              schema: '^[A-Za-z_][-A-Za-z0-9._]*$',
-              parentSchema: schema5,
-              data: data3,
-            };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        } else {
-          const err6 = {
+        if (
+          !validate7(data.$anchor, {
             instancePath: instancePath + '/$anchor',
-            schemaPath: '#/$defs/anchorString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema5.type,
-            parentSchema: schema5,
-            data: data3,
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$anchor',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
+          errors = vErrors.length;
         }
       }
       if (data.$dynamicRef !== undefined && func0.call(data, '$dynamicRef')) {
-        let data4 = data.$dynamicRef;
-        if (!(typeof data4 === 'string')) {
-          const err7 = {
+        if (
+          !validate2(data.$dynamicRef, {
             instancePath: instancePath + '/$dynamicRef',
-            schemaPath: '#/$defs/uriReferenceString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema2.type,
-            parentSchema: schema2,
-            data: data4,
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$dynamicRef',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+          errors = vErrors.length;
         }
       }
       if (data.$dynamicAnchor !== undefined && func0.call(data, '$dynamicAnchor')) {
-        let data5 = data.$dynamicAnchor;
-        if (typeof data5 === 'string') {
-          if (!pattern1.test(data5)) {
-            const err8 = {
-              instancePath: instancePath + '/$dynamicAnchor',
-              schemaPath: '#/$defs/anchorString/pattern',
-              keyword: 'pattern',
-              params: { pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' },
-              message: 'must match pattern "' + '^[A-Za-z_][-A-Za-z0-9._]*$' + '"',
-              schema: '^[A-Za-z_][-A-Za-z0-9._]*$',
-              parentSchema: schema5,
-              data: data5,
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        } else {
-          const err9 = {
+        if (
+          !validate7(data.$dynamicAnchor, {
             instancePath: instancePath + '/$dynamicAnchor',
-            schemaPath: '#/$defs/anchorString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema5.type,
-            parentSchema: schema5,
-            data: data5,
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$dynamicAnchor',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
+          errors = vErrors.length;
         }
       }
       if (data.$vocabulary !== undefined && func0.call(data, '$vocabulary')) {
         let data6 = data.$vocabulary;
         if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
           for (const key0 of Object.keys(data6)) {
-            const _errs22 = errors;
-            if (!(typeof key0 === 'string')) {
-              const err10 = {
+            const _errs10 = errors;
+            if (
+              !validate4(key0, {
                 instancePath: instancePath + '/$vocabulary',
-                schemaPath: '#/$defs/uriString/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema3.type,
-                parentSchema: schema3,
-                data: key0,
-                propertyName: key0,
-              };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
+                parentData: data6,
+                parentDataProperty: '$vocabulary',
+                rootData,
+                dynamicAnchors,
+              })
+            ) {
+              vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+              errors = vErrors.length;
             }
-            var valid7 = _errs22 === errors;
-            if (!valid7) {
-              const err11 = {
+            var valid1 = _errs10 === errors;
+            if (!valid1) {
+              const err2 = {
                 instancePath: instancePath + '/$vocabulary',
                 schemaPath: '#/properties/%24vocabulary/propertyNames',
                 keyword: 'propertyNames',
@@ -344,9 +366,9 @@ export const validate2020Schema = (() => {
                 data: data6,
               };
               if (vErrors === null) {
-                vErrors = [err11];
+                vErrors = [err2];
               } else {
-                vErrors.push(err11);
+                vErrors.push(err2);
               }
               errors++;
             }
@@ -354,7 +376,7 @@ export const validate2020Schema = (() => {
           for (const key1 of Object.keys(data6)) {
             let data7 = data6[key1];
             if (typeof data7 !== 'boolean') {
-              const err12 = {
+              const err3 = {
                 instancePath: instancePath + '/$vocabulary/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/%24vocabulary/additionalProperties/type',
                 keyword: 'type',
@@ -365,15 +387,15 @@ export const validate2020Schema = (() => {
                 data: data7,
               };
               if (vErrors === null) {
-                vErrors = [err12];
+                vErrors = [err3];
               } else {
-                vErrors.push(err12);
+                vErrors.push(err3);
               }
               errors++;
             }
           }
         } else {
-          const err13 = {
+          const err4 = {
             instancePath: instancePath + '/$vocabulary',
             schemaPath: '#/properties/%24vocabulary/type',
             keyword: 'type',
@@ -384,9 +406,9 @@ export const validate2020Schema = (() => {
             data: data6,
           };
           if (vErrors === null) {
-            vErrors = [err13];
+            vErrors = [err4];
           } else {
-            vErrors.push(err13);
+            vErrors.push(err4);
           }
           errors++;
         }
@@ -394,7 +416,7 @@ export const validate2020Schema = (() => {
       if (data.$comment !== undefined && func0.call(data, '$comment')) {
         let data8 = data.$comment;
         if (typeof data8 !== 'string') {
-          const err14 = {
+          const err5 = {
             instancePath: instancePath + '/$comment',
             schemaPath: '#/properties/%24comment/type',
             keyword: 'type',
@@ -405,9 +427,9 @@ export const validate2020Schema = (() => {
             data: data8,
           };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err5];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err5);
           }
           errors++;
         }
@@ -464,7 +486,7 @@ export const validate2020Schema = (() => {
             }
           }
         } else {
-          const err15 = {
+          const err6 = {
             instancePath: instancePath + '/$defs',
             schemaPath: '#/properties/%24defs/type',
             keyword: 'type',
@@ -475,9 +497,9 @@ export const validate2020Schema = (() => {
             data: data9,
           };
           if (vErrors === null) {
-            vErrors = [err15];
+            vErrors = [err6];
           } else {
-            vErrors.push(err15);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -501,7 +523,7 @@ export const validate2020Schema = (() => {
     dynamicProps: false,
     dynamicItems: false,
   };
-  const schema9 = {
+  const schema5 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/applicator',
     $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/applicator': true },
@@ -532,11 +554,11 @@ export const validate2020Schema = (() => {
     },
     $defs: { schemaArray: { type: 'array', minItems: 1, items: { $dynamicRef: '#meta' } } },
   };
-  const schema10 = { type: 'array', minItems: 1, items: { $dynamicRef: '#meta' } };
-  function validate4(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  const schema6 = { type: 'array', minItems: 1, items: { $dynamicRef: '#meta' } };
+  function validate14(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate4.evaluated;
+    const evaluated0 = validate14.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -552,7 +574,7 @@ export const validate2020Schema = (() => {
           params: { limit: 1 },
           message: 'must NOT have fewer than 1 items',
           schema: 1,
-          parentSchema: schema10,
+          parentSchema: schema6,
           data,
         };
         if (vErrors === null) {
@@ -576,12 +598,18 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate4(data0, { instancePath: instancePath + '/' + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })
+            !validate14(data0, {
+              instancePath: instancePath + '/' + i0,
+              parentData: data,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
           ) {
-            vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+            vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
             errors = vErrors.length;
           } else {
-            var props1 = validate4.evaluated.props;
+            var props1 = validate14.evaluated.props;
             if (props0 !== true && props1 !== undefined) {
               if (props1 === true) {
                 props0 = true;
@@ -590,7 +618,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props0, props1);
               }
             }
-            var items1 = validate4.evaluated.items;
+            var items1 = validate14.evaluated.items;
             if (items0 !== true && items1 !== undefined) {
               items0 = items1 === true ? true : items0 > items1 ? items0 : items1;
             }
@@ -604,8 +632,8 @@ export const validate2020Schema = (() => {
         keyword: 'type',
         params: { type: 'array' },
         message: 'must be array',
-        schema: schema10.type,
-        parentSchema: schema10,
+        schema: schema6.type,
+        parentSchema: schema6,
         data,
       };
       if (vErrors === null) {
@@ -615,14 +643,14 @@ export const validate2020Schema = (() => {
       }
       errors++;
     }
-    validate4.errors = vErrors;
+    validate14.errors = vErrors;
     return errors === 0;
   }
-  validate4.evaluated = { items: true, dynamicProps: false, dynamicItems: false };
-  function validate3(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  validate14.evaluated = { items: true, dynamicProps: false, dynamicItems: false };
+  function validate13(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/applicator" */ let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate3.evaluated;
+    const evaluated0 = validate13.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -634,10 +662,10 @@ export const validate2020Schema = (() => {
         instancePath,
         schemaPath: '#/type',
         keyword: 'type',
-        params: { type: schema9.type },
+        params: { type: schema5.type },
         message: 'must be object,boolean',
-        schema: schema9.type,
-        parentSchema: schema9,
+        schema: schema5.type,
+        parentSchema: schema5,
         data,
       };
       if (vErrors === null) {
@@ -648,12 +676,12 @@ export const validate2020Schema = (() => {
       errors++;
     }
     if (!dynamicAnchors.meta) {
-      dynamicAnchors.meta = validate3;
+      dynamicAnchors.meta = validate13;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.prefixItems !== undefined && func0.call(data, 'prefixItems')) {
         if (
-          !validate4(data.prefixItems, {
+          !validate14(data.prefixItems, {
             instancePath: instancePath + '/prefixItems',
             parentData: data,
             parentDataProperty: 'prefixItems',
@@ -661,7 +689,7 @@ export const validate2020Schema = (() => {
             dynamicAnchors,
           })
         ) {
-          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+          vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
           errors = vErrors.length;
         }
       }
@@ -680,7 +708,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data1, {
+            !validate13(data1, {
               instancePath: instancePath + '/items',
               parentData: data,
               parentDataProperty: 'items',
@@ -688,10 +716,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props1 = validate3.evaluated.props;
+            var props1 = validate13.evaluated.props;
             if (props0 !== true && props1 !== undefined) {
               if (props1 === true) {
                 props0 = true;
@@ -700,7 +728,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props0, props1);
               }
             }
-            var items1 = validate3.evaluated.items;
+            var items1 = validate13.evaluated.items;
             if (items0 !== true && items1 !== undefined) {
               items0 = items1 === true ? true : items0 > items1 ? items0 : items1;
             }
@@ -728,7 +756,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data2, {
+            !validate13(data2, {
               instancePath: instancePath + '/contains',
               parentData: data,
               parentDataProperty: 'contains',
@@ -736,10 +764,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props3 = validate3.evaluated.props;
+            var props3 = validate13.evaluated.props;
             if (props2 !== true && props3 !== undefined) {
               if (props3 === true) {
                 props2 = true;
@@ -748,7 +776,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props2, props3);
               }
             }
-            var items3 = validate3.evaluated.items;
+            var items3 = validate13.evaluated.items;
             if (items2 !== true && items3 !== undefined) {
               items2 = items3 === true ? true : items2 > items3 ? items2 : items3;
             }
@@ -776,7 +804,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data3, {
+            !validate13(data3, {
               instancePath: instancePath + '/additionalProperties',
               parentData: data,
               parentDataProperty: 'additionalProperties',
@@ -784,10 +812,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props5 = validate3.evaluated.props;
+            var props5 = validate13.evaluated.props;
             if (props4 !== true && props5 !== undefined) {
               if (props5 === true) {
                 props4 = true;
@@ -796,7 +824,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props4, props5);
               }
             }
-            var items5 = validate3.evaluated.items;
+            var items5 = validate13.evaluated.items;
             if (items4 !== true && items5 !== undefined) {
               items4 = items5 === true ? true : items4 > items5 ? items4 : items5;
             }
@@ -827,7 +855,7 @@ export const validate2020Schema = (() => {
               }
             } else {
               if (
-                !validate3(data5, {
+                !validate13(data5, {
                   instancePath: instancePath + '/properties/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
                   parentData: data4,
                   parentDataProperty: key0,
@@ -835,10 +863,10 @@ export const validate2020Schema = (() => {
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+                vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
                 errors = vErrors.length;
               } else {
-                var props7 = validate3.evaluated.props;
+                var props7 = validate13.evaluated.props;
                 if (props6 !== true && props7 !== undefined) {
                   if (props7 === true) {
                     props6 = true;
@@ -847,7 +875,7 @@ export const validate2020Schema = (() => {
                     Object.assign(props6, props7);
                   }
                 }
-                var items7 = validate3.evaluated.items;
+                var items7 = validate13.evaluated.items;
                 if (items6 !== true && items7 !== undefined) {
                   items6 = items7 === true ? true : items6 > items7 ? items6 : items7;
                 }
@@ -861,8 +889,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema9.properties.properties.type,
-            parentSchema: schema9.properties.properties,
+            schema: schema5.properties.properties.type,
+            parentSchema: schema5.properties.properties,
             data: data4,
           };
           if (vErrors === null) {
@@ -886,8 +914,8 @@ export const validate2020Schema = (() => {
                 keyword: 'propertyNames',
                 params: { propertyName: key1 },
                 message: 'property name must be valid',
-                schema: schema9.properties.patternProperties.propertyNames,
-                parentSchema: schema9.properties.patternProperties,
+                schema: schema5.properties.patternProperties.propertyNames,
+                parentSchema: schema5.properties.patternProperties,
                 data: data6,
               };
               if (vErrors === null) {
@@ -919,7 +947,7 @@ export const validate2020Schema = (() => {
               }
             } else {
               if (
-                !validate3(data7, {
+                !validate13(data7, {
                   instancePath: instancePath + '/patternProperties/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
                   parentData: data6,
                   parentDataProperty: key2,
@@ -927,10 +955,10 @@ export const validate2020Schema = (() => {
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+                vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
                 errors = vErrors.length;
               } else {
-                var props9 = validate3.evaluated.props;
+                var props9 = validate13.evaluated.props;
                 if (props8 !== true && props9 !== undefined) {
                   if (props9 === true) {
                     props8 = true;
@@ -939,7 +967,7 @@ export const validate2020Schema = (() => {
                     Object.assign(props8, props9);
                   }
                 }
-                var items9 = validate3.evaluated.items;
+                var items9 = validate13.evaluated.items;
                 if (items8 !== true && items9 !== undefined) {
                   items8 = items9 === true ? true : items8 > items9 ? items8 : items9;
                 }
@@ -953,8 +981,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema9.properties.patternProperties.type,
-            parentSchema: schema9.properties.patternProperties,
+            schema: schema5.properties.patternProperties.type,
+            parentSchema: schema5.properties.patternProperties,
             data: data6,
           };
           if (vErrors === null) {
@@ -989,7 +1017,7 @@ export const validate2020Schema = (() => {
               }
             } else {
               if (
-                !validate3(data9, {
+                !validate13(data9, {
                   instancePath: instancePath + '/dependentSchemas/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
                   parentData: data8,
                   parentDataProperty: key3,
@@ -997,10 +1025,10 @@ export const validate2020Schema = (() => {
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+                vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
                 errors = vErrors.length;
               } else {
-                var props11 = validate3.evaluated.props;
+                var props11 = validate13.evaluated.props;
                 if (props10 !== true && props11 !== undefined) {
                   if (props11 === true) {
                     props10 = true;
@@ -1009,7 +1037,7 @@ export const validate2020Schema = (() => {
                     Object.assign(props10, props11);
                   }
                 }
-                var items11 = validate3.evaluated.items;
+                var items11 = validate13.evaluated.items;
                 if (items10 !== true && items11 !== undefined) {
                   items10 = items11 === true ? true : items10 > items11 ? items10 : items11;
                 }
@@ -1023,8 +1051,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema9.properties.dependentSchemas.type,
-            parentSchema: schema9.properties.dependentSchemas,
+            schema: schema5.properties.dependentSchemas.type,
+            parentSchema: schema5.properties.dependentSchemas,
             data: data8,
           };
           if (vErrors === null) {
@@ -1056,7 +1084,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data10, {
+            !validate13(data10, {
               instancePath: instancePath + '/propertyNames',
               parentData: data,
               parentDataProperty: 'propertyNames',
@@ -1064,10 +1092,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props13 = validate3.evaluated.props;
+            var props13 = validate13.evaluated.props;
             if (props12 !== true && props13 !== undefined) {
               if (props13 === true) {
                 props12 = true;
@@ -1076,7 +1104,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props12, props13);
               }
             }
-            var items13 = validate3.evaluated.items;
+            var items13 = validate13.evaluated.items;
             if (items12 !== true && items13 !== undefined) {
               items12 = items13 === true ? true : items12 > items13 ? items12 : items13;
             }
@@ -1096,12 +1124,18 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data11, { instancePath: instancePath + '/if', parentData: data, parentDataProperty: 'if', rootData, dynamicAnchors })
+            !validate13(data11, {
+              instancePath: instancePath + '/if',
+              parentData: data,
+              parentDataProperty: 'if',
+              rootData,
+              dynamicAnchors,
+            })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props15 = validate3.evaluated.props;
+            var props15 = validate13.evaluated.props;
             if (props14 !== true && props15 !== undefined) {
               if (props15 === true) {
                 props14 = true;
@@ -1110,7 +1144,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props14, props15);
               }
             }
-            var items15 = validate3.evaluated.items;
+            var items15 = validate13.evaluated.items;
             if (items14 !== true && items15 !== undefined) {
               items14 = items15 === true ? true : items14 > items15 ? items14 : items15;
             }
@@ -1132,7 +1166,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data12, {
+            !validate13(data12, {
               instancePath: instancePath + '/then',
               parentData: data,
               parentDataProperty: 'then',
@@ -1140,10 +1174,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props17 = validate3.evaluated.props;
+            var props17 = validate13.evaluated.props;
             if (props16 !== true && props17 !== undefined) {
               if (props17 === true) {
                 props16 = true;
@@ -1152,7 +1186,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props16, props17);
               }
             }
-            var items17 = validate3.evaluated.items;
+            var items17 = validate13.evaluated.items;
             if (items16 !== true && items17 !== undefined) {
               items16 = items17 === true ? true : items16 > items17 ? items16 : items17;
             }
@@ -1174,7 +1208,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data13, {
+            !validate13(data13, {
               instancePath: instancePath + '/else',
               parentData: data,
               parentDataProperty: 'else',
@@ -1182,10 +1216,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props19 = validate3.evaluated.props;
+            var props19 = validate13.evaluated.props;
             if (props18 !== true && props19 !== undefined) {
               if (props19 === true) {
                 props18 = true;
@@ -1194,7 +1228,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props18, props19);
               }
             }
-            var items19 = validate3.evaluated.items;
+            var items19 = validate13.evaluated.items;
             if (items18 !== true && items19 !== undefined) {
               items18 = items19 === true ? true : items18 > items19 ? items18 : items19;
             }
@@ -1203,7 +1237,7 @@ export const validate2020Schema = (() => {
       }
       if (data.allOf !== undefined && func0.call(data, 'allOf')) {
         if (
-          !validate4(data.allOf, {
+          !validate14(data.allOf, {
             instancePath: instancePath + '/allOf',
             parentData: data,
             parentDataProperty: 'allOf',
@@ -1211,13 +1245,13 @@ export const validate2020Schema = (() => {
             dynamicAnchors,
           })
         ) {
-          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+          vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
           errors = vErrors.length;
         }
       }
       if (data.anyOf !== undefined && func0.call(data, 'anyOf')) {
         if (
-          !validate4(data.anyOf, {
+          !validate14(data.anyOf, {
             instancePath: instancePath + '/anyOf',
             parentData: data,
             parentDataProperty: 'anyOf',
@@ -1225,13 +1259,13 @@ export const validate2020Schema = (() => {
             dynamicAnchors,
           })
         ) {
-          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+          vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
           errors = vErrors.length;
         }
       }
       if (data.oneOf !== undefined && func0.call(data, 'oneOf')) {
         if (
-          !validate4(data.oneOf, {
+          !validate14(data.oneOf, {
             instancePath: instancePath + '/oneOf',
             parentData: data,
             parentDataProperty: 'oneOf',
@@ -1239,7 +1273,7 @@ export const validate2020Schema = (() => {
             dynamicAnchors,
           })
         ) {
-          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+          vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
           errors = vErrors.length;
         }
       }
@@ -1258,7 +1292,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate3(data17, {
+            !validate13(data17, {
               instancePath: instancePath + '/not',
               parentData: data,
               parentDataProperty: 'not',
@@ -1266,10 +1300,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+            vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           } else {
-            var props21 = validate3.evaluated.props;
+            var props21 = validate13.evaluated.props;
             if (props20 !== true && props21 !== undefined) {
               if (props21 === true) {
                 props20 = true;
@@ -1278,7 +1312,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props20, props21);
               }
             }
-            var items21 = validate3.evaluated.items;
+            var items21 = validate13.evaluated.items;
             if (items20 !== true && items21 !== undefined) {
               items20 = items21 === true ? true : items20 > items21 ? items20 : items21;
             }
@@ -1286,10 +1320,10 @@ export const validate2020Schema = (() => {
         }
       }
     }
-    validate3.errors = vErrors;
+    validate13.errors = vErrors;
     return errors === 0;
   }
-  validate3.evaluated = {
+  validate13.evaluated = {
     props: {
       prefixItems: true,
       items: true,
@@ -1310,7 +1344,7 @@ export const validate2020Schema = (() => {
     dynamicProps: false,
     dynamicItems: false,
   };
-  const schema11 = {
+  const schema7 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/unevaluated',
     $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/unevaluated': true },
@@ -1319,10 +1353,10 @@ export const validate2020Schema = (() => {
     type: ['object', 'boolean'],
     properties: { unevaluatedItems: { $dynamicRef: '#meta' }, unevaluatedProperties: { $dynamicRef: '#meta' } },
   };
-  function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/unevaluated" */ let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate10.evaluated;
+    const evaluated0 = validate20.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -1334,10 +1368,10 @@ export const validate2020Schema = (() => {
         instancePath,
         schemaPath: '#/type',
         keyword: 'type',
-        params: { type: schema11.type },
+        params: { type: schema7.type },
         message: 'must be object,boolean',
-        schema: schema11.type,
-        parentSchema: schema11,
+        schema: schema7.type,
+        parentSchema: schema7,
         data,
       };
       if (vErrors === null) {
@@ -1348,7 +1382,7 @@ export const validate2020Schema = (() => {
       errors++;
     }
     if (!dynamicAnchors.meta) {
-      dynamicAnchors.meta = validate10;
+      dynamicAnchors.meta = validate20;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.unevaluatedItems !== undefined && func0.call(data, 'unevaluatedItems')) {
@@ -1372,7 +1406,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate10(data0, {
+            !validate20(data0, {
               instancePath: instancePath + '/unevaluatedItems',
               parentData: data,
               parentDataProperty: 'unevaluatedItems',
@@ -1380,10 +1414,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+            vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
             errors = vErrors.length;
           } else {
-            var props1 = validate10.evaluated.props;
+            var props1 = validate20.evaluated.props;
             if (props0 !== true && props1 !== undefined) {
               if (props1 === true) {
                 props0 = true;
@@ -1392,7 +1426,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props0, props1);
               }
             }
-            var items1 = validate10.evaluated.items;
+            var items1 = validate20.evaluated.items;
             if (items0 !== true && items1 !== undefined) {
               items0 = items1 === true ? true : items0 > items1 ? items0 : items1;
             }
@@ -1420,7 +1454,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate10(data1, {
+            !validate20(data1, {
               instancePath: instancePath + '/unevaluatedProperties',
               parentData: data,
               parentDataProperty: 'unevaluatedProperties',
@@ -1428,10 +1462,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+            vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
             errors = vErrors.length;
           } else {
-            var props3 = validate10.evaluated.props;
+            var props3 = validate20.evaluated.props;
             if (props2 !== true && props3 !== undefined) {
               if (props3 === true) {
                 props2 = true;
@@ -1440,7 +1474,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props2, props3);
               }
             }
-            var items3 = validate10.evaluated.items;
+            var items3 = validate20.evaluated.items;
             if (items2 !== true && items3 !== undefined) {
               items2 = items3 === true ? true : items2 > items3 ? items2 : items3;
             }
@@ -1448,11 +1482,11 @@ export const validate2020Schema = (() => {
         }
       }
     }
-    validate10.errors = vErrors;
+    validate20.errors = vErrors;
     return errors === 0;
   }
-  validate10.evaluated = { props: { unevaluatedItems: true, unevaluatedProperties: true }, dynamicProps: false, dynamicItems: false };
-  const schema12 = {
+  validate20.evaluated = { props: { unevaluatedItems: true, unevaluatedProperties: true }, dynamicProps: false, dynamicItems: false };
+  const schema8 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/validation',
     $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/validation': true },
@@ -1490,13 +1524,245 @@ export const validate2020Schema = (() => {
       stringArray: { type: 'array', items: { type: 'string' }, uniqueItems: true, default: [] },
     },
   };
-  const schema13 = { enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] };
-  const schema15 = { type: 'integer', minimum: 0 };
   const func27 = equal;
-  function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  const schema9 = { enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] };
+  function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate23.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (!(
+      data === 'array' ||
+      data === 'boolean' ||
+      data === 'integer' ||
+      data === 'null' ||
+      data === 'number' ||
+      data === 'object' ||
+      data === 'string'
+    )) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema9.enum },
+        message: 'must be equal to one of the allowed values',
+        schema: schema9.enum,
+        parentSchema: schema9,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    validate23.errors = vErrors;
+    return errors === 0;
+  }
+  validate23.evaluated = { dynamicProps: false, dynamicItems: false };
+  const schema10 = { type: 'integer', minimum: 0 };
+  function validate26(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate26.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (!(typeof data == 'number' && !(data % 1) && !isNaN(data))) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'integer' },
+        message: 'must be integer',
+        schema: schema10.type,
+        parentSchema: schema10,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (typeof data == 'number') {
+      if (data < 0 || isNaN(data)) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+          schema: 0,
+          parentSchema: schema10,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    validate26.errors = vErrors;
+    return errors === 0;
+  }
+  validate26.evaluated = { dynamicProps: false, dynamicItems: false };
+  function validate28(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate28.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (!(typeof data == 'number' && !(data % 1) && !isNaN(data))) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'integer' },
+        message: 'must be integer',
+        schema: schema10.type,
+        parentSchema: schema10,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (typeof data == 'number') {
+      if (data < 0 || isNaN(data)) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/minimum',
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+          message: 'must be >= 0',
+          schema: 0,
+          parentSchema: schema10,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    validate28.errors = vErrors;
+    return errors === 0;
+  }
+  validate28.evaluated = { dynamicProps: false, dynamicItems: false };
+  const schema12 = { type: 'array', items: { type: 'string' }, uniqueItems: true, default: [] };
+  function validate36(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate36.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (Array.isArray(data)) {
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        let data0 = data[i0];
+        if (typeof data0 !== 'string') {
+          const err0 = {
+            instancePath: instancePath + '/' + i0,
+            schemaPath: '#/items/type',
+            keyword: 'type',
+            params: { type: 'string' },
+            message: 'must be string',
+            schema: schema12.items.type,
+            parentSchema: schema12.items,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      let i1 = data.length;
+      let j0;
+      if (i1 > 1) {
+        const indices0 = {};
+        for (; i1--;) {
+          let item0 = data[i1];
+          if (typeof item0 !== 'string') {
+            continue;
+          }
+          if (typeof indices0[item0] == 'number') {
+            j0 = indices0[item0];
+            const err1 = {
+              instancePath,
+              schemaPath: '#/uniqueItems',
+              keyword: 'uniqueItems',
+              params: { i: i1, j: j0 },
+              message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
+              schema: true,
+              parentSchema: schema12,
+              data,
+            };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+            break;
+          }
+          indices0[item0] = i1;
+        }
+      }
+    } else {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'array' },
+        message: 'must be array',
+        schema: schema12.type,
+        parentSchema: schema12,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    validate36.errors = vErrors;
+    return errors === 0;
+  }
+  validate36.evaluated = { items: true, dynamicProps: false, dynamicItems: false };
+  function validate22(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/validation" */ let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate12.evaluated;
+    const evaluated0 = validate22.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -1508,10 +1774,10 @@ export const validate2020Schema = (() => {
         instancePath,
         schemaPath: '#/type',
         keyword: 'type',
-        params: { type: schema12.type },
+        params: { type: schema8.type },
         message: 'must be object,boolean',
-        schema: schema12.type,
-        parentSchema: schema12,
+        schema: schema8.type,
+        parentSchema: schema8,
         data,
       };
       if (vErrors === null) {
@@ -1522,7 +1788,7 @@ export const validate2020Schema = (() => {
       errors++;
     }
     if (!dynamicAnchors.meta) {
-      dynamicAnchors.meta = validate12;
+      dynamicAnchors.meta = validate22;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.type !== undefined && func0.call(data, 'type')) {
@@ -1530,82 +1796,53 @@ export const validate2020Schema = (() => {
         const _errs2 = errors;
         let valid1 = false;
         const _errs3 = errors;
-        if (!(
-          data0 === 'array' ||
-          data0 === 'boolean' ||
-          data0 === 'integer' ||
-          data0 === 'null' ||
-          data0 === 'number' ||
-          data0 === 'object' ||
-          data0 === 'string'
-        )) {
-          const err1 = {
+        if (
+          !validate23(data0, {
             instancePath: instancePath + '/type',
-            schemaPath: '#/$defs/simpleTypes/enum',
-            keyword: 'enum',
-            params: { allowedValues: schema13.enum },
-            message: 'must be equal to one of the allowed values',
-            schema: schema13.enum,
-            parentSchema: schema13,
-            data: data0,
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: 'type',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
         }
         var _valid0 = _errs3 === errors;
         valid1 = valid1 || _valid0;
-        const _errs5 = errors;
+        const _errs4 = errors;
         if (Array.isArray(data0)) {
           if (data0.length < 1) {
-            const err2 = {
+            const err1 = {
               instancePath: instancePath + '/type',
               schemaPath: '#/properties/type/anyOf/1/minItems',
               keyword: 'minItems',
               params: { limit: 1 },
               message: 'must NOT have fewer than 1 items',
               schema: 1,
-              parentSchema: schema12.properties.type.anyOf[1],
+              parentSchema: schema8.properties.type.anyOf[1],
               data: data0,
             };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err1];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err1);
             }
             errors++;
           }
           const len0 = data0.length;
           for (let i0 = 0; i0 < len0; i0++) {
-            let data1 = data0[i0];
-            if (!(
-              data1 === 'array' ||
-              data1 === 'boolean' ||
-              data1 === 'integer' ||
-              data1 === 'null' ||
-              data1 === 'number' ||
-              data1 === 'object' ||
-              data1 === 'string'
-            )) {
-              const err3 = {
+            if (
+              !validate23(data0[i0], {
                 instancePath: instancePath + '/type/' + i0,
-                schemaPath: '#/$defs/simpleTypes/enum',
-                keyword: 'enum',
-                params: { allowedValues: schema13.enum },
-                message: 'must be equal to one of the allowed values',
-                schema: schema13.enum,
-                parentSchema: schema13,
-                data: data1,
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
+                parentData: data0,
+                parentDataProperty: i0,
+                rootData,
+                dynamicAnchors,
+              })
+            ) {
+              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              errors = vErrors.length;
             }
           }
           let i1 = data0.length;
@@ -1614,20 +1851,20 @@ export const validate2020Schema = (() => {
             outer0: for (; i1--;) {
               for (j0 = i1; j0--;) {
                 if (func27(data0[i1], data0[j0])) {
-                  const err4 = {
+                  const err2 = {
                     instancePath: instancePath + '/type',
                     schemaPath: '#/properties/type/anyOf/1/uniqueItems',
                     keyword: 'uniqueItems',
                     params: { i: i1, j: j0 },
                     message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
                     schema: true,
-                    parentSchema: schema12.properties.type.anyOf[1],
+                    parentSchema: schema8.properties.type.anyOf[1],
                     data: data0,
                   };
                   if (vErrors === null) {
-                    vErrors = [err4];
+                    vErrors = [err2];
                   } else {
-                    vErrors.push(err4);
+                    vErrors.push(err2);
                   }
                   errors++;
                   break outer0;
@@ -1636,40 +1873,40 @@ export const validate2020Schema = (() => {
             }
           }
         } else {
-          const err5 = {
+          const err3 = {
             instancePath: instancePath + '/type',
             schemaPath: '#/properties/type/anyOf/1/type',
             keyword: 'type',
             params: { type: 'array' },
             message: 'must be array',
-            schema: schema12.properties.type.anyOf[1].type,
-            parentSchema: schema12.properties.type.anyOf[1],
+            schema: schema8.properties.type.anyOf[1].type,
+            parentSchema: schema8.properties.type.anyOf[1],
             data: data0,
           };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err3];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err3);
           }
           errors++;
         }
-        var _valid0 = _errs5 === errors;
+        var _valid0 = _errs4 === errors;
         valid1 = valid1 || _valid0;
         if (!valid1) {
-          const err6 = {
+          const err4 = {
             instancePath: instancePath + '/type',
             schemaPath: '#/properties/type/anyOf',
             keyword: 'anyOf',
             params: {},
             message: 'must match a schema in anyOf',
-            schema: schema12.properties.type.anyOf,
-            parentSchema: schema12.properties.type,
+            schema: schema8.properties.type.anyOf,
+            parentSchema: schema8.properties.type,
             data: data0,
           };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err4];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err4);
           }
           errors++;
         } else {
@@ -1686,15 +1923,55 @@ export const validate2020Schema = (() => {
       if (data.enum !== undefined && func0.call(data, 'enum')) {
         let data2 = data.enum;
         if (!Array.isArray(data2)) {
-          const err7 = {
+          const err5 = {
             instancePath: instancePath + '/enum',
             schemaPath: '#/properties/enum/type',
             keyword: 'type',
             params: { type: 'array' },
             message: 'must be array',
-            schema: schema12.properties.enum.type,
-            parentSchema: schema12.properties.enum,
+            schema: schema8.properties.enum.type,
+            parentSchema: schema8.properties.enum,
             data: data2,
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      if (data.multipleOf !== undefined && func0.call(data, 'multipleOf')) {
+        let data3 = data.multipleOf;
+        if (typeof data3 == 'number') {
+          if (data3 <= 0 || isNaN(data3)) {
+            const err6 = {
+              instancePath: instancePath + '/multipleOf',
+              schemaPath: '#/properties/multipleOf/exclusiveMinimum',
+              keyword: 'exclusiveMinimum',
+              params: { comparison: '>', limit: 0 },
+              message: 'must be > 0',
+              schema: 0,
+              parentSchema: schema8.properties.multipleOf,
+              data: data3,
+            };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        } else {
+          const err7 = {
+            instancePath: instancePath + '/multipleOf',
+            schemaPath: '#/properties/multipleOf/type',
+            keyword: 'type',
+            params: { type: 'number' },
+            message: 'must be number',
+            schema: schema8.properties.multipleOf.type,
+            parentSchema: schema8.properties.multipleOf,
+            data: data3,
           };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1704,37 +1981,39 @@ export const validate2020Schema = (() => {
           errors++;
         }
       }
-      if (data.multipleOf !== undefined && func0.call(data, 'multipleOf')) {
-        let data3 = data.multipleOf;
-        if (typeof data3 == 'number') {
-          if (data3 <= 0 || isNaN(data3)) {
-            const err8 = {
-              instancePath: instancePath + '/multipleOf',
-              schemaPath: '#/properties/multipleOf/exclusiveMinimum',
-              keyword: 'exclusiveMinimum',
-              params: { comparison: '>', limit: 0 },
-              message: 'must be > 0',
-              schema: 0,
-              parentSchema: schema12.properties.multipleOf,
-              data: data3,
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        } else {
-          const err9 = {
-            instancePath: instancePath + '/multipleOf',
-            schemaPath: '#/properties/multipleOf/type',
+      if (data.maximum !== undefined && func0.call(data, 'maximum')) {
+        let data4 = data.maximum;
+        if (!(typeof data4 == 'number')) {
+          const err8 = {
+            instancePath: instancePath + '/maximum',
+            schemaPath: '#/properties/maximum/type',
             keyword: 'type',
             params: { type: 'number' },
             message: 'must be number',
-            schema: schema12.properties.multipleOf.type,
-            parentSchema: schema12.properties.multipleOf,
-            data: data3,
+            schema: schema8.properties.maximum.type,
+            parentSchema: schema8.properties.maximum,
+            data: data4,
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (data.exclusiveMaximum !== undefined && func0.call(data, 'exclusiveMaximum')) {
+        let data5 = data.exclusiveMaximum;
+        if (!(typeof data5 == 'number')) {
+          const err9 = {
+            instancePath: instancePath + '/exclusiveMaximum',
+            schemaPath: '#/properties/exclusiveMaximum/type',
+            keyword: 'type',
+            params: { type: 'number' },
+            message: 'must be number',
+            schema: schema8.properties.exclusiveMaximum.type,
+            parentSchema: schema8.properties.exclusiveMaximum,
+            data: data5,
           };
           if (vErrors === null) {
             vErrors = [err9];
@@ -1744,18 +2023,18 @@ export const validate2020Schema = (() => {
           errors++;
         }
       }
-      if (data.maximum !== undefined && func0.call(data, 'maximum')) {
-        let data4 = data.maximum;
-        if (!(typeof data4 == 'number')) {
+      if (data.minimum !== undefined && func0.call(data, 'minimum')) {
+        let data6 = data.minimum;
+        if (!(typeof data6 == 'number')) {
           const err10 = {
-            instancePath: instancePath + '/maximum',
-            schemaPath: '#/properties/maximum/type',
+            instancePath: instancePath + '/minimum',
+            schemaPath: '#/properties/minimum/type',
             keyword: 'type',
             params: { type: 'number' },
             message: 'must be number',
-            schema: schema12.properties.maximum.type,
-            parentSchema: schema12.properties.maximum,
-            data: data4,
+            schema: schema8.properties.minimum.type,
+            parentSchema: schema8.properties.minimum,
+            data: data6,
           };
           if (vErrors === null) {
             vErrors = [err10];
@@ -1765,18 +2044,18 @@ export const validate2020Schema = (() => {
           errors++;
         }
       }
-      if (data.exclusiveMaximum !== undefined && func0.call(data, 'exclusiveMaximum')) {
-        let data5 = data.exclusiveMaximum;
-        if (!(typeof data5 == 'number')) {
+      if (data.exclusiveMinimum !== undefined && func0.call(data, 'exclusiveMinimum')) {
+        let data7 = data.exclusiveMinimum;
+        if (!(typeof data7 == 'number')) {
           const err11 = {
-            instancePath: instancePath + '/exclusiveMaximum',
-            schemaPath: '#/properties/exclusiveMaximum/type',
+            instancePath: instancePath + '/exclusiveMinimum',
+            schemaPath: '#/properties/exclusiveMinimum/type',
             keyword: 'type',
             params: { type: 'number' },
             message: 'must be number',
-            schema: schema12.properties.exclusiveMaximum.type,
-            parentSchema: schema12.properties.exclusiveMaximum,
-            data: data5,
+            schema: schema8.properties.exclusiveMinimum.type,
+            parentSchema: schema8.properties.exclusiveMinimum,
+            data: data7,
           };
           if (vErrors === null) {
             vErrors = [err11];
@@ -1786,18 +2065,46 @@ export const validate2020Schema = (() => {
           errors++;
         }
       }
-      if (data.minimum !== undefined && func0.call(data, 'minimum')) {
-        let data6 = data.minimum;
-        if (!(typeof data6 == 'number')) {
+      if (data.maxLength !== undefined && func0.call(data, 'maxLength')) {
+        if (
+          !validate26(data.maxLength, {
+            instancePath: instancePath + '/maxLength',
+            parentData: data,
+            parentDataProperty: 'maxLength',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.minLength !== undefined && func0.call(data, 'minLength')) {
+        if (
+          !validate28(data.minLength, {
+            instancePath: instancePath + '/minLength',
+            parentData: data,
+            parentDataProperty: 'minLength',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.pattern !== undefined && func0.call(data, 'pattern')) {
+        let data10 = data.pattern;
+        if (!(typeof data10 === 'string')) {
           const err12 = {
-            instancePath: instancePath + '/minimum',
-            schemaPath: '#/properties/minimum/type',
+            instancePath: instancePath + '/pattern',
+            schemaPath: '#/properties/pattern/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
-            schema: schema12.properties.minimum.type,
-            parentSchema: schema12.properties.minimum,
-            data: data6,
+            params: { type: 'string' },
+            message: 'must be string',
+            schema: schema8.properties.pattern.type,
+            parentSchema: schema8.properties.pattern,
+            data: data10,
           };
           if (vErrors === null) {
             vErrors = [err12];
@@ -1807,18 +2114,46 @@ export const validate2020Schema = (() => {
           errors++;
         }
       }
-      if (data.exclusiveMinimum !== undefined && func0.call(data, 'exclusiveMinimum')) {
-        let data7 = data.exclusiveMinimum;
-        if (!(typeof data7 == 'number')) {
+      if (data.maxItems !== undefined && func0.call(data, 'maxItems')) {
+        if (
+          !validate26(data.maxItems, {
+            instancePath: instancePath + '/maxItems',
+            parentData: data,
+            parentDataProperty: 'maxItems',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.minItems !== undefined && func0.call(data, 'minItems')) {
+        if (
+          !validate28(data.minItems, {
+            instancePath: instancePath + '/minItems',
+            parentData: data,
+            parentDataProperty: 'minItems',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.uniqueItems !== undefined && func0.call(data, 'uniqueItems')) {
+        let data13 = data.uniqueItems;
+        if (typeof data13 !== 'boolean') {
           const err13 = {
-            instancePath: instancePath + '/exclusiveMinimum',
-            schemaPath: '#/properties/exclusiveMinimum/type',
+            instancePath: instancePath + '/uniqueItems',
+            schemaPath: '#/properties/uniqueItems/type',
             keyword: 'type',
-            params: { type: 'number' },
-            message: 'must be number',
-            schema: schema12.properties.exclusiveMinimum.type,
-            parentSchema: schema12.properties.exclusiveMinimum,
-            data: data7,
+            params: { type: 'boolean' },
+            message: 'must be boolean',
+            schema: schema8.properties.uniqueItems.type,
+            parentSchema: schema8.properties.uniqueItems,
+            data: data13,
           };
           if (vErrors === null) {
             vErrors = [err13];
@@ -1828,18 +2163,103 @@ export const validate2020Schema = (() => {
           errors++;
         }
       }
-      if (data.maxLength !== undefined && func0.call(data, 'maxLength')) {
-        let data8 = data.maxLength;
-        if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8))) {
+      if (data.maxContains !== undefined && func0.call(data, 'maxContains')) {
+        if (
+          !validate26(data.maxContains, {
+            instancePath: instancePath + '/maxContains',
+            parentData: data,
+            parentDataProperty: 'maxContains',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.minContains !== undefined && func0.call(data, 'minContains')) {
+        if (
+          !validate26(data.minContains, {
+            instancePath: instancePath + '/minContains',
+            parentData: data,
+            parentDataProperty: 'minContains',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.maxProperties !== undefined && func0.call(data, 'maxProperties')) {
+        if (
+          !validate26(data.maxProperties, {
+            instancePath: instancePath + '/maxProperties',
+            parentData: data,
+            parentDataProperty: 'maxProperties',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.minProperties !== undefined && func0.call(data, 'minProperties')) {
+        if (
+          !validate28(data.minProperties, {
+            instancePath: instancePath + '/minProperties',
+            parentData: data,
+            parentDataProperty: 'minProperties',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.required !== undefined && func0.call(data, 'required')) {
+        if (
+          !validate36(data.required, {
+            instancePath: instancePath + '/required',
+            parentData: data,
+            parentDataProperty: 'required',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+          errors = vErrors.length;
+        }
+      }
+      if (data.dependentRequired !== undefined && func0.call(data, 'dependentRequired')) {
+        let data19 = data.dependentRequired;
+        if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+          for (const key0 of Object.keys(data19)) {
+            if (
+              !validate36(data19[key0], {
+                instancePath: instancePath + '/dependentRequired/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+                parentData: data19,
+                parentDataProperty: key0,
+                rootData,
+                dynamicAnchors,
+              })
+            ) {
+              vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+              errors = vErrors.length;
+            }
+          }
+        } else {
           const err14 = {
-            instancePath: instancePath + '/maxLength',
-            schemaPath: '#/$defs/nonNegativeInteger/type',
+            instancePath: instancePath + '/dependentRequired',
+            schemaPath: '#/properties/dependentRequired/type',
             keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data8,
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema8.properties.dependentRequired.type,
+            parentSchema: schema8.properties.dependentRequired,
+            data: data19,
           };
           if (vErrors === null) {
             vErrors = [err14];
@@ -1848,535 +2268,12 @@ export const validate2020Schema = (() => {
           }
           errors++;
         }
-        if (typeof data8 == 'number') {
-          if (data8 < 0 || isNaN(data8)) {
-            const err15 = {
-              instancePath: instancePath + '/maxLength',
-              schemaPath: '#/$defs/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data8,
-            };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minLength !== undefined && func0.call(data, 'minLength')) {
-        let data9 = data.minLength;
-        if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9))) {
-          const err16 = {
-            instancePath: instancePath + '/minLength',
-            schemaPath: '#/$defs/nonNegativeIntegerDefault0/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data9,
-          };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-        if (typeof data9 == 'number') {
-          if (data9 < 0 || isNaN(data9)) {
-            const err17 = {
-              instancePath: instancePath + '/minLength',
-              schemaPath: '#/$defs/nonNegativeIntegerDefault0/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data9,
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.pattern !== undefined && func0.call(data, 'pattern')) {
-        let data10 = data.pattern;
-        if (!(typeof data10 === 'string')) {
-          const err18 = {
-            instancePath: instancePath + '/pattern',
-            schemaPath: '#/properties/pattern/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema12.properties.pattern.type,
-            parentSchema: schema12.properties.pattern,
-            data: data10,
-          };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-      }
-      if (data.maxItems !== undefined && func0.call(data, 'maxItems')) {
-        let data11 = data.maxItems;
-        if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11))) {
-          const err19 = {
-            instancePath: instancePath + '/maxItems',
-            schemaPath: '#/$defs/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data11,
-          };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-        if (typeof data11 == 'number') {
-          if (data11 < 0 || isNaN(data11)) {
-            const err20 = {
-              instancePath: instancePath + '/maxItems',
-              schemaPath: '#/$defs/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data11,
-            };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minItems !== undefined && func0.call(data, 'minItems')) {
-        let data12 = data.minItems;
-        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12))) {
-          const err21 = {
-            instancePath: instancePath + '/minItems',
-            schemaPath: '#/$defs/nonNegativeIntegerDefault0/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data12,
-          };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        if (typeof data12 == 'number') {
-          if (data12 < 0 || isNaN(data12)) {
-            const err22 = {
-              instancePath: instancePath + '/minItems',
-              schemaPath: '#/$defs/nonNegativeIntegerDefault0/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data12,
-            };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.uniqueItems !== undefined && func0.call(data, 'uniqueItems')) {
-        let data13 = data.uniqueItems;
-        if (typeof data13 !== 'boolean') {
-          const err23 = {
-            instancePath: instancePath + '/uniqueItems',
-            schemaPath: '#/properties/uniqueItems/type',
-            keyword: 'type',
-            params: { type: 'boolean' },
-            message: 'must be boolean',
-            schema: schema12.properties.uniqueItems.type,
-            parentSchema: schema12.properties.uniqueItems,
-            data: data13,
-          };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-      }
-      if (data.maxContains !== undefined && func0.call(data, 'maxContains')) {
-        let data14 = data.maxContains;
-        if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14))) {
-          const err24 = {
-            instancePath: instancePath + '/maxContains',
-            schemaPath: '#/$defs/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data14,
-          };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-        if (typeof data14 == 'number') {
-          if (data14 < 0 || isNaN(data14)) {
-            const err25 = {
-              instancePath: instancePath + '/maxContains',
-              schemaPath: '#/$defs/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data14,
-            };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minContains !== undefined && func0.call(data, 'minContains')) {
-        let data15 = data.minContains;
-        if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15))) {
-          const err26 = {
-            instancePath: instancePath + '/minContains',
-            schemaPath: '#/$defs/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data15,
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        if (typeof data15 == 'number') {
-          if (data15 < 0 || isNaN(data15)) {
-            const err27 = {
-              instancePath: instancePath + '/minContains',
-              schemaPath: '#/$defs/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data15,
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.maxProperties !== undefined && func0.call(data, 'maxProperties')) {
-        let data16 = data.maxProperties;
-        if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16))) {
-          const err28 = {
-            instancePath: instancePath + '/maxProperties',
-            schemaPath: '#/$defs/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data16,
-          };
-          if (vErrors === null) {
-            vErrors = [err28];
-          } else {
-            vErrors.push(err28);
-          }
-          errors++;
-        }
-        if (typeof data16 == 'number') {
-          if (data16 < 0 || isNaN(data16)) {
-            const err29 = {
-              instancePath: instancePath + '/maxProperties',
-              schemaPath: '#/$defs/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data16,
-            };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minProperties !== undefined && func0.call(data, 'minProperties')) {
-        let data17 = data.minProperties;
-        if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17))) {
-          const err30 = {
-            instancePath: instancePath + '/minProperties',
-            schemaPath: '#/$defs/nonNegativeIntegerDefault0/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema15.type,
-            parentSchema: schema15,
-            data: data17,
-          };
-          if (vErrors === null) {
-            vErrors = [err30];
-          } else {
-            vErrors.push(err30);
-          }
-          errors++;
-        }
-        if (typeof data17 == 'number') {
-          if (data17 < 0 || isNaN(data17)) {
-            const err31 = {
-              instancePath: instancePath + '/minProperties',
-              schemaPath: '#/$defs/nonNegativeIntegerDefault0/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema15,
-              data: data17,
-            };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.required !== undefined && func0.call(data, 'required')) {
-        let data18 = data.required;
-        if (Array.isArray(data18)) {
-          const len1 = data18.length;
-          for (let i2 = 0; i2 < len1; i2++) {
-            let data19 = data18[i2];
-            if (typeof data19 !== 'string') {
-              const err32 = {
-                instancePath: instancePath + '/required/' + i2,
-                schemaPath: '#/$defs/stringArray/items/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema23.items.type,
-                parentSchema: schema23.items,
-                data: data19,
-              };
-              if (vErrors === null) {
-                vErrors = [err32];
-              } else {
-                vErrors.push(err32);
-              }
-              errors++;
-            }
-          }
-          let i3 = data18.length;
-          let j1;
-          if (i3 > 1) {
-            const indices0 = {};
-            for (; i3--;) {
-              let item0 = data18[i3];
-              if (typeof item0 !== 'string') {
-                continue;
-              }
-              if (typeof indices0[item0] == 'number') {
-                j1 = indices0[item0];
-                const err33 = {
-                  instancePath: instancePath + '/required',
-                  schemaPath: '#/$defs/stringArray/uniqueItems',
-                  keyword: 'uniqueItems',
-                  params: { i: i3, j: j1 },
-                  message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i3 + ' are identical)',
-                  schema: true,
-                  parentSchema: schema23,
-                  data: data18,
-                };
-                if (vErrors === null) {
-                  vErrors = [err33];
-                } else {
-                  vErrors.push(err33);
-                }
-                errors++;
-                break;
-              }
-              indices0[item0] = i3;
-            }
-          }
-        } else {
-          const err34 = {
-            instancePath: instancePath + '/required',
-            schemaPath: '#/$defs/stringArray/type',
-            keyword: 'type',
-            params: { type: 'array' },
-            message: 'must be array',
-            schema: schema23.type,
-            parentSchema: schema23,
-            data: data18,
-          };
-          if (vErrors === null) {
-            vErrors = [err34];
-          } else {
-            vErrors.push(err34);
-          }
-          errors++;
-        }
-      }
-      if (data.dependentRequired !== undefined && func0.call(data, 'dependentRequired')) {
-        let data20 = data.dependentRequired;
-        if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-          for (const key0 of Object.keys(data20)) {
-            let data21 = data20[key0];
-            if (Array.isArray(data21)) {
-              const len2 = data21.length;
-              for (let i4 = 0; i4 < len2; i4++) {
-                let data22 = data21[i4];
-                if (typeof data22 !== 'string') {
-                  const err35 = {
-                    instancePath: instancePath + '/dependentRequired/' + key0.replace(/~/g, '~0').replace(/\//g, '~1') + '/' + i4,
-                    schemaPath: '#/$defs/stringArray/items/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                    schema: schema23.items.type,
-                    parentSchema: schema23.items,
-                    data: data22,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err35];
-                  } else {
-                    vErrors.push(err35);
-                  }
-                  errors++;
-                }
-              }
-              let i5 = data21.length;
-              let j2;
-              if (i5 > 1) {
-                const indices1 = {};
-                for (; i5--;) {
-                  let item1 = data21[i5];
-                  if (typeof item1 !== 'string') {
-                    continue;
-                  }
-                  if (typeof indices1[item1] == 'number') {
-                    j2 = indices1[item1];
-                    const err36 = {
-                      instancePath: instancePath + '/dependentRequired/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-                      schemaPath: '#/$defs/stringArray/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i5, j: j2 },
-                      message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i5 + ' are identical)',
-                      schema: true,
-                      parentSchema: schema23,
-                      data: data21,
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err36];
-                    } else {
-                      vErrors.push(err36);
-                    }
-                    errors++;
-                    break;
-                  }
-                  indices1[item1] = i5;
-                }
-              }
-            } else {
-              const err37 = {
-                instancePath: instancePath + '/dependentRequired/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/$defs/stringArray/type',
-                keyword: 'type',
-                params: { type: 'array' },
-                message: 'must be array',
-                schema: schema23.type,
-                parentSchema: schema23,
-                data: data21,
-              };
-              if (vErrors === null) {
-                vErrors = [err37];
-              } else {
-                vErrors.push(err37);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err38 = {
-            instancePath: instancePath + '/dependentRequired',
-            schemaPath: '#/properties/dependentRequired/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema12.properties.dependentRequired.type,
-            parentSchema: schema12.properties.dependentRequired,
-            data: data20,
-          };
-          if (vErrors === null) {
-            vErrors = [err38];
-          } else {
-            vErrors.push(err38);
-          }
-          errors++;
-        }
       }
     }
-    validate12.errors = vErrors;
+    validate22.errors = vErrors;
     return errors === 0;
   }
-  validate12.evaluated = {
+  validate22.evaluated = {
     props: {
       type: true,
       const: true,
@@ -2402,7 +2299,7 @@ export const validate2020Schema = (() => {
     dynamicProps: false,
     dynamicItems: false,
   };
-  const schema25 = {
+  const schema13 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/meta-data',
     $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/meta-data': true },
@@ -2419,10 +2316,10 @@ export const validate2020Schema = (() => {
       examples: { type: 'array', items: true },
     },
   };
-  function validate14(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  function validate40(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/meta-data" */ let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate14.evaluated;
+    const evaluated0 = validate40.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -2434,10 +2331,10 @@ export const validate2020Schema = (() => {
         instancePath,
         schemaPath: '#/type',
         keyword: 'type',
-        params: { type: schema25.type },
+        params: { type: schema13.type },
         message: 'must be object,boolean',
-        schema: schema25.type,
-        parentSchema: schema25,
+        schema: schema13.type,
+        parentSchema: schema13,
         data,
       };
       if (vErrors === null) {
@@ -2448,7 +2345,7 @@ export const validate2020Schema = (() => {
       errors++;
     }
     if (!dynamicAnchors.meta) {
-      dynamicAnchors.meta = validate14;
+      dynamicAnchors.meta = validate40;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.title !== undefined && func0.call(data, 'title')) {
@@ -2460,8 +2357,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'string' },
             message: 'must be string',
-            schema: schema25.properties.title.type,
-            parentSchema: schema25.properties.title,
+            schema: schema13.properties.title.type,
+            parentSchema: schema13.properties.title,
             data: data0,
           };
           if (vErrors === null) {
@@ -2481,8 +2378,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'string' },
             message: 'must be string',
-            schema: schema25.properties.description.type,
-            parentSchema: schema25.properties.description,
+            schema: schema13.properties.description.type,
+            parentSchema: schema13.properties.description,
             data: data1,
           };
           if (vErrors === null) {
@@ -2502,8 +2399,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'boolean' },
             message: 'must be boolean',
-            schema: schema25.properties.deprecated.type,
-            parentSchema: schema25.properties.deprecated,
+            schema: schema13.properties.deprecated.type,
+            parentSchema: schema13.properties.deprecated,
             data: data2,
           };
           if (vErrors === null) {
@@ -2523,8 +2420,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'boolean' },
             message: 'must be boolean',
-            schema: schema25.properties.readOnly.type,
-            parentSchema: schema25.properties.readOnly,
+            schema: schema13.properties.readOnly.type,
+            parentSchema: schema13.properties.readOnly,
             data: data3,
           };
           if (vErrors === null) {
@@ -2544,8 +2441,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'boolean' },
             message: 'must be boolean',
-            schema: schema25.properties.writeOnly.type,
-            parentSchema: schema25.properties.writeOnly,
+            schema: schema13.properties.writeOnly.type,
+            parentSchema: schema13.properties.writeOnly,
             data: data4,
           };
           if (vErrors === null) {
@@ -2565,8 +2462,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'array' },
             message: 'must be array',
-            schema: schema25.properties.examples.type,
-            parentSchema: schema25.properties.examples,
+            schema: schema13.properties.examples.type,
+            parentSchema: schema13.properties.examples,
             data: data5,
           };
           if (vErrors === null) {
@@ -2578,15 +2475,15 @@ export const validate2020Schema = (() => {
         }
       }
     }
-    validate14.errors = vErrors;
+    validate40.errors = vErrors;
     return errors === 0;
   }
-  validate14.evaluated = {
+  validate40.evaluated = {
     props: { title: true, description: true, default: true, deprecated: true, readOnly: true, writeOnly: true, examples: true },
     dynamicProps: false,
     dynamicItems: false,
   };
-  const schema26 = {
+  const schema14 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/format-annotation',
     $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/format-annotation': true },
@@ -2595,10 +2492,10 @@ export const validate2020Schema = (() => {
     type: ['object', 'boolean'],
     properties: { format: { type: 'string' } },
   };
-  function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  function validate42(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/format-annotation" */ let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate16.evaluated;
+    const evaluated0 = validate42.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -2610,10 +2507,10 @@ export const validate2020Schema = (() => {
         instancePath,
         schemaPath: '#/type',
         keyword: 'type',
-        params: { type: schema26.type },
+        params: { type: schema14.type },
         message: 'must be object,boolean',
-        schema: schema26.type,
-        parentSchema: schema26,
+        schema: schema14.type,
+        parentSchema: schema14,
         data,
       };
       if (vErrors === null) {
@@ -2624,7 +2521,7 @@ export const validate2020Schema = (() => {
       errors++;
     }
     if (!dynamicAnchors.meta) {
-      dynamicAnchors.meta = validate16;
+      dynamicAnchors.meta = validate42;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.format !== undefined && func0.call(data, 'format')) {
@@ -2636,8 +2533,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'string' },
             message: 'must be string',
-            schema: schema26.properties.format.type,
-            parentSchema: schema26.properties.format,
+            schema: schema14.properties.format.type,
+            parentSchema: schema14.properties.format,
             data: data0,
           };
           if (vErrors === null) {
@@ -2649,11 +2546,11 @@ export const validate2020Schema = (() => {
         }
       }
     }
-    validate16.errors = vErrors;
+    validate42.errors = vErrors;
     return errors === 0;
   }
-  validate16.evaluated = { props: { format: true }, dynamicProps: false, dynamicItems: false };
-  const schema27 = {
+  validate42.evaluated = { props: { format: true }, dynamicProps: false, dynamicItems: false };
+  const schema15 = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://json-schema.org/draft/2020-12/meta/content',
     $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/content': true },
@@ -2662,10 +2559,10 @@ export const validate2020Schema = (() => {
     type: ['object', 'boolean'],
     properties: { contentEncoding: { type: 'string' }, contentMediaType: { type: 'string' }, contentSchema: { $dynamicRef: '#meta' } },
   };
-  function validate18(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  function validate44(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/meta/content" */ let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate18.evaluated;
+    const evaluated0 = validate44.evaluated;
     if (evaluated0.dynamicProps) {
       evaluated0.props = undefined;
     }
@@ -2677,10 +2574,10 @@ export const validate2020Schema = (() => {
         instancePath,
         schemaPath: '#/type',
         keyword: 'type',
-        params: { type: schema27.type },
+        params: { type: schema15.type },
         message: 'must be object,boolean',
-        schema: schema27.type,
-        parentSchema: schema27,
+        schema: schema15.type,
+        parentSchema: schema15,
         data,
       };
       if (vErrors === null) {
@@ -2691,7 +2588,7 @@ export const validate2020Schema = (() => {
       errors++;
     }
     if (!dynamicAnchors.meta) {
-      dynamicAnchors.meta = validate18;
+      dynamicAnchors.meta = validate44;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.contentEncoding !== undefined && func0.call(data, 'contentEncoding')) {
@@ -2703,8 +2600,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'string' },
             message: 'must be string',
-            schema: schema27.properties.contentEncoding.type,
-            parentSchema: schema27.properties.contentEncoding,
+            schema: schema15.properties.contentEncoding.type,
+            parentSchema: schema15.properties.contentEncoding,
             data: data0,
           };
           if (vErrors === null) {
@@ -2724,8 +2621,8 @@ export const validate2020Schema = (() => {
             keyword: 'type',
             params: { type: 'string' },
             message: 'must be string',
-            schema: schema27.properties.contentMediaType.type,
-            parentSchema: schema27.properties.contentMediaType,
+            schema: schema15.properties.contentMediaType.type,
+            parentSchema: schema15.properties.contentMediaType,
             data: data1,
           };
           if (vErrors === null) {
@@ -2757,7 +2654,7 @@ export const validate2020Schema = (() => {
           }
         } else {
           if (
-            !validate18(data2, {
+            !validate44(data2, {
               instancePath: instancePath + '/contentSchema',
               parentData: data,
               parentDataProperty: 'contentSchema',
@@ -2765,10 +2662,10 @@ export const validate2020Schema = (() => {
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
             errors = vErrors.length;
           } else {
-            var props1 = validate18.evaluated.props;
+            var props1 = validate44.evaluated.props;
             if (props0 !== true && props1 !== undefined) {
               if (props1 === true) {
                 props0 = true;
@@ -2777,7 +2674,7 @@ export const validate2020Schema = (() => {
                 Object.assign(props0, props1);
               }
             }
-            var items1 = validate18.evaluated.items;
+            var items1 = validate44.evaluated.items;
             if (items0 !== true && items1 !== undefined) {
               items0 = items1 === true ? true : items0 > items1 ? items0 : items1;
             }
@@ -2785,14 +2682,184 @@ export const validate2020Schema = (() => {
         }
       }
     }
-    validate18.errors = vErrors;
+    validate44.errors = vErrors;
     return errors === 0;
   }
-  validate18.evaluated = {
+  validate44.evaluated = {
     props: { contentEncoding: true, contentMediaType: true, contentSchema: true },
     dynamicProps: false,
     dynamicItems: false,
   };
+  function validate46(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate46.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (Array.isArray(data)) {
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        let data0 = data[i0];
+        if (typeof data0 !== 'string') {
+          const err0 = {
+            instancePath: instancePath + '/' + i0,
+            schemaPath: '#/items/type',
+            keyword: 'type',
+            params: { type: 'string' },
+            message: 'must be string',
+            schema: schema12.items.type,
+            parentSchema: schema12.items,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      let i1 = data.length;
+      let j0;
+      if (i1 > 1) {
+        const indices0 = {};
+        for (; i1--;) {
+          let item0 = data[i1];
+          if (typeof item0 !== 'string') {
+            continue;
+          }
+          if (typeof indices0[item0] == 'number') {
+            j0 = indices0[item0];
+            const err1 = {
+              instancePath,
+              schemaPath: '#/uniqueItems',
+              keyword: 'uniqueItems',
+              params: { i: i1, j: j0 },
+              message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
+              schema: true,
+              parentSchema: schema12,
+              data,
+            };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+            break;
+          }
+          indices0[item0] = i1;
+        }
+      }
+    } else {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'array' },
+        message: 'must be array',
+        schema: schema12.type,
+        parentSchema: schema12,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    validate46.errors = vErrors;
+    return errors === 0;
+  }
+  validate46.evaluated = { items: true, dynamicProps: false, dynamicItems: false };
+  function validate48(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate48.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (typeof data === 'string') {
+      if (!pattern1.test(data)) {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/pattern',
+          keyword: 'pattern',
+          params: { pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' },
+          message: 'must match pattern "' + '^[A-Za-z_][-A-Za-z0-9._]*$' + '"',
+          schema: '^[A-Za-z_][-A-Za-z0-9._]*$',
+          parentSchema: schema4,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    } else {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'string' },
+        message: 'must be string',
+        schema: schema4.type,
+        parentSchema: schema4,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    validate48.errors = vErrors;
+    return errors === 0;
+  }
+  validate48.evaluated = { dynamicProps: false, dynamicItems: false };
+  function validate50(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate50.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (!(typeof data === 'string')) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'string' },
+        message: 'must be string',
+        schema: schema2.type,
+        parentSchema: schema2,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    validate50.errors = vErrors;
+    return errors === 0;
+  }
+  validate50.evaluated = { dynamicProps: false, dynamicItems: false };
   function validate0(data, { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     /*# sourceURL="https://json-schema.org/draft/2020-12/schema" */ let vErrors = null;
     let errors = 0;
@@ -2828,28 +2895,28 @@ export const validate2020Schema = (() => {
       vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
       errors = vErrors.length;
     }
-    if (!validate3(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+    if (!validate13(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
       errors = vErrors.length;
     }
-    if (!validate10(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+    if (!validate20(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
       errors = vErrors.length;
     }
-    if (!validate12(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+    if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
       errors = vErrors.length;
     }
-    if (!validate14(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+    if (!validate40(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
       errors = vErrors.length;
     }
-    if (!validate16(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+    if (!validate42(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
       errors = vErrors.length;
     }
-    if (!validate18(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+    if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
       errors = vErrors.length;
     }
     if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -2979,78 +3046,17 @@ export const validate2020Schema = (() => {
             var _valid0 = _errs20 === errors;
             valid4 = valid4 || _valid0;
             const _errs21 = errors;
-            if (Array.isArray(data3)) {
-              const len0 = data3.length;
-              for (let i0 = 0; i0 < len0; i0++) {
-                let data4 = data3[i0];
-                if (typeof data4 !== 'string') {
-                  const err2 = {
-                    instancePath: instancePath + '/dependencies/' + key1.replace(/~/g, '~0').replace(/\//g, '~1') + '/' + i0,
-                    schemaPath: 'meta/validation#/$defs/stringArray/items/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                    schema: schema23.items.type,
-                    parentSchema: schema23.items,
-                    data: data4,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
-                  }
-                  errors++;
-                }
-              }
-              let i1 = data3.length;
-              let j0;
-              if (i1 > 1) {
-                const indices0 = {};
-                for (; i1--;) {
-                  let item0 = data3[i1];
-                  if (typeof item0 !== 'string') {
-                    continue;
-                  }
-                  if (typeof indices0[item0] == 'number') {
-                    j0 = indices0[item0];
-                    const err3 = {
-                      instancePath: instancePath + '/dependencies/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                      schemaPath: 'meta/validation#/$defs/stringArray/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i1, j: j0 },
-                      message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
-                      schema: true,
-                      parentSchema: schema23,
-                      data: data3,
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err3];
-                    } else {
-                      vErrors.push(err3);
-                    }
-                    errors++;
-                    break;
-                  }
-                  indices0[item0] = i1;
-                }
-              }
-            } else {
-              const err4 = {
+            if (
+              !validate46(data3, {
                 instancePath: instancePath + '/dependencies/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: 'meta/validation#/$defs/stringArray/type',
-                keyword: 'type',
-                params: { type: 'array' },
-                message: 'must be array',
-                schema: schema23.type,
-                parentSchema: schema23,
-                data: data3,
-              };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
+                parentData: data2,
+                parentDataProperty: key1,
+                rootData,
+                dynamicAnchors,
+              })
+            ) {
+              vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+              errors = vErrors.length;
             }
             var _valid0 = _errs21 === errors;
             valid4 = valid4 || _valid0;
@@ -3060,7 +3066,7 @@ export const validate2020Schema = (() => {
               }
             }
             if (!valid4) {
-              const err5 = {
+              const err2 = {
                 instancePath: instancePath + '/dependencies/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/dependencies/additionalProperties/anyOf',
                 keyword: 'anyOf',
@@ -3071,9 +3077,9 @@ export const validate2020Schema = (() => {
                 data: data3,
               };
               if (vErrors === null) {
-                vErrors = [err5];
+                vErrors = [err2];
               } else {
-                vErrors.push(err5);
+                vErrors.push(err2);
               }
               errors++;
             } else {
@@ -3088,7 +3094,7 @@ export const validate2020Schema = (() => {
             }
           }
         } else {
-          const err6 = {
+          const err3 = {
             instancePath: instancePath + '/dependencies',
             schemaPath: '#/properties/dependencies/type',
             keyword: 'type',
@@ -3099,72 +3105,39 @@ export const validate2020Schema = (() => {
             data: data2,
           };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err3];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err3);
           }
           errors++;
         }
       }
       if (data.$recursiveAnchor !== undefined && func0.call(data, '$recursiveAnchor')) {
-        let data5 = data.$recursiveAnchor;
-        if (typeof data5 === 'string') {
-          if (!pattern1.test(data5)) {
-            const err7 = {
-              instancePath: instancePath + '/$recursiveAnchor',
-              schemaPath: 'meta/core#/$defs/anchorString/pattern',
-              keyword: 'pattern',
-              params: { pattern: '^[A-Za-z_][-A-Za-z0-9._]*$' },
-              message: 'must match pattern "' + '^[A-Za-z_][-A-Za-z0-9._]*$' + '"',
-              schema: '^[A-Za-z_][-A-Za-z0-9._]*$',
-              parentSchema: schema5,
-              data: data5,
-            };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        } else {
-          const err8 = {
+        if (
+          !validate48(data.$recursiveAnchor, {
             instancePath: instancePath + '/$recursiveAnchor',
-            schemaPath: 'meta/core#/$defs/anchorString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema5.type,
-            parentSchema: schema5,
-            data: data5,
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$recursiveAnchor',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+          errors = vErrors.length;
         }
       }
       if (data.$recursiveRef !== undefined && func0.call(data, '$recursiveRef')) {
-        let data6 = data.$recursiveRef;
-        if (!(typeof data6 === 'string')) {
-          const err9 = {
+        if (
+          !validate50(data.$recursiveRef, {
             instancePath: instancePath + '/$recursiveRef',
-            schemaPath: 'meta/core#/$defs/uriReferenceString/type',
-            keyword: 'type',
-            params: { type: 'string' },
-            message: 'must be string',
-            schema: schema2.type,
-            parentSchema: schema2,
-            data: data6,
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: '$recursiveRef',
+            rootData,
+            dynamicAnchors,
+          })
+        ) {
+          vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+          errors = vErrors.length;
         }
       }
     }
@@ -3309,19 +3282,16 @@ export const validate07Schema = (() => {
     },
     default: true,
   };
-  const schema1 = { type: 'integer', minimum: 0 };
-  const schema7 = { type: 'array', items: { type: 'string' }, uniqueItems: true, default: [] };
-  const schema9 = { enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] };
   const func0 = Object.prototype.hasOwnProperty;
   const func32 = equal;
-  const schema2 = { allOf: [{ $ref: '#/definitions/nonNegativeInteger' }, { default: 0 }] };
+  const schema1 = { type: 'integer', minimum: 0 };
   function validate1(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
     let vErrors = null;
     let errors = 0;
     if (!(typeof data == 'number' && !(data % 1) && !isNaN(data))) {
       const err0 = {
         instancePath,
-        schemaPath: '#/definitions/nonNegativeInteger/type',
+        schemaPath: '#/type',
         keyword: 'type',
         params: { type: 'integer' },
         message: 'must be integer',
@@ -3340,7 +3310,7 @@ export const validate07Schema = (() => {
       if (data < 0 || isNaN(data)) {
         const err1 = {
           instancePath,
-          schemaPath: '#/definitions/nonNegativeInteger/minimum',
+          schemaPath: '#/minimum',
           keyword: 'minimum',
           params: { comparison: '>=', limit: 0 },
           message: 'must be >= 0',
@@ -3359,9 +3329,20 @@ export const validate07Schema = (() => {
     validate1.errors = vErrors;
     return errors === 0;
   }
-  const schema4 = { type: 'array', minItems: 1, items: { $ref: '#' } };
-  const root0 = { validate: validate0 };
+  const schema2 = { allOf: [{ $ref: '#/definitions/nonNegativeInteger' }, { default: 0 }] };
   function validate3(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    if (!validate1(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+      errors = vErrors.length;
+    }
+    validate3.errors = vErrors;
+    return errors === 0;
+  }
+  const schema3 = { type: 'array', minItems: 1, items: { $ref: '#' } };
+  const root0 = { validate: validate0 };
+  function validate6(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
     let vErrors = null;
     let errors = 0;
     if (Array.isArray(data)) {
@@ -3373,7 +3354,7 @@ export const validate07Schema = (() => {
           params: { limit: 1 },
           message: 'must NOT have fewer than 1 items',
           schema: 1,
-          parentSchema: schema4,
+          parentSchema: schema3,
           data,
         };
         if (vErrors === null) {
@@ -3397,8 +3378,8 @@ export const validate07Schema = (() => {
         keyword: 'type',
         params: { type: 'array' },
         message: 'must be array',
-        schema: schema4.type,
-        parentSchema: schema4,
+        schema: schema3.type,
+        parentSchema: schema3,
         data,
       };
       if (vErrors === null) {
@@ -3408,7 +3389,120 @@ export const validate07Schema = (() => {
       }
       errors++;
     }
-    validate3.errors = vErrors;
+    validate6.errors = vErrors;
+    return errors === 0;
+  }
+  const schema4 = { type: 'array', items: { type: 'string' }, uniqueItems: true, default: [] };
+  function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    if (Array.isArray(data)) {
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        let data0 = data[i0];
+        if (typeof data0 !== 'string') {
+          const err0 = {
+            instancePath: instancePath + '/' + i0,
+            schemaPath: '#/items/type',
+            keyword: 'type',
+            params: { type: 'string' },
+            message: 'must be string',
+            schema: schema4.items.type,
+            parentSchema: schema4.items,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      let i1 = data.length;
+      let j0;
+      if (i1 > 1) {
+        const indices0 = {};
+        for (; i1--;) {
+          let item0 = data[i1];
+          if (typeof item0 !== 'string') {
+            continue;
+          }
+          if (typeof indices0[item0] == 'number') {
+            j0 = indices0[item0];
+            const err1 = {
+              instancePath,
+              schemaPath: '#/uniqueItems',
+              keyword: 'uniqueItems',
+              params: { i: i1, j: j0 },
+              message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
+              schema: true,
+              parentSchema: schema4,
+              data,
+            };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+            break;
+          }
+          indices0[item0] = i1;
+        }
+      }
+    } else {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'array' },
+        message: 'must be array',
+        schema: schema4.type,
+        parentSchema: schema4,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    validate12.errors = vErrors;
+    return errors === 0;
+  }
+  const schema5 = { enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] };
+  function validate15(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+    let vErrors = null;
+    let errors = 0;
+    if (!(
+      data === 'array' ||
+      data === 'boolean' ||
+      data === 'integer' ||
+      data === 'null' ||
+      data === 'number' ||
+      data === 'object' ||
+      data === 'string'
+    )) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/enum',
+        keyword: 'enum',
+        params: { allowedValues: schema5.enum },
+        message: 'must be equal to one of the allowed values',
+        schema: schema5.enum,
+        parentSchema: schema5,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    validate15.errors = vErrors;
     return errors === 0;
   }
   function validate0(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -3726,52 +3820,11 @@ export const validate07Schema = (() => {
         }
       }
       if (data.maxLength !== undefined && func0.call(data, 'maxLength')) {
-        let data13 = data.maxLength;
-        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13))) {
-          const err15 = {
-            instancePath: instancePath + '/maxLength',
-            schemaPath: '#/definitions/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema1.type,
-            parentSchema: schema1,
-            data: data13,
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        if (typeof data13 == 'number') {
-          if (data13 < 0 || isNaN(data13)) {
-            const err16 = {
-              instancePath: instancePath + '/maxLength',
-              schemaPath: '#/definitions/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema1,
-              data: data13,
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minLength !== undefined && func0.call(data, 'minLength')) {
         if (
-          !validate1(data.minLength, {
-            instancePath: instancePath + '/minLength',
+          !validate1(data.maxLength, {
+            instancePath: instancePath + '/maxLength',
             parentData: data,
-            parentDataProperty: 'minLength',
+            parentDataProperty: 'maxLength',
             rootData,
           })
         ) {
@@ -3779,10 +3832,23 @@ export const validate07Schema = (() => {
           errors = vErrors.length;
         }
       }
+      if (data.minLength !== undefined && func0.call(data, 'minLength')) {
+        if (
+          !validate3(data.minLength, {
+            instancePath: instancePath + '/minLength',
+            parentData: data,
+            parentDataProperty: 'minLength',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+          errors = vErrors.length;
+        }
+      }
       if (data.pattern !== undefined && func0.call(data, 'pattern')) {
         let data15 = data.pattern;
         if (!(typeof data15 === 'string')) {
-          const err17 = {
+          const err15 = {
             instancePath: instancePath + '/pattern',
             schemaPath: '#/properties/pattern/type',
             keyword: 'type',
@@ -3793,9 +3859,9 @@ export const validate07Schema = (() => {
             data: data15,
           };
           if (vErrors === null) {
-            vErrors = [err17];
+            vErrors = [err15];
           } else {
-            vErrors.push(err17);
+            vErrors.push(err15);
           }
           errors++;
         }
@@ -3815,26 +3881,26 @@ export const validate07Schema = (() => {
       }
       if (data.items !== undefined && func0.call(data, 'items')) {
         let data17 = data.items;
-        const _errs35 = errors;
-        let valid2 = false;
-        const _errs36 = errors;
+        const _errs33 = errors;
+        let valid1 = false;
+        const _errs34 = errors;
         if (!validate0(data17, { instancePath: instancePath + '/items', parentData: data, parentDataProperty: 'items', rootData })) {
           vErrors = vErrors === null ? validate0.errors : vErrors.concat(validate0.errors);
           errors = vErrors.length;
         }
-        var _valid0 = _errs36 === errors;
-        valid2 = valid2 || _valid0;
-        if (!valid2) {
-          const _errs37 = errors;
-          if (!validate3(data17, { instancePath: instancePath + '/items', parentData: data, parentDataProperty: 'items', rootData })) {
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+        var _valid0 = _errs34 === errors;
+        valid1 = valid1 || _valid0;
+        if (!valid1) {
+          const _errs35 = errors;
+          if (!validate6(data17, { instancePath: instancePath + '/items', parentData: data, parentDataProperty: 'items', rootData })) {
+            vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
             errors = vErrors.length;
           }
-          var _valid0 = _errs37 === errors;
-          valid2 = valid2 || _valid0;
+          var _valid0 = _errs35 === errors;
+          valid1 = valid1 || _valid0;
         }
-        if (!valid2) {
-          const err18 = {
+        if (!valid1) {
+          const err16 = {
             instancePath: instancePath + '/items',
             schemaPath: '#/properties/items/anyOf',
             keyword: 'anyOf',
@@ -3845,16 +3911,16 @@ export const validate07Schema = (() => {
             data: data17,
           };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err16];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err16);
           }
           errors++;
         } else {
-          errors = _errs35;
+          errors = _errs33;
           if (vErrors !== null) {
-            if (_errs35) {
-              vErrors.length = _errs35;
+            if (_errs33) {
+              vErrors.length = _errs33;
             } else {
               vErrors = null;
             }
@@ -3862,52 +3928,11 @@ export const validate07Schema = (() => {
         }
       }
       if (data.maxItems !== undefined && func0.call(data, 'maxItems')) {
-        let data18 = data.maxItems;
-        if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18))) {
-          const err19 = {
-            instancePath: instancePath + '/maxItems',
-            schemaPath: '#/definitions/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema1.type,
-            parentSchema: schema1,
-            data: data18,
-          };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-        if (typeof data18 == 'number') {
-          if (data18 < 0 || isNaN(data18)) {
-            const err20 = {
-              instancePath: instancePath + '/maxItems',
-              schemaPath: '#/definitions/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema1,
-              data: data18,
-            };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minItems !== undefined && func0.call(data, 'minItems')) {
         if (
-          !validate1(data.minItems, {
-            instancePath: instancePath + '/minItems',
+          !validate1(data.maxItems, {
+            instancePath: instancePath + '/maxItems',
             parentData: data,
-            parentDataProperty: 'minItems',
+            parentDataProperty: 'maxItems',
             rootData,
           })
         ) {
@@ -3915,10 +3940,23 @@ export const validate07Schema = (() => {
           errors = vErrors.length;
         }
       }
+      if (data.minItems !== undefined && func0.call(data, 'minItems')) {
+        if (
+          !validate3(data.minItems, {
+            instancePath: instancePath + '/minItems',
+            parentData: data,
+            parentDataProperty: 'minItems',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+          errors = vErrors.length;
+        }
+      }
       if (data.uniqueItems !== undefined && func0.call(data, 'uniqueItems')) {
         let data20 = data.uniqueItems;
         if (typeof data20 !== 'boolean') {
-          const err21 = {
+          const err17 = {
             instancePath: instancePath + '/uniqueItems',
             schemaPath: '#/properties/uniqueItems/type',
             keyword: 'type',
@@ -3929,9 +3967,9 @@ export const validate07Schema = (() => {
             data: data20,
           };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err17];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err17);
           }
           errors++;
         }
@@ -3950,52 +3988,11 @@ export const validate07Schema = (() => {
         }
       }
       if (data.maxProperties !== undefined && func0.call(data, 'maxProperties')) {
-        let data22 = data.maxProperties;
-        if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22))) {
-          const err22 = {
-            instancePath: instancePath + '/maxProperties',
-            schemaPath: '#/definitions/nonNegativeInteger/type',
-            keyword: 'type',
-            params: { type: 'integer' },
-            message: 'must be integer',
-            schema: schema1.type,
-            parentSchema: schema1,
-            data: data22,
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-        if (typeof data22 == 'number') {
-          if (data22 < 0 || isNaN(data22)) {
-            const err23 = {
-              instancePath: instancePath + '/maxProperties',
-              schemaPath: '#/definitions/nonNegativeInteger/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema1,
-              data: data22,
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-      }
-      if (data.minProperties !== undefined && func0.call(data, 'minProperties')) {
         if (
-          !validate1(data.minProperties, {
-            instancePath: instancePath + '/minProperties',
+          !validate1(data.maxProperties, {
+            instancePath: instancePath + '/maxProperties',
             parentData: data,
-            parentDataProperty: 'minProperties',
+            parentDataProperty: 'maxProperties',
             rootData,
           })
         ) {
@@ -4003,80 +4000,30 @@ export const validate07Schema = (() => {
           errors = vErrors.length;
         }
       }
+      if (data.minProperties !== undefined && func0.call(data, 'minProperties')) {
+        if (
+          !validate3(data.minProperties, {
+            instancePath: instancePath + '/minProperties',
+            parentData: data,
+            parentDataProperty: 'minProperties',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+          errors = vErrors.length;
+        }
+      }
       if (data.required !== undefined && func0.call(data, 'required')) {
-        let data24 = data.required;
-        if (Array.isArray(data24)) {
-          const len0 = data24.length;
-          for (let i0 = 0; i0 < len0; i0++) {
-            let data25 = data24[i0];
-            if (typeof data25 !== 'string') {
-              const err24 = {
-                instancePath: instancePath + '/required/' + i0,
-                schemaPath: '#/definitions/stringArray/items/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema7.items.type,
-                parentSchema: schema7.items,
-                data: data25,
-              };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-          }
-          let i1 = data24.length;
-          let j0;
-          if (i1 > 1) {
-            const indices0 = {};
-            for (; i1--;) {
-              let item0 = data24[i1];
-              if (typeof item0 !== 'string') {
-                continue;
-              }
-              if (typeof indices0[item0] == 'number') {
-                j0 = indices0[item0];
-                const err25 = {
-                  instancePath: instancePath + '/required',
-                  schemaPath: '#/definitions/stringArray/uniqueItems',
-                  keyword: 'uniqueItems',
-                  params: { i: i1, j: j0 },
-                  message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
-                  schema: true,
-                  parentSchema: schema7,
-                  data: data24,
-                };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-                break;
-              }
-              indices0[item0] = i1;
-            }
-          }
-        } else {
-          const err26 = {
+        if (
+          !validate12(data.required, {
             instancePath: instancePath + '/required',
-            schemaPath: '#/definitions/stringArray/type',
-            keyword: 'type',
-            params: { type: 'array' },
-            message: 'must be array',
-            schema: schema7.type,
-            parentSchema: schema7,
-            data: data24,
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
+            parentData: data,
+            parentDataProperty: 'required',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+          errors = vErrors.length;
         }
       }
       if (data.additionalProperties !== undefined && func0.call(data, 'additionalProperties')) {
@@ -4093,13 +4040,13 @@ export const validate07Schema = (() => {
         }
       }
       if (data.definitions !== undefined && func0.call(data, 'definitions')) {
-        let data27 = data.definitions;
-        if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
-          for (const key0 of Object.keys(data27)) {
+        let data26 = data.definitions;
+        if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+          for (const key0 of Object.keys(data26)) {
             if (
-              !validate0(data27[key0], {
+              !validate0(data26[key0], {
                 instancePath: instancePath + '/definitions/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data27,
+                parentData: data26,
                 parentDataProperty: key0,
                 rootData,
               })
@@ -4109,7 +4056,7 @@ export const validate07Schema = (() => {
             }
           }
         } else {
-          const err27 = {
+          const err18 = {
             instancePath: instancePath + '/definitions',
             schemaPath: '#/properties/definitions/type',
             keyword: 'type',
@@ -4117,24 +4064,24 @@ export const validate07Schema = (() => {
             message: 'must be object',
             schema: schema0.properties.definitions.type,
             parentSchema: schema0.properties.definitions,
-            data: data27,
+            data: data26,
           };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err18];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err18);
           }
           errors++;
         }
       }
       if (data.properties !== undefined && func0.call(data, 'properties')) {
-        let data29 = data.properties;
-        if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
-          for (const key1 of Object.keys(data29)) {
+        let data28 = data.properties;
+        if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+          for (const key1 of Object.keys(data28)) {
             if (
-              !validate0(data29[key1], {
+              !validate0(data28[key1], {
                 instancePath: instancePath + '/properties/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data29,
+                parentData: data28,
                 parentDataProperty: key1,
                 rootData,
               })
@@ -4144,7 +4091,7 @@ export const validate07Schema = (() => {
             }
           }
         } else {
-          const err28 = {
+          const err19 = {
             instancePath: instancePath + '/properties',
             schemaPath: '#/properties/properties/type',
             keyword: 'type',
@@ -4152,24 +4099,24 @@ export const validate07Schema = (() => {
             message: 'must be object',
             schema: schema0.properties.properties.type,
             parentSchema: schema0.properties.properties,
-            data: data29,
+            data: data28,
           };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err19];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err19);
           }
           errors++;
         }
       }
       if (data.patternProperties !== undefined && func0.call(data, 'patternProperties')) {
-        let data31 = data.patternProperties;
-        if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
-          for (const key2 of Object.keys(data31)) {
-            const _errs65 = errors;
-            var valid11 = _errs65 === errors;
-            if (!valid11) {
-              const err29 = {
+        let data30 = data.patternProperties;
+        if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+          for (const key2 of Object.keys(data30)) {
+            const _errs55 = errors;
+            var valid4 = _errs55 === errors;
+            if (!valid4) {
+              const err20 = {
                 instancePath: instancePath + '/patternProperties',
                 schemaPath: '#/properties/patternProperties/propertyNames',
                 keyword: 'propertyNames',
@@ -4177,21 +4124,21 @@ export const validate07Schema = (() => {
                 message: 'property name must be valid',
                 schema: schema0.properties.patternProperties.propertyNames,
                 parentSchema: schema0.properties.patternProperties,
-                data: data31,
+                data: data30,
               };
               if (vErrors === null) {
-                vErrors = [err29];
+                vErrors = [err20];
               } else {
-                vErrors.push(err29);
+                vErrors.push(err20);
               }
               errors++;
             }
           }
-          for (const key3 of Object.keys(data31)) {
+          for (const key3 of Object.keys(data30)) {
             if (
-              !validate0(data31[key3], {
+              !validate0(data30[key3], {
                 instancePath: instancePath + '/patternProperties/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data31,
+                parentData: data30,
                 parentDataProperty: key3,
                 rootData,
               })
@@ -4201,7 +4148,7 @@ export const validate07Schema = (() => {
             }
           }
         } else {
-          const err30 = {
+          const err21 = {
             instancePath: instancePath + '/patternProperties',
             schemaPath: '#/properties/patternProperties/type',
             keyword: 'type',
@@ -4209,28 +4156,28 @@ export const validate07Schema = (() => {
             message: 'must be object',
             schema: schema0.properties.patternProperties.type,
             parentSchema: schema0.properties.patternProperties,
-            data: data31,
+            data: data30,
           };
           if (vErrors === null) {
-            vErrors = [err30];
+            vErrors = [err21];
           } else {
-            vErrors.push(err30);
+            vErrors.push(err21);
           }
           errors++;
         }
       }
       if (data.dependencies !== undefined && func0.call(data, 'dependencies')) {
-        let data33 = data.dependencies;
-        if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
-          for (const key4 of Object.keys(data33)) {
-            let data34 = data33[key4];
-            const _errs72 = errors;
-            let valid14 = false;
-            const _errs73 = errors;
+        let data32 = data.dependencies;
+        if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
+          for (const key4 of Object.keys(data32)) {
+            let data33 = data32[key4];
+            const _errs62 = errors;
+            let valid7 = false;
+            const _errs63 = errors;
             if (
-              !validate0(data34, {
+              !validate0(data33, {
                 instancePath: instancePath + '/dependencies/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data33,
+                parentData: data32,
                 parentDataProperty: key4,
                 rootData,
               })
@@ -4238,88 +4185,26 @@ export const validate07Schema = (() => {
               vErrors = vErrors === null ? validate0.errors : vErrors.concat(validate0.errors);
               errors = vErrors.length;
             }
-            var _valid1 = _errs73 === errors;
-            valid14 = valid14 || _valid1;
-            if (!valid14) {
-              const _errs74 = errors;
-              if (Array.isArray(data34)) {
-                const len1 = data34.length;
-                for (let i2 = 0; i2 < len1; i2++) {
-                  let data35 = data34[i2];
-                  if (typeof data35 !== 'string') {
-                    const err31 = {
-                      instancePath: instancePath + '/dependencies/' + key4.replace(/~/g, '~0').replace(/\//g, '~1') + '/' + i2,
-                      schemaPath: '#/definitions/stringArray/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                      schema: schema7.items.type,
-                      parentSchema: schema7.items,
-                      data: data35,
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err31];
-                    } else {
-                      vErrors.push(err31);
-                    }
-                    errors++;
-                  }
-                }
-                let i3 = data34.length;
-                let j1;
-                if (i3 > 1) {
-                  const indices1 = {};
-                  for (; i3--;) {
-                    let item1 = data34[i3];
-                    if (typeof item1 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices1[item1] == 'number') {
-                      j1 = indices1[item1];
-                      const err32 = {
-                        instancePath: instancePath + '/dependencies/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                        schemaPath: '#/definitions/stringArray/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i3, j: j1 },
-                        message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i3 + ' are identical)',
-                        schema: true,
-                        parentSchema: schema7,
-                        data: data34,
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err32];
-                      } else {
-                        vErrors.push(err32);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices1[item1] = i3;
-                  }
-                }
-              } else {
-                const err33 = {
+            var _valid1 = _errs63 === errors;
+            valid7 = valid7 || _valid1;
+            if (!valid7) {
+              const _errs64 = errors;
+              if (
+                !validate12(data33, {
                   instancePath: instancePath + '/dependencies/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/definitions/stringArray/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                  schema: schema7.type,
-                  parentSchema: schema7,
-                  data: data34,
-                };
-                if (vErrors === null) {
-                  vErrors = [err33];
-                } else {
-                  vErrors.push(err33);
-                }
-                errors++;
+                  parentData: data32,
+                  parentDataProperty: key4,
+                  rootData,
+                })
+              ) {
+                vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+                errors = vErrors.length;
               }
-              var _valid1 = _errs74 === errors;
-              valid14 = valid14 || _valid1;
+              var _valid1 = _errs64 === errors;
+              valid7 = valid7 || _valid1;
             }
-            if (!valid14) {
-              const err34 = {
+            if (!valid7) {
+              const err22 = {
                 instancePath: instancePath + '/dependencies/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/dependencies/additionalProperties/anyOf',
                 keyword: 'anyOf',
@@ -4327,19 +4212,19 @@ export const validate07Schema = (() => {
                 message: 'must match a schema in anyOf',
                 schema: schema0.properties.dependencies.additionalProperties.anyOf,
                 parentSchema: schema0.properties.dependencies.additionalProperties,
-                data: data34,
+                data: data33,
               };
               if (vErrors === null) {
-                vErrors = [err34];
+                vErrors = [err22];
               } else {
-                vErrors.push(err34);
+                vErrors.push(err22);
               }
               errors++;
             } else {
-              errors = _errs72;
+              errors = _errs62;
               if (vErrors !== null) {
-                if (_errs72) {
-                  vErrors.length = _errs72;
+                if (_errs62) {
+                  vErrors.length = _errs62;
                 } else {
                   vErrors = null;
                 }
@@ -4347,7 +4232,7 @@ export const validate07Schema = (() => {
             }
           }
         } else {
-          const err35 = {
+          const err23 = {
             instancePath: instancePath + '/dependencies',
             schemaPath: '#/properties/dependencies/type',
             keyword: 'type',
@@ -4355,12 +4240,12 @@ export const validate07Schema = (() => {
             message: 'must be object',
             schema: schema0.properties.dependencies.type,
             parentSchema: schema0.properties.dependencies,
-            data: data33,
+            data: data32,
           };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err23];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err23);
           }
           errors++;
         }
@@ -4379,10 +4264,10 @@ export const validate07Schema = (() => {
         }
       }
       if (data.enum !== undefined && func0.call(data, 'enum')) {
-        let data37 = data.enum;
-        if (Array.isArray(data37)) {
-          if (data37.length < 1) {
-            const err36 = {
+        let data35 = data.enum;
+        if (Array.isArray(data35)) {
+          if (data35.length < 1) {
+            const err24 = {
               instancePath: instancePath + '/enum',
               schemaPath: '#/properties/enum/minItems',
               keyword: 'minItems',
@@ -4390,35 +4275,35 @@ export const validate07Schema = (() => {
               message: 'must NOT have fewer than 1 items',
               schema: 1,
               parentSchema: schema0.properties.enum,
-              data: data37,
+              data: data35,
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err24];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err24);
             }
             errors++;
           }
-          let i4 = data37.length;
-          let j2;
-          if (i4 > 1) {
-            outer0: for (; i4--;) {
-              for (j2 = i4; j2--;) {
-                if (func32(data37[i4], data37[j2])) {
-                  const err37 = {
+          let i0 = data35.length;
+          let j0;
+          if (i0 > 1) {
+            outer0: for (; i0--;) {
+              for (j0 = i0; j0--;) {
+                if (func32(data35[i0], data35[j0])) {
+                  const err25 = {
                     instancePath: instancePath + '/enum',
                     schemaPath: '#/properties/enum/uniqueItems',
                     keyword: 'uniqueItems',
-                    params: { i: i4, j: j2 },
-                    message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i4 + ' are identical)',
+                    params: { i: i0, j: j0 },
+                    message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i0 + ' are identical)',
                     schema: true,
                     parentSchema: schema0.properties.enum,
-                    data: data37,
+                    data: data35,
                   };
                   if (vErrors === null) {
-                    vErrors = [err37];
+                    vErrors = [err25];
                   } else {
-                    vErrors.push(err37);
+                    vErrors.push(err25);
                   }
                   errors++;
                   break outer0;
@@ -4427,7 +4312,7 @@ export const validate07Schema = (() => {
             }
           }
         } else {
-          const err38 = {
+          const err26 = {
             instancePath: instancePath + '/enum',
             schemaPath: '#/properties/enum/type',
             keyword: 'type',
@@ -4435,54 +4320,32 @@ export const validate07Schema = (() => {
             message: 'must be array',
             schema: schema0.properties.enum.type,
             parentSchema: schema0.properties.enum,
-            data: data37,
+            data: data35,
           };
           if (vErrors === null) {
-            vErrors = [err38];
+            vErrors = [err26];
           } else {
-            vErrors.push(err38);
+            vErrors.push(err26);
           }
           errors++;
         }
       }
       if (data.type !== undefined && func0.call(data, 'type')) {
-        let data38 = data.type;
-        const _errs83 = errors;
-        let valid20 = false;
-        const _errs84 = errors;
-        if (!(
-          data38 === 'array' ||
-          data38 === 'boolean' ||
-          data38 === 'integer' ||
-          data38 === 'null' ||
-          data38 === 'number' ||
-          data38 === 'object' ||
-          data38 === 'string'
-        )) {
-          const err39 = {
-            instancePath: instancePath + '/type',
-            schemaPath: '#/definitions/simpleTypes/enum',
-            keyword: 'enum',
-            params: { allowedValues: schema9.enum },
-            message: 'must be equal to one of the allowed values',
-            schema: schema9.enum,
-            parentSchema: schema9,
-            data: data38,
-          };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
+        let data36 = data.type;
+        const _errs69 = errors;
+        let valid9 = false;
+        const _errs70 = errors;
+        if (!validate15(data36, { instancePath: instancePath + '/type', parentData: data, parentDataProperty: 'type', rootData })) {
+          vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+          errors = vErrors.length;
         }
-        var _valid2 = _errs84 === errors;
-        valid20 = valid20 || _valid2;
-        if (!valid20) {
-          const _errs86 = errors;
-          if (Array.isArray(data38)) {
-            if (data38.length < 1) {
-              const err40 = {
+        var _valid2 = _errs70 === errors;
+        valid9 = valid9 || _valid2;
+        if (!valid9) {
+          const _errs71 = errors;
+          if (Array.isArray(data36)) {
+            if (data36.length < 1) {
+              const err27 = {
                 instancePath: instancePath + '/type',
                 schemaPath: '#/properties/type/anyOf/1/minItems',
                 keyword: 'minItems',
@@ -4490,65 +4353,49 @@ export const validate07Schema = (() => {
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema0.properties.type.anyOf[1],
-                data: data38,
+                data: data36,
               };
               if (vErrors === null) {
-                vErrors = [err40];
+                vErrors = [err27];
               } else {
-                vErrors.push(err40);
+                vErrors.push(err27);
               }
               errors++;
             }
-            const len2 = data38.length;
-            for (let i5 = 0; i5 < len2; i5++) {
-              let data39 = data38[i5];
-              if (!(
-                data39 === 'array' ||
-                data39 === 'boolean' ||
-                data39 === 'integer' ||
-                data39 === 'null' ||
-                data39 === 'number' ||
-                data39 === 'object' ||
-                data39 === 'string'
-              )) {
-                const err41 = {
-                  instancePath: instancePath + '/type/' + i5,
-                  schemaPath: '#/definitions/simpleTypes/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema9.enum },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema9.enum,
-                  parentSchema: schema9,
-                  data: data39,
-                };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
+            const len0 = data36.length;
+            for (let i1 = 0; i1 < len0; i1++) {
+              if (
+                !validate15(data36[i1], {
+                  instancePath: instancePath + '/type/' + i1,
+                  parentData: data36,
+                  parentDataProperty: i1,
+                  rootData,
+                })
+              ) {
+                vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+                errors = vErrors.length;
               }
             }
-            let i6 = data38.length;
-            let j3;
-            if (i6 > 1) {
-              outer1: for (; i6--;) {
-                for (j3 = i6; j3--;) {
-                  if (func32(data38[i6], data38[j3])) {
-                    const err42 = {
+            let i2 = data36.length;
+            let j1;
+            if (i2 > 1) {
+              outer1: for (; i2--;) {
+                for (j1 = i2; j1--;) {
+                  if (func32(data36[i2], data36[j1])) {
+                    const err28 = {
                       instancePath: instancePath + '/type',
                       schemaPath: '#/properties/type/anyOf/1/uniqueItems',
                       keyword: 'uniqueItems',
-                      params: { i: i6, j: j3 },
-                      message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i6 + ' are identical)',
+                      params: { i: i2, j: j1 },
+                      message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i2 + ' are identical)',
                       schema: true,
                       parentSchema: schema0.properties.type.anyOf[1],
-                      data: data38,
+                      data: data36,
                     };
                     if (vErrors === null) {
-                      vErrors = [err42];
+                      vErrors = [err28];
                     } else {
-                      vErrors.push(err42);
+                      vErrors.push(err28);
                     }
                     errors++;
                     break outer1;
@@ -4557,7 +4404,7 @@ export const validate07Schema = (() => {
               }
             }
           } else {
-            const err43 = {
+            const err29 = {
               instancePath: instancePath + '/type',
               schemaPath: '#/properties/type/anyOf/1/type',
               keyword: 'type',
@@ -4565,20 +4412,20 @@ export const validate07Schema = (() => {
               message: 'must be array',
               schema: schema0.properties.type.anyOf[1].type,
               parentSchema: schema0.properties.type.anyOf[1],
-              data: data38,
+              data: data36,
             };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err29];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err29);
             }
             errors++;
           }
-          var _valid2 = _errs86 === errors;
-          valid20 = valid20 || _valid2;
+          var _valid2 = _errs71 === errors;
+          valid9 = valid9 || _valid2;
         }
-        if (!valid20) {
-          const err44 = {
+        if (!valid9) {
+          const err30 = {
             instancePath: instancePath + '/type',
             schemaPath: '#/properties/type/anyOf',
             keyword: 'anyOf',
@@ -4586,19 +4433,19 @@ export const validate07Schema = (() => {
             message: 'must match a schema in anyOf',
             schema: schema0.properties.type.anyOf,
             parentSchema: schema0.properties.type,
-            data: data38,
+            data: data36,
           };
           if (vErrors === null) {
-            vErrors = [err44];
+            vErrors = [err30];
           } else {
-            vErrors.push(err44);
+            vErrors.push(err30);
           }
           errors++;
         } else {
-          errors = _errs83;
+          errors = _errs69;
           if (vErrors !== null) {
-            if (_errs83) {
-              vErrors.length = _errs83;
+            if (_errs69) {
+              vErrors.length = _errs69;
             } else {
               vErrors = null;
             }
@@ -4606,9 +4453,9 @@ export const validate07Schema = (() => {
         }
       }
       if (data.format !== undefined && func0.call(data, 'format')) {
-        let data40 = data.format;
-        if (typeof data40 !== 'string') {
-          const err45 = {
+        let data38 = data.format;
+        if (typeof data38 !== 'string') {
+          const err31 = {
             instancePath: instancePath + '/format',
             schemaPath: '#/properties/format/type',
             keyword: 'type',
@@ -4616,20 +4463,20 @@ export const validate07Schema = (() => {
             message: 'must be string',
             schema: schema0.properties.format.type,
             parentSchema: schema0.properties.format,
-            data: data40,
+            data: data38,
           };
           if (vErrors === null) {
-            vErrors = [err45];
+            vErrors = [err31];
           } else {
-            vErrors.push(err45);
+            vErrors.push(err31);
           }
           errors++;
         }
       }
       if (data.contentMediaType !== undefined && func0.call(data, 'contentMediaType')) {
-        let data41 = data.contentMediaType;
-        if (typeof data41 !== 'string') {
-          const err46 = {
+        let data39 = data.contentMediaType;
+        if (typeof data39 !== 'string') {
+          const err32 = {
             instancePath: instancePath + '/contentMediaType',
             schemaPath: '#/properties/contentMediaType/type',
             keyword: 'type',
@@ -4637,20 +4484,20 @@ export const validate07Schema = (() => {
             message: 'must be string',
             schema: schema0.properties.contentMediaType.type,
             parentSchema: schema0.properties.contentMediaType,
-            data: data41,
+            data: data39,
           };
           if (vErrors === null) {
-            vErrors = [err46];
+            vErrors = [err32];
           } else {
-            vErrors.push(err46);
+            vErrors.push(err32);
           }
           errors++;
         }
       }
       if (data.contentEncoding !== undefined && func0.call(data, 'contentEncoding')) {
-        let data42 = data.contentEncoding;
-        if (typeof data42 !== 'string') {
-          const err47 = {
+        let data40 = data.contentEncoding;
+        if (typeof data40 !== 'string') {
+          const err33 = {
             instancePath: instancePath + '/contentEncoding',
             schemaPath: '#/properties/contentEncoding/type',
             keyword: 'type',
@@ -4658,12 +4505,12 @@ export const validate07Schema = (() => {
             message: 'must be string',
             schema: schema0.properties.contentEncoding.type,
             parentSchema: schema0.properties.contentEncoding,
-            data: data42,
+            data: data40,
           };
           if (vErrors === null) {
-            vErrors = [err47];
+            vErrors = [err33];
           } else {
-            vErrors.push(err47);
+            vErrors.push(err33);
           }
           errors++;
         }
@@ -4687,20 +4534,20 @@ export const validate07Schema = (() => {
         }
       }
       if (data.allOf !== undefined && func0.call(data, 'allOf')) {
-        if (!validate3(data.allOf, { instancePath: instancePath + '/allOf', parentData: data, parentDataProperty: 'allOf', rootData })) {
-          vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+        if (!validate6(data.allOf, { instancePath: instancePath + '/allOf', parentData: data, parentDataProperty: 'allOf', rootData })) {
+          vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
           errors = vErrors.length;
         }
       }
       if (data.anyOf !== undefined && func0.call(data, 'anyOf')) {
-        if (!validate3(data.anyOf, { instancePath: instancePath + '/anyOf', parentData: data, parentDataProperty: 'anyOf', rootData })) {
-          vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+        if (!validate6(data.anyOf, { instancePath: instancePath + '/anyOf', parentData: data, parentDataProperty: 'anyOf', rootData })) {
+          vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
           errors = vErrors.length;
         }
       }
       if (data.oneOf !== undefined && func0.call(data, 'oneOf')) {
-        if (!validate3(data.oneOf, { instancePath: instancePath + '/oneOf', parentData: data, parentDataProperty: 'oneOf', rootData })) {
-          vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+        if (!validate6(data.oneOf, { instancePath: instancePath + '/oneOf', parentData: data, parentDataProperty: 'oneOf', rootData })) {
+          vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
           errors = vErrors.length;
         }
       }
