@@ -24,12 +24,9 @@ describe('processCall for an unknown tool', () => {
   });
 
   it('says why no schema can exist when the schema source knows (a name no registry subject can have)', () => {
-    const record = processCall(
-      call('..'),
-      undefined,
-      undefined,
-      'the registry subject of this tool name is "..", which cannot be addressed in a registry URL',
-    );
+    const record = processCall(call('..'), {
+      unknownReason: 'the registry subject of this tool name is "..", which cannot be addressed in a registry URL',
+    });
     expect(record.errors[0]?.message).toBe(
       'No tool named ".." can be known: the registry subject of this tool name is "..", which cannot be addressed in a registry URL.',
     );
