@@ -35,6 +35,9 @@ import {
 
 export { describeError };
 
+/** What the worker asks of its schema source (the registry's cache, {@link ToolSchemaSource}). */
+export type WorkerSchemas = Pick<ToolSchemaSource, 'peek' | 'get' | 'unknownReason'>;
+
 /** Returned by record processing when the record must wait for the registry. */
 const WAIT = Symbol('wait-for-schema');
 
@@ -69,7 +72,7 @@ export function deliveryObserver(metrics: WorkerMetrics): DeliveryObserver {
 export class Worker implements StreamHandler {
   readonly #config: WorkerConfig;
   readonly #stream: KafkaStream;
-  readonly #schemas: ToolSchemaSource;
+  readonly #schemas: WorkerSchemas;
   readonly #metrics: WorkerMetrics;
   readonly #log: Logger;
   #crashed: string | undefined;
@@ -83,7 +86,7 @@ export class Worker implements StreamHandler {
   constructor(deps: {
     config: WorkerConfig;
     stream: KafkaStream;
-    schemas: ToolSchemaSource;
+    schemas: WorkerSchemas;
     metrics: WorkerMetrics;
     logger: Logger;
     onFatal: (error: Error) => void;
