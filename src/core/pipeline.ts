@@ -7,7 +7,7 @@
 import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
 import { truncate } from './shared/text.js';
 import { decodeRecord, parseArguments, type CallSlot } from './records/envelope.js';
-import { buildBoundedOutput, type BoundedOutput, type InputMessage, type OutputTopics } from './records/output.js';
+import { buildBoundedOutput, type BoundedOutput, type InputMessage, type OutputTarget } from './records/output.js';
 import { unwrapWireFormat } from './records/wire.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
@@ -174,24 +174,20 @@ export function finishRecord(
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
 ): OutputRecord[] {
   if (!read.ok) return [unreadableRecord(read.error)];
-  const { calls, references } = read;
-  const outputs = new Array<OutputRecord>(calls.length);
-  for (let i = 0; i < calls.length; i++) {
-    const slot = calls[i] as CallSlot;
-    outputs[i] = slot.read.ok ? processCall(slot.read.call, tools[i], options, references) : unreadableRecord(slot.read.error);
-  }
+  const outputs = new Array<OutputRecord>(read.calls.length);
+  for (let i = 0; i < outputs.length; i++) outputs[i] = finishCall(read, i, tools[i], options);
   return outputs;
 }
 
-/** Where a record's bounded output messages go: the topics and the bound on a value (UTF-8 bytes). */
-export interface OutputTarget {
-  readonly topics: OutputTopics;
-  readonly maxOutputBytes: number;
+/** The output record of a read record's call `i`. */
+function finishCall(read: RecordRead, i: number, tool: FoundTool, options: PipelineOptions): OutputRecord {
+  const slot = read.calls[i] as CallSlot;
+  return slot.read.ok ? processCall(slot.read.call, tool, options, read.references) : unreadableRecord(slot.read.error);
 }
 
 /**
- * {@link finishRecord}, then each output record as the message the worker publishes, within the output bound
- * ({@link buildBoundedOutput}): `outputs[i]` for `read.calls[i]` (one for an unreadable record).
+ * {@link finishRecord}, each output record then built into the message the worker publishes, within the output
+ * bound ({@link buildBoundedOutput}): `outputs[i]` for `read.calls[i]` (one for an unreadable record).
  */
 export function finishMessages(
   input: InputMessage,
@@ -200,15 +196,14 @@ export function finishMessages(
   options: PipelineOptions,
   target: OutputTarget,
 ): BoundedOutput[] {
-  const records = finishRecord(read, tools, options);
-  if (!read.ok) return [buildBoundedOutput(input, records[0] as OutputRecord, undefined, undefined, target.topics, target.maxOutputBytes)];
-  const outputs = new Array<BoundedOutput>(records.length);
-  for (let i = 0; i < records.length; i++) {
+  if (!read.ok) return [buildBoundedOutput(input, unreadableRecord(read.error), undefined, undefined, target)];
+  const outputs = new Array<BoundedOutput>(read.calls.length);
+  for (let i = 0; i < outputs.length; i++) {
     const slot = read.calls[i] as CallSlot;
-    const identity = compiledTool(tools[i])?.identity;
+    const tool = tools[i];
     // A slot is where its call sits (index, shared id): the fan-out of a whole message's output, as it is.
     const fanOut = read.message ? slot : undefined;
-    outputs[i] = buildBoundedOutput(input, records[i] as OutputRecord, identity, slot.raw, target.topics, target.maxOutputBytes, fanOut);
+    outputs[i] = buildBoundedOutput(input, finishCall(read, i, tool, options), compiledTool(tool)?.identity, slot.raw, target, fanOut);
   }
   return outputs;
 }
@@ -227,7 +222,7 @@ export function processRecord(
   return finishRecord(read, read.ok ? lookupTools(read, tools) : [], options);
 }
 
-export type { CallSlot };
+export type { CallSlot, OutputTarget };
 export { mayHoldReferences };
 
 /**

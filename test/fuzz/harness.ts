@@ -19,6 +19,7 @@ import {
   type FanOut,
   type InputMessage,
   type OutputMessage,
+  type OutputTarget,
   type OutputTopics,
 } from '../../src/core/records/output.js';
 import { compiledTool, finishMessages, lookupTools, readRecord, type PipelineOptions, type ToolLookup } from '../../src/core/pipeline.js';
@@ -89,9 +90,12 @@ export function fuzzInput(value: Buffer | null): InputMessage {
     key: Buffer.from('fuzz-key'),
     value,
     headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
-    source: { topic: 'fuzz.raw', partition: 0, offset: '0' },
+    offset: '0',
   };
 }
+
+/** Where the worker would publish a fuzz case's outputs, from which partition. */
+export const TARGET: OutputTarget = { topics: TOPICS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES, topic: 'fuzz.raw', partition: 0 };
 
 /**
  * The worker's per-record path without the registry wait: the core's two halves the worker runs
@@ -107,7 +111,7 @@ export function evaluateRecord(
   const input = fuzzInput(value);
   const read = readRecord(value, options.limits);
   const tools = read.ok ? lookupTools(read, lookup) : [];
-  const outputs = finishMessages(input, read, tools, options, { topics: TOPICS, maxOutputBytes });
+  const outputs = finishMessages(input, read, tools, options, { ...TARGET, maxOutputBytes });
   return outputs.map((output, i) => {
     const slot = read.ok ? read.calls[i] : undefined;
     return {

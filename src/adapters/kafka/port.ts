@@ -4,19 +4,14 @@
  * claiming partitions, holding a partition while a schema is missing, delivery (one transaction with the
  * consumed offsets, or idempotent produce then commit), and telling a retriable failure from a fatal one.
  */
-import type { Headers, OutputMessage } from '../../core/records/output.js';
+import type { InputMessage, OutputMessage } from '../../core/records/output.js';
 import type { OutputTally } from '../metrics/metrics.js';
 
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
 
-/** One input record, as both clients read it: bytes, headers by name, the offset as decimal text. */
-export interface InputRecord {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: Headers;
-  readonly offset: string;
-}
+/** One input record, as both clients read it: bytes, headers by name, the offset as decimal text; the core reads it as is. */
+export type InputRecord = InputMessage;
 
 /** Records of one input partition, in offset order, none below what the group has committed. */
 export interface PartitionBatch {

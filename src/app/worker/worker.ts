@@ -79,7 +79,6 @@ export class Worker implements StreamHandler {
   #lastBatchAt: number | undefined;
   #stopping = false;
   readonly #onFatal: (error: Error) => void;
-  readonly #target: OutputTarget;
   /** Backoff of the next schema wait per partition (doubles per consecutive wait, reset on progress). */
   readonly #backoffMs = new Map<string, number>();
 
@@ -97,7 +96,6 @@ export class Worker implements StreamHandler {
     this.#metrics = deps.metrics;
     this.#log = deps.logger;
     this.#onFatal = deps.onFatal;
-    this.#target = { topics: deps.config.topics, maxOutputBytes: deps.config.maxOutputBytes };
   }
 
   health(): WorkerHealth {
@@ -141,33 +139,24 @@ export class Worker implements StreamHandler {
     this.#lastBatchAt = Date.now();
     if (batch.lag !== undefined) this.#metrics.consumerLag.set({ topic, partition: String(partition) }, batch.lag);
     const tally = this.#metrics.tally();
+    const target: OutputTarget = { topics: this.#config.topics, maxOutputBytes: this.#config.maxOutputBytes, topic, partition };
     const outputs: OutputMessage[] = [];
     let lastOffset: string | undefined;
     let blocked = false;
     for (const record of batch.records) {
       if (!control.isLive()) break;
-      const input: InputMessage = {
-        key: record.key,
-        value: record.value,
-        headers: record.headers,
-        source: { topic, partition, offset: record.offset },
-      };
-      // Synchronous while the tool's schema is cached (almost always): no promise per record.
-      const processed = this.#process(input, tally);
-      let output: readonly OutputMessage[] | typeof WAIT;
-      if (processed instanceof Promise) {
-        output = await processed;
+      // Synchronous while the tool's schema is cached (almost always): no promise per record. All outputs of one
+      // input record (a whole message fans out) go in this batch's one delivery.
+      const processed = this.#process(record, target, tally, outputs);
+      if (processed !== undefined) {
+        const waited = await processed;
         // A batch waiting on several registry lookups in a row must not outlive the consumer session.
         await control.heartbeat();
-      } else {
-        output = processed;
+        if (waited === WAIT) {
+          blocked = true;
+          break;
+        }
       }
-      if (output === WAIT) {
-        blocked = true;
-        break;
-      }
-      // All outputs of one input record (a whole message fans out) go in this batch's one delivery.
-      for (const message of output) outputs.push(message);
       lastOffset = record.offset;
     }
     const key = `${topic}:${partition}`;
@@ -183,14 +172,23 @@ export class Worker implements StreamHandler {
 
   /**
    * One record through the core's two halves ({@link readRecord}, {@link finishMessages}), with what is Kafka's
-   * between them: each call's schema from the registry cache, fetched on a miss. Returns the messages
-   * synchronously when no fetch is needed, else a promise (of WAIT when the registry cannot answer: then none of
-   * the record's outputs is built, and the record is processed whole when the partition resumes).
+   * between them: each call's schema from the registry cache, fetched on a miss. Its output messages go into
+   * `sink`: at once when no fetch is needed (undefined is returned), else once the promise settles (WAIT when the
+   * registry cannot answer: then none of the record's outputs is built, and the record is processed whole when
+   * the partition resumes).
    */
-  #process(input: InputMessage, tally: OutputTally): OutputMessage[] | Promise<OutputMessage[] | typeof WAIT> {
+  #process(
+    input: InputMessage,
+    target: OutputTarget,
+    tally: OutputTally,
+    sink: OutputMessage[],
+  ): undefined | Promise<undefined | typeof WAIT> {
     const started = performance.now();
     const read = readRecord(input.value, this.#config.pipeline.limits);
-    if (!read.ok) return this.#outputs(input, read, NO_TOOLS, tally, 0, started);
+    if (!read.ok) {
+      this.#outputs(input, read, NO_TOOLS, target, tally, sink, 0, started);
+      return undefined;
+    }
     const tools = new Array<FoundTool | 'miss'>(read.calls.length);
     let missed = false;
     for (let i = 0; i < read.calls.length; i++) {
@@ -199,12 +197,16 @@ export class Worker implements StreamHandler {
       if (found === 'miss') missed = true;
       tools[i] = found;
     }
-    if (!missed) return this.#outputs(input, read, tools as FoundTool[], tally, 0, started);
+    if (!missed) {
+      this.#outputs(input, read, tools as FoundTool[], target, tally, sink, 0, started);
+      return undefined;
+    }
     const decodeMs = performance.now() - started;
     return this.#lookupAll(read.calls, tools).then((resolved) => {
       if (resolved === WAIT) return WAIT;
       // The processing time leaves the schema fetches out (they have their own histogram).
-      return this.#outputs(input, read, resolved, tally, decodeMs);
+      this.#outputs(input, read, resolved, target, tally, sink, decodeMs);
+      return undefined;
     });
   }
 
@@ -244,20 +246,20 @@ export class Worker implements StreamHandler {
     input: InputMessage,
     read: ReadRecordResult,
     tools: readonly FoundTool[],
+    target: OutputTarget,
     tally: OutputTally,
+    sink: OutputMessage[],
     elapsedMs: number,
     started = performance.now(),
-  ): OutputMessage[] {
-    const outputs = finishMessages(input, read, tools, this.#config.pipeline, this.#target);
-    const messages = new Array<OutputMessage>(outputs.length);
+  ): void {
+    const outputs = finishMessages(input, read, tools, this.#config.pipeline, target);
     for (let i = 0; i < outputs.length; i++) {
       const output = outputs[i] as BoundedOutput;
       tally.output(output.record, compiledTool(tools[i]) !== undefined);
-      messages[i] = output.message;
+      sink.push(output.message);
     }
     tally.input(!read.ok ? 'unreadable' : read.message ? 'message' : 'call');
     this.#metrics.processingSeconds.observe((elapsedMs + performance.now() - started) / 1e3);
-    return messages;
   }
 
   async #lookup(name: string, version: number | undefined): Promise<FoundTool | typeof WAIT> {
