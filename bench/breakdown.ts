@@ -41,7 +41,7 @@ const normalized = pairs.map(({ args: a, tool, references: r }) => ({
   args: normalizeArguments(a, tool.plan, undefined, r).arguments,
   tool,
 }));
-const outs = calls.map((c, i) => processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, references[i]));
+const outs = calls.map((c, i) => processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, { references: references[i] === true }));
 const inputs: InputMessage[] = corpus.map((l, i) => ({
   key: null,
   value: Buffer.from(l),
@@ -93,7 +93,7 @@ const stages: [string, () => void][] = [
     () => {
       for (let i = 0; i < calls.length; i++) {
         const c = calls[i] as (typeof calls)[number];
-        sink += processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, references[i]).errors.length;
+        sink += processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, { references: references[i] === true }).errors.length;
       }
     },
   ],
@@ -153,7 +153,7 @@ const stages: [string, () => void][] = [
         if (!parsed.ok) continue;
         const read = readCall(parsed.value);
         if (!read.ok) continue;
-        const out = processCall(read.call, tools.get(read.call.tool), DEFAULT_PIPELINE_OPTIONS, mayHoldReferences(line));
+        const out = processCall(read.call, tools.get(read.call.tool), DEFAULT_PIPELINE_OPTIONS, { references: mayHoldReferences(line) });
         sink += (buildOutputMessage(inputs[i] as InputMessage, out, identity, parsed.value, TARGET).value as string).length;
       }
     },

@@ -68,7 +68,7 @@ function process1(line: string): { out: OutputRecord; tool: CompiledTool | undef
   if (!read.ok) return { out: unreadableRecord(read.error), tool: undefined, raw: parsed.value };
   const tool = tools.get(read.call.tool);
   // As the worker calls it (with the record's bytes): the record tells whether any string can hold a reference.
-  return { out: processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS, mayHoldReferences(line)), tool, raw: parsed.value };
+  return { out: processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS, { references: mayHoldReferences(line) }), tool, raw: parsed.value };
 }
 
 function baseline(): void {

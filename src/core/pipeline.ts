@@ -182,7 +182,7 @@ export function finishRecord(
 /** The output record of a read record's call `i`. */
 function finishCall(read: RecordRead, i: number, tool: FoundTool, options: PipelineOptions): OutputRecord {
   const slot = read.calls[i] as CallSlot;
-  return slot.read.ok ? processCall(slot.read.call, tool, options, read.references) : unreadableRecord(slot.read.error);
+  return slot.read.ok ? processCall(slot.read.call, tool, options, read) : unreadableRecord(slot.read.error);
 }
 
 /**
@@ -225,15 +225,18 @@ export function processRecord(
 export type { CallSlot, OutputTarget };
 export { mayHoldReferences };
 
+/** What a call's record says when nothing is known of it: any string may hold a character reference. */
+const ANY_RECORD: Pick<RecordRead, 'references'> = Object.freeze({ references: true });
+
 /**
- * One call against its tool: parse, normalize and validate the arguments. `references` false says the record's
- * text holds no `&`, which spares the entity walk.
+ * One call of a read record against its tool: parse, normalize and validate the arguments. The record's facts
+ * come with it: `references` false (its text holds no `&`) spares the entity walk.
  */
 export function processCall(
   call: DecodedCall,
   found: FoundTool,
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
-  references = true,
+  record: Pick<RecordRead, 'references'> = ANY_RECORD,
 ): OutputRecord {
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
   if (call.flaggedInvalid !== undefined && (!parsed.ok || typeof call.rawArguments !== 'string')) {
@@ -255,7 +258,7 @@ export function processCall(
         entityExemptParameters: exemptions.parameters.get(call.tool) ?? new Set(),
       }
     : options.normalize;
-  const mayHold = references && (typeof call.rawArguments !== 'string' || mayHoldReferences(call.rawArguments));
+  const mayHold = record.references && (typeof call.rawArguments !== 'string' || mayHoldReferences(call.rawArguments));
   const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions, mayHold);
   const errors = tool.validate(result.arguments);
   const valid = errors.length === 0;
