@@ -146,9 +146,14 @@ export function readRecord(input: Uint8Array | string | null, limits: RecordLimi
     text = input;
     value = parsed.value;
   } else {
-    const wire = unwrapWireFormat(input);
-    if (!wire.ok) return wire;
-    const decoded = decodeRecordBytes(wire.payload, limits);
+    // JSON text never starts with a zero byte: only a record that does is in the wire format.
+    let payload = input;
+    if (input[0] === 0) {
+      const wire = unwrapWireFormat(input);
+      if (!wire.ok) return wire;
+      payload = wire.payload;
+    }
+    const decoded = decodeRecordBytes(payload, limits);
     if (!decoded.ok) return decoded;
     text = decoded.text;
     value = decoded.value;
@@ -219,7 +224,14 @@ export function processRecord(
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
 ): OutputRecord[] {
   const read = readRecord(input, options.limits);
-  return finishRecord(read, read.ok ? lookupTools(read, tools) : [], options);
+  if (!read.ok) return [unreadableRecord(read.error)];
+  // finishRecord with each tool looked up as its call is finished: no list of tools in between.
+  const outputs = new Array<OutputRecord>(read.calls.length);
+  for (let i = 0; i < outputs.length; i++) {
+    const slot = read.calls[i] as CallSlot;
+    outputs[i] = finishCall(read, i, slot.read.ok ? tools(slot.read.call.tool, slot.read.call.schemaVersion) : undefined, options);
+  }
+  return outputs;
 }
 
 export type { CallSlot, OutputTarget };
