@@ -180,6 +180,10 @@ function bump(counts: Counts, key: string): void {
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
+function addCounts(into: Counts, from: Counts): void {
+  for (const [key, n] of from) into.set(key, (into.get(key) ?? 0) + n);
+}
+
 /**
  * What one batch's outputs count for, by series, added to the counters once the batch is delivered
  * ({@link WorkerMetrics.count}): prom-client hashes and validates the labels on every `inc`, a cost per record (a
@@ -216,6 +220,28 @@ export class OutputTally {
     for (const pass of record.passThroughs) bump(counts.passThroughs, pass.reason);
     if (record.disposition === 'rejected') for (const error of record.errors) bump(counts.errors, error.code);
     if (record.disposition === 'dead_letter') bump(this.#deadLetters, record.errors[0]?.code ?? 'unknown');
+  }
+
+  /** Adds another tally's counts to this one (both of the same registry's labels). */
+  absorb(other: OutputTally): void {
+    for (const [tool, counts] of other.#byTool) {
+      const mine = this.#byTool.get(tool);
+      if (mine === undefined) {
+        this.#byTool.set(tool, {
+          calls: new Map(counts.calls),
+          repairs: new Map(counts.repairs),
+          passThroughs: new Map(counts.passThroughs),
+          errors: new Map(counts.errors),
+        });
+        continue;
+      }
+      addCounts(mine.calls, counts.calls);
+      addCounts(mine.repairs, counts.repairs);
+      addCounts(mine.passThroughs, counts.passThroughs);
+      addCounts(mine.errors, counts.errors);
+    }
+    addCounts(this.#deadLetters, other.#deadLetters);
+    addCounts(this.#records, other.#records);
   }
 
   addTo(metrics: WorkerMetrics): void {

@@ -125,8 +125,12 @@ export class Worker implements StreamHandler {
   }
 
   settled(delivered: readonly BatchResult[]): void {
-    // Counted once the outputs are delivered: a batch aborted and fetched again counts once.
-    for (const result of delivered) this.#metrics.count(result.tally);
+    // Counted once the outputs are delivered: a batch aborted and fetched again counts once. The tallies of one
+    // delivery (one per partition batch) are summed first: one `inc` per series for the whole delivery.
+    const [first] = delivered;
+    if (first === undefined) return;
+    for (let i = 1; i < delivered.length; i++) first.tally.absorb((delivered[i] as BatchResult).tally);
+    this.#metrics.count(first.tally);
   }
 
   /**

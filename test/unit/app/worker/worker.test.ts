@@ -182,11 +182,21 @@ describe('Worker: the tally each batch result carries', () => {
       'outcome=dead_lettered,tool=none': 3,
       'outcome=normalized,tool=search_issues': 1,
     });
-    // Two results settled together (one delivery of several partitions, as platformatic delivers) count both.
-    const c = await stream.process(batchOf([rejected], { partition: 2 }));
-    const d = await stream.process(batchOf([rejected], { partition: 3 }));
+    // Results settled together (one delivery of several partitions, as platformatic delivers) count each once,
+    // summed into one set of increments.
+    const c = await stream.process(batchOf([rejected, repaired], { partition: 2 }));
+    const d = await stream.process(batchOf([rejected, '[]'], { partition: 3 }));
     stream.settle([c, d]);
-    expect((await counterValues(metrics, 'toolcall_calls_total'))['outcome=rejected,tool=search_issues']).toBe(2);
+    expect(await counterValues(metrics, 'toolcall_calls_total')).toEqual({
+      'outcome=dead_lettered,tool=none': 4,
+      'outcome=normalized,tool=search_issues': 2,
+      'outcome=rejected,tool=search_issues': 2,
+    });
+    expect(await counterValues(metrics, 'toolcall_dead_letters_total')).toEqual({
+      'reason=record_not_json': 2,
+      'reason=record_not_object': 2,
+    });
+    expect(await counterValues(metrics, 'toolcall_records_total')).toEqual({ 'shape=call': 4, 'shape=unreadable': 4 });
   });
 });
 
