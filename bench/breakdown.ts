@@ -41,15 +41,15 @@ const normalized = pairs.map(({ args: a, tool, references: r }) => ({
   args: normalizeArguments(a, tool.plan, undefined, r).arguments,
   tool,
 }));
-const outs = calls.map((c, i) => processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, undefined, references[i]));
+const outs = calls.map((c, i) => processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, { references: references[i] === true }));
 const inputs: InputMessage[] = corpus.map((l, i) => ({
   key: null,
   value: Buffer.from(l),
   headers: {},
-  source: { topic: 't', partition: i % 3, offset: String(1_000_000 + i) },
+  offset: String(1_000_000 + i),
 }));
 const identity = { subject: 's', version: 1, id: 1001 };
-const TOPICS = { output: 'o', rejected: 'r', dlq: 'd' };
+const TARGET = { topics: { output: 'o', rejected: 'r', dlq: 'd' }, maxOutputBytes: 1_000_000, topic: 't', partition: 0 };
 let sink = 0;
 const stages: [string, () => void][] = [
   [
@@ -93,7 +93,7 @@ const stages: [string, () => void][] = [
     () => {
       for (let i = 0; i < calls.length; i++) {
         const c = calls[i] as (typeof calls)[number];
-        sink += processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, undefined, references[i]).errors.length;
+        sink += processCall(c, tools.get(c.tool), DEFAULT_PIPELINE_OPTIONS, { references: references[i] === true }).errors.length;
       }
     },
   ],
@@ -119,7 +119,7 @@ const stages: [string, () => void][] = [
     'buildOutputMessage',
     () => {
       for (let i = 0; i < outs.length; i++)
-        sink += (buildOutputMessage(inputs[i] as InputMessage, outs[i] as OutputRecord, identity, undefined, TOPICS).value as string)
+        sink += (buildOutputMessage(inputs[i] as InputMessage, outs[i] as OutputRecord, identity, undefined, TARGET).value as string)
           .length;
     },
   ],
@@ -153,8 +153,8 @@ const stages: [string, () => void][] = [
         if (!parsed.ok) continue;
         const read = readCall(parsed.value);
         if (!read.ok) continue;
-        const out = processCall(read.call, tools.get(read.call.tool), DEFAULT_PIPELINE_OPTIONS, undefined, mayHoldReferences(line));
-        sink += (buildOutputMessage(inputs[i] as InputMessage, out, identity, parsed.value, TOPICS).value as string).length;
+        const out = processCall(read.call, tools.get(read.call.tool), DEFAULT_PIPELINE_OPTIONS, { references: mayHoldReferences(line) });
+        sink += (buildOutputMessage(inputs[i] as InputMessage, out, identity, parsed.value, TARGET).value as string).length;
       }
     },
   ],

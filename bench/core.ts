@@ -8,7 +8,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadSchemaDir } from '../src/adapters/files/schema-dir.js';
-import { buildOutputMessage, serializeOutputRecord, type InputMessage, type OutputTopics } from '../src/core/records/output.js';
+import {
+  buildOutputMessage,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  serializeOutputRecord,
+  type InputMessage,
+  type OutputTarget,
+  type OutputTopics,
+} from '../src/core/records/output.js';
 import { mayHoldReferences, processCall, unreadableRecord, DEFAULT_PIPELINE_OPTIONS } from '../src/core/pipeline.js';
 import { parseRecordText } from '../src/core/records/bytes.js';
 import type { CompiledTool, SchemaIdentity } from '../src/core/schema/tool.js';
@@ -44,7 +51,14 @@ const inputs: InputMessage[] = corpus.map((line, i) => ({
   key: null,
   value: Buffer.from(line),
   headers: {},
-  source: { topic: 'tool-calls.raw', partition: i % 3, offset: String(1_000_000 + i) },
+  offset: String(1_000_000 + i),
+}));
+/** The outputs of input partition p go through TARGETS[p]: one per partition batch, as in the worker. */
+const TARGETS: OutputTarget[] = [0, 1, 2].map((partition) => ({
+  topics: TOPICS,
+  maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
+  topic: 'tool-calls.raw',
+  partition,
 }));
 
 function process1(line: string): { out: OutputRecord; tool: CompiledTool | undefined; raw: JsonValue | undefined } {
@@ -54,7 +68,7 @@ function process1(line: string): { out: OutputRecord; tool: CompiledTool | undef
   if (!read.ok) return { out: unreadableRecord(read.error), tool: undefined, raw: parsed.value };
   const tool = tools.get(read.call.tool);
   // As the worker calls it (with the record's bytes): the record tells whether any string can hold a reference.
-  return { out: processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS, undefined, mayHoldReferences(line)), tool, raw: parsed.value };
+  return { out: processCall(read.call, tool, DEFAULT_PIPELINE_OPTIONS, { references: mayHoldReferences(line) }), tool, raw: parsed.value };
 }
 
 function baseline(): void {
@@ -68,7 +82,7 @@ function toRecord(): void {
 function toKafkaValue(): void {
   for (let i = 0; i < corpus.length; i++) {
     const { out, tool, raw } = process1(corpus[i] as string);
-    const value = buildOutputMessage(inputs[i] as InputMessage, out, identityOf(tool), raw, TOPICS).value;
+    const value = buildOutputMessage(inputs[i] as InputMessage, out, identityOf(tool), raw, TARGETS[i % 3] as OutputTarget).value;
     sink += value === null ? 0 : value.length;
   }
 }
@@ -86,13 +100,13 @@ for (const [i, line] of corpus.entries()) {
   if (out.disposition === 'dead_letter') continue;
   const input = inputs[i] as InputMessage;
   const identity = identityOf(tool);
-  const value = buildOutputMessage(input, out, identity, raw, TOPICS).value as string;
+  const value = buildOutputMessage(input, out, identity, raw, TARGETS[i % 3] as OutputTarget).value as string;
   const expected: Record<string, unknown> = { id: out.id, tool: out.tool, format: out.format, arguments: out.arguments };
   if (out.disposition === 'rejected') expected.errors = out.errors;
   if (out.repairs.length > 0) expected.repairs = out.repairs;
   if (out.passThroughs.length > 0) expected.passThroughs = out.passThroughs;
   if (identity !== undefined) expected.schemaId = identity.id;
-  expected.source = { partition: input.source.partition, offset: input.source.offset };
+  expected.source = { partition: i % 3, offset: input.offset };
   if (out.disposition === 'rejected') expected.raw = raw ?? null;
   if (CHECK && value !== JSON.stringify(expected))
     throw new Error(`buildOutputMessage value differs from its documented fields on corpus line ${i}`);

@@ -2,8 +2,7 @@
  * A fixed, realistic corpus of tool calls for benchmarks: every envelope, clean and repairable calls (JSON
  * sent as strings, doubly escaped text), and some invalid ones. Deterministic: a seeded generator.
  */
-import { readCalls } from '../src/core/pipeline.js';
-import type { EnvelopeResult } from '../src/core/records/envelope.js';
+import { decodeRecord, type EnvelopeResult } from '../src/core/records/envelope.js';
 import type { JsonObject, JsonValue } from '../src/core/shared/json.js';
 
 function lcg(seed: number): () => number {
@@ -110,8 +109,8 @@ export function makeCorpus(count: number, seed = 42): string[] {
   return lines;
 }
 
-/** The corpus holds one call per record: that call (`readCalls`' first slot), or why the record is unreadable. */
+/** The corpus holds one call per record: that call (`decodeRecord`'s first slot), or why the record is unreadable. */
 export function readCall(value: JsonValue): EnvelopeResult {
-  const read = readCalls(value);
+  const read = decodeRecord(value);
   return !read.ok ? read : (read.calls[0]?.read ?? { ok: false, error: { code: 'record_no_tool_calls', message: '' } });
 }

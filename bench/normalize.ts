@@ -5,7 +5,8 @@
  * each process from /usr/bin/time, median of the rounds, and their ratio (goal: >= 0.65 by wall clock).
  *
  * Runs dist/cli.js: `npm run build` first (the script does). Sizes: BENCH_NORMALIZE_CALLS (200000),
- * BENCH_ROUNDS (5). BENCH_NORMALIZE_CLI runs another build's cli.js in place of this one (a before/after pair).
+ * BENCH_ROUNDS (5). BENCH_NORMALIZE_CLI runs another build's cli.js in place of this one; BENCH_NORMALIZE_BEFORE
+ * times another build's cli.js beside it in the same alternating rounds (a before/after pair in one run).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ const CALLS = Number(process.env.BENCH_NORMALIZE_CALLS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = process.env.BENCH_NORMALIZE_CLI ?? join(ROOT, 'dist', 'cli.js');
+const BEFORE = process.env.BENCH_NORMALIZE_BEFORE;
 const TOOLS = join(ROOT, 'examples', 'tools');
 
 /** The plain pass: the same reading, splitting and buffered writing a careful hand-written filter would do. */
@@ -64,13 +66,16 @@ try {
   const oursOut = join(dir, 'normalized.jsonl');
   const plain = (): Timing => timed(['-e', PLAIN, input, plainOut]);
   const ours = (): Timing => timed([CLI, 'normalize', '--schemas', TOOLS, '--input', input, '--output', oursOut]);
+  const beforeOut = join(dir, 'before.jsonl');
+  const before = (cli: string): Timing => timed([cli, 'normalize', '--schemas', TOOLS, '--input', input, '--output', beforeOut]);
   // One untimed run of each: the file is in the page cache for both.
   plain();
   ours();
-  const runs = { plain: [] as Timing[], ours: [] as Timing[] };
+  const runs = { plain: [] as Timing[], ours: [] as Timing[], before: [] as Timing[] };
   for (let round = 0; round < ROUNDS; round++) {
     runs.plain.push(plain());
     runs.ours.push(ours());
+    if (BEFORE !== undefined) runs.before.push(before(BEFORE));
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const row = (name: string, ts: Timing[]): { wall: number; cpu: number } => {
@@ -88,6 +93,10 @@ try {
   console.log(`${CALLS.toLocaleString('en-US')} calls, ${inMb.toFixed(1)} MB in; ${ROUNDS} rounds alternating, median; ${CLI}`);
   const p = row('parse+stringify (node)', runs.plain);
   const o = row('normalize', runs.ours);
+  if (BEFORE !== undefined) {
+    const b = row('normalize (before)', runs.before);
+    console.log(`before: ${BEFORE}; ratio (calls/s, normalize / before)   ${(b.wall / o.wall).toFixed(2)}`);
+  }
   console.log(
     `output: ${(statSync(oursOut).size / 1e6).toFixed(1)} MB (normalize), ${(statSync(plainOut).size / 1e6).toFixed(1)} MB (plain)`,
   );

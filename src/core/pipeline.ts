@@ -1,22 +1,17 @@
 /**
  * One record's way through the core: record text -> envelope -> its calls -> arguments -> RT-TOOL-8 ->
  * validation -> one output record per call. Split in two halves so the worker can look each tool's schema up
- * (asynchronously, from the registry) between them: {@link readCalls} needs no schema, {@link processCall}
- * needs the compiled tool.
+ * (asynchronously, from the registry) between them: {@link readRecord} needs no schema, {@link finishRecord}
+ * (and {@link finishMessages}, the worker's) needs the compiled tools. Every caller runs these two.
  */
 import { ERROR_CODES, type ErrorCode } from './shared/codes.js';
 import { truncate } from './shared/text.js';
-import { decodeRecord, parseArguments, type CallSlot, type RecordCalls } from './records/envelope.js';
+import { decodeRecord, parseArguments, type CallSlot } from './records/envelope.js';
+import { buildBoundedOutput, type BoundedOutput, type InputMessage, type OutputTarget } from './records/output.js';
+import { unwrapWireFormat } from './records/wire.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
-import {
-  DEFAULT_RECORD_LIMITS,
-  decodeRecordBytes,
-  parseRecordText,
-  type RecordFailure,
-  type RecordLimits,
-  type RecordResult,
-} from './records/bytes.js';
+import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordFailure, type RecordLimits } from './records/bytes.js';
 import type { CompiledTool } from './schema/tool.js';
 import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
 
@@ -91,65 +86,169 @@ export function parseEntityExemptions(entries: readonly string[]): EntityExempti
   return { tools, parameters };
 }
 
-/** Finds a tool's compiled schema by name; undefined when no such tool is known. */
-export type ToolLookup = (name: string) => CompiledTool | undefined;
+/**
+ * What looking a call's tool up gave: the compiled tool; undefined when none is known; an {@link UnknownTool}
+ * when the schema source says why none can be (a name no registry subject can have, say).
+ */
+export type FoundTool = CompiledTool | UnknownTool | undefined;
+
+/** A tool no schema can exist for, and why (more than "none is registered"). */
+export interface UnknownTool {
+  readonly unknownReason: string;
+}
+
+/** The compiled tool of a lookup's answer, when there is one. */
+export function compiledTool(found: FoundTool): CompiledTool | undefined {
+  return found === undefined || 'unknownReason' in found ? undefined : found;
+}
+
+/** Finds a call's tool by name and pinned schema version (undefined: latest). */
+export type ToolLookup = (name: string, version: number | undefined) => FoundTool;
 
 /**
- * The whole chain for callers that hold their tools in memory (`normalize`, `replay`, the library): one record,
- * as bytes (a file, a message) or as JSON text, to its output records: one per call it holds, in order (a
- * whole message fans out), or one dead letter when it cannot be read at all. Never throws on data.
+ * A record read into its calls, with the facts about it the second half needs: `message`, a whole message whose
+ * calls fan out (each output says where its call sits); `references`, false when the record's text holds no `&`
+ * ({@link mayHoldReferences}), which spares every entity walk. What each call needs is in its slot: the tool
+ * name and the pinned schema version (`slot.read.call.tool`, `.schemaVersion`).
+ */
+export interface RecordRead {
+  readonly ok: true;
+  readonly message: boolean;
+  readonly references: boolean;
+  readonly calls: readonly CallSlot[];
+}
+
+/** A record that cannot be read as calls at all: one dead letter. */
+export interface RecordUnreadable {
+  readonly ok: false;
+  readonly error: RecordFailure;
+}
+
+export type ReadRecordResult = RecordRead | RecordUnreadable;
+
+const TOMBSTONE: RecordUnreadable = Object.freeze({
+  ok: false,
+  error: Object.freeze({ code: 'record_not_json', message: 'The record has no value (a tombstone).' }),
+});
+
+/**
+ * The first half of a record's way: a Kafka value or a file line (bytes: a Confluent wire-format header is
+ * unwrapped, then UTF-8 within the limits), JSON text, or null (a tombstone), to the calls it holds. Never
+ * throws on data.
+ */
+export function readRecord(input: Uint8Array | string | null, limits: RecordLimits = DEFAULT_RECORD_LIMITS): ReadRecordResult {
+  if (input === null) return TOMBSTONE;
+  let text: string;
+  let value: JsonValue;
+  if (typeof input === 'string') {
+    const parsed = parseRecordText(input, limits);
+    if (!parsed.ok) return parsed;
+    text = input;
+    value = parsed.value;
+  } else {
+    // JSON text never starts with a zero byte: only a record that does is in the wire format.
+    let payload = input;
+    if (input[0] === 0) {
+      const wire = unwrapWireFormat(input);
+      if (!wire.ok) return wire;
+      payload = wire.payload;
+    }
+    const decoded = decodeRecordBytes(payload, limits);
+    if (!decoded.ok) return decoded;
+    text = decoded.text;
+    value = decoded.value;
+  }
+  const read = decodeRecord(value);
+  if (!read.ok) return read;
+  // Scanned on the decoded text: cheaper than on the bytes.
+  return { ok: true, message: read.message, references: mayHoldReferences(text), calls: read.calls };
+}
+
+/** Each call's tool, looked up synchronously (undefined for a call that could not be read). */
+export function lookupTools(read: RecordRead, lookup: ToolLookup): FoundTool[] {
+  return read.calls.map((slot) => (slot.read.ok ? lookup(slot.read.call.tool, slot.read.call.schemaVersion) : undefined));
+}
+
+/**
+ * The second half: a read record's calls, given their tools (`tools[i]` for `read.calls[i]`), to one output
+ * record each, in order; an unreadable record to its one dead letter. Never throws on data.
+ */
+export function finishRecord(
+  read: ReadRecordResult,
+  tools: readonly FoundTool[],
+  options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
+): OutputRecord[] {
+  if (!read.ok) return [unreadableRecord(read.error)];
+  const outputs = new Array<OutputRecord>(read.calls.length);
+  for (let i = 0; i < outputs.length; i++) outputs[i] = finishCall(read, i, tools[i], options);
+  return outputs;
+}
+
+/** The output record of a read record's call `i`. */
+function finishCall(read: RecordRead, i: number, tool: FoundTool, options: PipelineOptions): OutputRecord {
+  const slot = read.calls[i] as CallSlot;
+  return slot.read.ok ? processCall(slot.read.call, tool, options, read) : unreadableRecord(slot.read.error);
+}
+
+/**
+ * {@link finishRecord}, each output record then built into the message the worker publishes, within the output
+ * bound ({@link buildBoundedOutput}): `outputs[i]` for `read.calls[i]` (one for an unreadable record).
+ */
+export function finishMessages(
+  input: InputMessage,
+  read: ReadRecordResult,
+  tools: readonly FoundTool[],
+  options: PipelineOptions,
+  target: OutputTarget,
+): BoundedOutput[] {
+  if (!read.ok) return [buildBoundedOutput(input, unreadableRecord(read.error), undefined, undefined, target)];
+  const outputs = new Array<BoundedOutput>(read.calls.length);
+  for (let i = 0; i < outputs.length; i++) {
+    const slot = read.calls[i] as CallSlot;
+    const tool = tools[i];
+    // A slot is where its call sits (index, shared id): the fan-out of a whole message's output, as it is.
+    const fanOut = read.message ? slot : undefined;
+    outputs[i] = buildBoundedOutput(input, finishCall(read, i, tool, options), compiledTool(tool)?.identity, slot.raw, target, fanOut);
+  }
+  return outputs;
+}
+
+/**
+ * The whole chain for callers that hold their tools in memory (`normalize`, `replay`, the library):
+ * {@link readRecord} then {@link finishRecord}: one output per call the record holds, in order (a whole message
+ * fans out), or one dead letter when it cannot be read at all. Never throws on data.
  */
 export function processRecord(
   input: Uint8Array | string,
   tools: ToolLookup,
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
 ): OutputRecord[] {
-  let text: string;
-  let parsed: RecordResult;
-  if (typeof input === 'string') {
-    text = input;
-    parsed = parseRecordText(input, options.limits);
-  } else {
-    const decoded = decodeRecordBytes(input, options.limits);
-    if (!decoded.ok) return [unreadableRecord(decoded.error)];
-    text = decoded.text;
-    parsed = decoded;
-  }
-  if (!parsed.ok) return [unreadableRecord(parsed.error)];
-  const read = readCalls(parsed.value);
+  const read = readRecord(input, options.limits);
   if (!read.ok) return [unreadableRecord(read.error)];
-  const references = mayHoldReferences(text);
-  return read.calls.map((slot) =>
-    slot.read.ok
-      ? processCall(slot.read.call, tools(slot.read.call.tool), options, undefined, references)
-      : unreadableRecord(slot.read.error),
-  );
+  // finishRecord with each tool looked up as its call is finished: no list of tools in between.
+  const outputs = new Array<OutputRecord>(read.calls.length);
+  for (let i = 0; i < outputs.length; i++) {
+    const slot = read.calls[i] as CallSlot;
+    outputs[i] = finishCall(read, i, slot.read.ok ? tools(slot.read.call.tool, slot.read.call.schemaVersion) : undefined, options);
+  }
+  return outputs;
 }
 
-export type { CallSlot };
+export type { CallSlot, OutputTarget };
 export { mayHoldReferences };
-export type ReadCallsResult = RecordCalls;
+
+/** What a call's record says when nothing is known of it: any string may hold a character reference. */
+const ANY_RECORD: Pick<RecordRead, 'references'> = Object.freeze({ references: true });
 
 /**
- * The envelope half: which calls does this record hold? A failure here is a record that cannot be processed at
- * all; a call of a whole message that cannot be read is a failed slot beside its siblings.
- */
-export function readCalls(value: JsonValue): ReadCallsResult {
-  return decodeRecord(value);
-}
-
-/**
- * The schema half: parse, normalize and validate the arguments of a decoded call against its tool.
- * `unknownReason`, for a tool that is undefined, says why no schema can exist for it when there is more to say
- * than "none is registered" (a name no registry subject can have, say). `referencesPossible` false says the
- * record's text holds no `&` ({@link mayHoldReferences}), which spares the entity walk.
+ * One call of a read record against its tool: parse, normalize and validate the arguments. The record's facts
+ * come with it: `references` false (its text holds no `&`) spares the entity walk.
  */
 export function processCall(
   call: DecodedCall,
-  tool: CompiledTool | undefined,
+  found: FoundTool,
   options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
-  unknownReason?: string,
-  referencesPossible = true,
+  record: Pick<RecordRead, 'references'> = ANY_RECORD,
 ): OutputRecord {
   const parsed = parseArguments(call.rawArguments, options.limits.maxDepth);
   if (call.flaggedInvalid !== undefined && (!parsed.ok || typeof call.rawArguments !== 'string')) {
@@ -157,7 +256,9 @@ export function processCall(
     return failed(call, asJson(call.rawArguments), flaggedDiagnostic(call, ours));
   }
   if (!parsed.ok) return failed(call, asJson(call.rawArguments), parsed.diagnostic);
-  if (tool === undefined) return failed(call, parsed.value, unknownTool(call.tool, unknownReason));
+  if (found === undefined) return failed(call, parsed.value, unknownTool(call.tool, undefined));
+  if ('unknownReason' in found) return failed(call, parsed.value, unknownTool(call.tool, found.unknownReason));
+  const tool = found;
   if (!tool.usable) return failed(call, parsed.value, tool.diagnostic);
 
   const exemptions = options.entityExemptions;
@@ -169,8 +270,8 @@ export function processCall(
         entityExemptParameters: exemptions.parameters.get(call.tool) ?? new Set(),
       }
     : options.normalize;
-  const references = referencesPossible && (typeof call.rawArguments !== 'string' || mayHoldReferences(call.rawArguments));
-  const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions, references);
+  const mayHold = record.references && (typeof call.rawArguments !== 'string' || mayHoldReferences(call.rawArguments));
+  const result = normalizeArguments(parsed.value, tool.plan, normalizeOptions, mayHold);
   const errors = tool.validate(result.arguments);
   const valid = errors.length === 0;
   // Written out field by field: an object spread here costs more than the whole validation step.

@@ -1,7 +1,7 @@
 /**
  * `import { createNormalizer } from 'toolcall-normalizer'`: the core in process. Every result comes from
- * `processRecord`, the one chain the `normalize` command, `replay` and the worker run, so the library and the CLI
- * cannot disagree (README "Use it in process").
+ * `processRecord`: the core's two halves (`readRecord`, `finishRecord`) that the `normalize` command, `replay`
+ * and the worker run, so the library, the CLI and the worker cannot disagree (README "Use it in process").
  */
 import type { CompiledTool } from '../core/schema/tool.js';
 import type { OutputRecord } from '../core/shared/types.js';

@@ -2,11 +2,11 @@
  * The fuzz campaign's harness: the worker's per-record path as a pure function, the invariants every case must
  * satisfy, a prototype-pollution guard, and the figures the campaign prints.
  *
- * {@link evaluateRecord} mirrors `Worker#process` (src/app/worker/worker.ts) step for step: tombstone, wire-format
- * unwrap, byte decoding within the record limits, envelope (one call, or a whole message's calls), schema
- * lookup, arguments, normalization, validation. The only difference is the lookup: a synchronous map instead of
- * the registry cache, because the registry's wait-and-retry is not what is under test here. {@link outputMessage}
- * then builds what the worker would publish, with the same `buildOutputMessage` the worker uses.
+ * {@link evaluateRecord} runs the functions `Worker#process` (src/app/worker/worker.ts) runs: the core's
+ * `readRecord` (tombstone, wire-format unwrap, byte decoding within the record limits, envelope: one call, or a
+ * whole message's calls) and `finishMessages` (arguments, normalization, validation, the bounded output
+ * message). The only difference is the lookup between them: a synchronous map instead of the registry cache,
+ * because the registry's wait-and-retry is not what is under test here (test/unit/app/worker tests it).
  */
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
@@ -14,20 +14,19 @@ import fc from 'fast-check';
 import { ERROR_CODES } from '../../src/core/shared/codes.js';
 import { isJsonObject, type JsonValue } from '../../src/core/shared/json.js';
 import {
-  buildOutputMessage,
+  DEFAULT_MAX_OUTPUT_BYTES,
   HEADER,
   type FanOut,
   type InputMessage,
   type OutputMessage,
+  type OutputTarget,
   type OutputTopics,
 } from '../../src/core/records/output.js';
-import { processCall, readCalls, unreadableRecord, type PipelineOptions } from '../../src/core/pipeline.js';
-import { decodeRecordBytes } from '../../src/core/records/bytes.js';
+import { compiledTool, finishMessages, lookupTools, readRecord, type PipelineOptions, type ToolLookup } from '../../src/core/pipeline.js';
 import type { CompiledTool } from '../../src/core/schema/tool.js';
 import type { OutputRecord } from '../../src/core/shared/types.js';
 import { DEFAULT_MAX_DIAGNOSTICS } from '../../src/core/validation/validate.js';
 import { cpuMark, passesSince, referencePassMs } from '../budget.js';
-import { unwrapWireFormat } from '../../src/core/records/wire.js';
 
 /** Seed and size of a run: fixed by default so CI is reproducible; `FUZZ_SEED` / `FUZZ_RUNS` override. */
 export const FUZZ_SEED = integerFromEnv('FUZZ_SEED', 20_240_607);
@@ -74,48 +73,66 @@ export function runsFor(share: number): number {
   return Math.max(1, Math.round(FUZZ_RUNS * share));
 }
 
-export type ToolLookup = (name: string, version: number | undefined) => CompiledTool | undefined;
+export type { ToolLookup };
 
 export interface Evaluation {
   readonly input: InputMessage;
+  /** The output record the message carries (a dead letter when the output would be over the bound). */
   readonly record: OutputRecord;
   readonly tool: CompiledTool | undefined;
   readonly raw: JsonValue | undefined;
   /** Set for each call of a whole message. */
   readonly fanOut: FanOut | undefined;
+  /** What the worker publishes for it. */
+  readonly message: OutputMessage;
 }
 
 export const TOPICS: OutputTopics = { output: 'fuzz.normalized', rejected: 'fuzz.rejected', dlq: 'fuzz.dlq' };
 
-/** `Worker#process` without the registry wait: bytes (or a tombstone) to its output records, one per call. */
-export function evaluateRecord(value: Buffer | null, lookup: ToolLookup, options: PipelineOptions): Evaluation[] {
-  const input: InputMessage = {
+/** The input message of a fuzz case: its value (or a tombstone) with a fixed key, header and source. */
+export function fuzzInput(value: Buffer | null): InputMessage {
+  return {
     key: Buffer.from('fuzz-key'),
     value,
     headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
-    source: { topic: 'fuzz.raw', partition: 0, offset: '0' },
+    offset: '0',
   };
-  const unreadable = (error: Parameters<typeof unreadableRecord>[0], raw?: JsonValue): Evaluation[] => [
-    { input, record: unreadableRecord(error), tool: undefined, raw, fanOut: undefined },
-  ];
-  if (value === null) return unreadable({ code: 'record_not_json', message: 'The record has no value (a tombstone).' });
-  const wire = unwrapWireFormat(value);
-  if (!wire.ok) return unreadable(wire.error);
-  const parsed = decodeRecordBytes(wire.payload, options.limits);
-  if (!parsed.ok) return unreadable(parsed.error);
-  const read = readCalls(parsed.value);
-  if (!read.ok) return unreadable(read.error, parsed.value);
-  return read.calls.map((slot) => {
-    const fanOut = read.message ? { index: slot.index, sharedId: slot.sharedId } : undefined;
-    if (!slot.read.ok) return { input, record: unreadableRecord(slot.read.error), tool: undefined, raw: slot.raw, fanOut };
-    const tool = lookup(slot.read.call.tool, slot.read.call.schemaVersion);
-    return { input, record: processCall(slot.read.call, tool, options), tool, raw: slot.raw, fanOut };
+}
+
+/** Where the worker would publish a fuzz case's outputs, from which partition. */
+export const TARGET: OutputTarget = { topics: TOPICS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES, topic: 'fuzz.raw', partition: 0 };
+
+/**
+ * The worker's per-record path without the registry wait: the core's two halves the worker runs
+ * ({@link readRecord}, {@link finishMessages}), with a synchronous lookup between them: bytes (or a tombstone)
+ * to their bounded output messages, one per call.
+ */
+export function evaluateRecord(
+  value: Buffer | null,
+  lookup: ToolLookup,
+  options: PipelineOptions,
+  maxOutputBytes: number = DEFAULT_MAX_OUTPUT_BYTES,
+): Evaluation[] {
+  const input = fuzzInput(value);
+  const read = readRecord(value, options.limits);
+  const tools = read.ok ? lookupTools(read, lookup) : [];
+  const outputs = finishMessages(input, read, tools, options, { ...TARGET, maxOutputBytes });
+  return outputs.map((output, i) => {
+    const slot = read.ok ? read.calls[i] : undefined;
+    return {
+      input,
+      record: output.record,
+      tool: compiledTool(tools[i]),
+      raw: slot?.raw,
+      fanOut: read.ok && read.message ? slot : undefined,
+      message: output.message,
+    };
   });
 }
 
 /** What the worker publishes for an evaluation. */
 export function outputMessage(evaluation: Evaluation): OutputMessage {
-  return buildOutputMessage(evaluation.input, evaluation.record, evaluation.tool?.identity, evaluation.raw, TOPICS, evaluation.fanOut);
+  return evaluation.message;
 }
 
 const DISPOSITIONS = new Set(['normalized', 'rejected', 'dead_letter']);
@@ -135,10 +152,13 @@ export function checkOutcome(evaluation: Evaluation, message: OutputMessage): vo
   if (record.valid !== (record.disposition === 'normalized')) fail('valid must be true exactly when normalized');
   if ((record.errors.length === 0) !== record.valid) fail('errors must be empty exactly when valid');
   if (record.errors.length > DEFAULT_MAX_DIAGNOSTICS) fail(`more than ${DEFAULT_MAX_DIAGNOSTICS} diagnostics`);
-  for (const error of record.errors) {
+  // An output over the bound is dead-lettered with the errors of the rejected output it replaces after its own.
+  const replaced = record.errors[0]?.code === 'output_too_large';
+  for (const [i, error] of record.errors.entries()) {
     if (!Object.hasOwn(ERROR_CODES, error.code)) fail(`unknown error code ${error.code}`);
     const expected = ERROR_CODES[error.code].disposition;
-    if (record.disposition !== expected) fail(`code ${error.code} belongs to ${expected}`);
+    if (record.disposition !== expected && !(replaced && i > 0 && expected === 'rejected'))
+      fail(`code ${error.code} belongs to ${expected}`);
     const { path, message, hint } = error as { path: unknown; message: unknown; hint: unknown };
     if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) fail('path must be a JSON Pointer');
     if (typeof message !== 'string' || message === '') fail('message must be a non-empty string');
@@ -151,7 +171,9 @@ export function checkOutcome(evaluation: Evaluation, message: OutputMessage): vo
   }
   if (record.disposition === 'normalized' && !isJsonObject(record.arguments)) fail('normalized arguments must be an object');
   if (record.disposition === 'dead_letter') {
-    if (record.tool !== null && record.errors[0]?.code !== 'record_too_deep') fail('dead letter without a tool, except arguments too deep');
+    const code = record.errors[0]?.code;
+    if (record.tool !== null && code !== 'record_too_deep' && code !== 'output_too_large')
+      fail('dead letter without a tool, except arguments too deep or an output over the bound');
   }
 
   // The message: the topic matches the disposition (no header repeats it: the topic is the disposition).
@@ -162,7 +184,9 @@ export function checkOutcome(evaluation: Evaluation, message: OutputMessage): vo
   if (record.disposition === 'dead_letter') {
     // Byte for byte: the DLQ carries the input as it came (one call of a message: that call, as JSON text).
     const expected = evaluation.fanOut === undefined ? input.value : JSON.stringify(evaluation.raw ?? null);
-    if (message.value !== expected) fail('the dead letter is not the input value (or the call of the message)');
+    // Over the output bound, the value is left out and the headers say where the input is.
+    const omitted = message.value === null && expected !== null && Buffer.byteLength(expected) > DEFAULT_MAX_OUTPUT_BYTES;
+    if (message.value !== expected && !omitted) fail('the dead letter is not the input value (or the call of the message)');
     return;
   }
   if (typeof message.value !== 'string') fail('the output value must be JSON text');
@@ -309,7 +333,7 @@ export function runRecordAll(
   let messages: OutputMessage[];
   try {
     evaluations = evaluateRecord(value, lookup, options);
-    messages = evaluations.map(outputMessage);
+    messages = evaluations.map((evaluation) => evaluation.message);
   } catch (error) {
     stats.thrown += 1;
     throw error;

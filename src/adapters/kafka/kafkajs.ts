@@ -23,7 +23,7 @@ import {
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import { describeError, ensureTopics, errorTypes, headerBytes, murmur2, OutputGuard, splitRequests } from './delivery.js';
-import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
+import type { BatchResult, DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
 
 interface PartitionState {
   readonly topic: string;
@@ -180,7 +180,7 @@ export class KafkajsStream implements KafkaStream {
     const records: InputRecord[] = messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers ?? {}, offset: m.offset }));
     const timer = this.#observer.batchTimer();
     this.#observer.inFlight(records.length);
-    let delivered = false;
+    let delivered: BatchResult | undefined;
     let holdMs: number | undefined;
     try {
       const control = { isLive: () => payload.isRunning() && !payload.isStale(), heartbeat: () => payload.heartbeat() };
@@ -203,9 +203,9 @@ export class KafkajsStream implements KafkaStream {
         this.#guard.delivered();
         payload.resolveOffset(result.lastOffset);
       }
-      delivered = true;
+      delivered = result;
     } finally {
-      handler.settled(delivered);
+      handler.settled(delivered === undefined ? [] : [delivered]);
       this.#observer.inFlight(-records.length);
       timer();
     }

@@ -32,7 +32,7 @@ import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import type { KafkaConnectionOptions } from './client.js';
 import { describeError, ensureTopics, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
-import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
+import type { BatchResult, DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
 
 type InMessage = Message;
 type OutMessage = MessageToProduce<Buffer, Buffer, Buffer | string>;
@@ -406,6 +406,7 @@ export class PlatformaticStream implements KafkaStream {
     const timer = this.#observer.batchTimer();
     const done: { topic: string; partition: number; first: bigint; last: InMessage; state: PartitionState }[] = [];
     const outputs: OutputMessage[] = [];
+    const results: BatchResult[] = [];
     let inFlight = 0;
     let delivered = false;
     try {
@@ -430,6 +431,7 @@ export class PlatformaticStream implements KafkaStream {
           if (last !== undefined) {
             done.push({ topic, partition, first: fresh[0]?.offset ?? from, last, state });
             for (const output of result.outputs) outputs.push(output);
+            results.push(result);
           }
         }
         if (result.holdMs !== undefined) this.#hold(state, result.holdMs);
@@ -439,7 +441,7 @@ export class PlatformaticStream implements KafkaStream {
     } catch (error) {
       await this.#failed(error, outputs, done);
     } finally {
-      handler.settled(delivered);
+      handler.settled(delivered ? results : []);
       this.#observer.inFlight(-inFlight);
       timer();
       this.#lagSoon();

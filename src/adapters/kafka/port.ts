@@ -4,18 +4,14 @@
  * claiming partitions, holding a partition while a schema is missing, delivery (one transaction with the
  * consumed offsets, or idempotent produce then commit), and telling a retriable failure from a fatal one.
  */
-import type { Headers, OutputMessage } from '../../core/records/output.js';
+import type { InputMessage, OutputMessage } from '../../core/records/output.js';
+import type { OutputTally } from '../metrics/metrics.js';
 
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
 
-/** One input record, as both clients read it: bytes, headers by name, the offset as decimal text. */
-export interface InputRecord {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: Headers;
-  readonly offset: string;
-}
+/** One input record, as both clients read it: bytes, headers by name, the offset as decimal text; the core reads it as is. */
+export type InputRecord = InputMessage;
 
 /** Records of one input partition, in offset order, none below what the group has committed. */
 export interface PartitionBatch {
@@ -34,6 +30,8 @@ export interface BatchResult {
   readonly lastOffset: string | undefined;
   /** The record after `lastOffset` waits for its schema: hold the partition, then read it again from there. */
   readonly holdMs: number | undefined;
+  /** What `outputs` count for in the metrics: the handler adds it once the adapter reports them delivered. */
+  readonly tally: OutputTally;
 }
 
 export interface BatchControl {
@@ -47,8 +45,11 @@ export interface BatchControl {
 export interface StreamHandler {
   /** Turns one partition's records into outputs (decode, schema, RT-TOOL-8, validation). */
   process(batch: PartitionBatch, control: BatchControl): Promise<BatchResult>;
-  /** The outputs of the batches processed since the last call were delivered and their offsets committed (or not). */
-  settled(delivered: boolean): void;
+  /**
+   * A delivery ended: `delivered` holds the results whose outputs were delivered and offsets committed (empty
+   * when it failed: those batches are fetched and processed again).
+   */
+  settled(delivered: readonly BatchResult[]): void;
   /** Partitions this worker owns now. */
   assigned(partitions: readonly TopicPartition[]): void;
   /** The consumer cannot go on: the worker stops with exit 1. */

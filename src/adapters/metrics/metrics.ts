@@ -131,15 +131,14 @@ export class WorkerMetrics {
     }
   }
 
-  /** Counts one processed call (one output). `known` says whether the registry knows the tool. */
-  record(record: OutputRecord, known: boolean): void {
-    const tool = this.toolLabel(record.tool, known);
-    const outcome = record.disposition === 'dead_letter' ? 'dead_lettered' : record.disposition;
-    this.calls.inc({ outcome, tool });
-    for (const repair of record.repairs) this.repairs.inc({ kind: repair.kind, tool });
-    for (const pass of record.passThroughs) this.passThroughs.inc({ reason: pass.reason, tool });
-    if (record.disposition === 'rejected') for (const error of record.errors) this.validationErrors.inc({ code: error.code, tool });
-    if (record.disposition === 'dead_letter') this.deadLetters.inc({ reason: record.errors[0]?.code ?? 'unknown' });
+  /** A fresh tally for one batch's outputs, labelled as this registry labels tools. */
+  tally(): OutputTally {
+    return new OutputTally((tool, known) => this.toolLabel(tool, known));
+  }
+
+  /** Adds a delivered batch's tally to the counters: one `inc` per series. */
+  count(tally: OutputTally): void {
+    tally.addTo(this);
   }
 
   /** After a rebalance: how many input partitions this worker owns now. */
@@ -172,6 +171,88 @@ export class WorkerMetrics {
 
   #histogram<L extends string>(name: string, labelNames: readonly L[], help: string, buckets: number[]): Histogram<L> {
     return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
+}
+
+type Counts = Map<string, number>;
+
+function bump(counts: Counts, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function addCounts(into: Counts, from: Counts): void {
+  for (const [key, n] of from) into.set(key, (into.get(key) ?? 0) + n);
+}
+
+/**
+ * What one batch's outputs count for, by series, added to the counters once the batch is delivered
+ * ({@link WorkerMetrics.count}): prom-client hashes and validates the labels on every `inc`, a cost per record (a
+ * call, its repairs and pass-throughs) that this pays once per batch. A batch's result carries its own tally, so
+ * batches in hand at the same time never mix their counts, and one that is not delivered is simply dropped.
+ */
+export class OutputTally {
+  /** By tool label: outcomes, repair kinds, pass-through reasons, validation error codes. */
+  readonly #byTool = new Map<string, { calls: Counts; repairs: Counts; passThroughs: Counts; errors: Counts }>();
+  readonly #deadLetters: Counts = new Map();
+  /** Input records by shape: one call, a whole message (fanned out), unreadable. */
+  readonly #records: Counts = new Map();
+  readonly #label: (tool: string | null, known: boolean) => string;
+
+  constructor(label: (tool: string | null, known: boolean) => string) {
+    this.#label = label;
+  }
+
+  /** One input record, by shape. */
+  input(shape: 'call' | 'message' | 'unreadable'): void {
+    bump(this.#records, shape);
+  }
+
+  /** One output (one call). `known` says whether the registry knows the tool. */
+  output(record: OutputRecord, known: boolean): void {
+    const tool = this.#label(record.tool, known);
+    let counts = this.#byTool.get(tool);
+    if (counts === undefined) {
+      counts = { calls: new Map(), repairs: new Map(), passThroughs: new Map(), errors: new Map() };
+      this.#byTool.set(tool, counts);
+    }
+    bump(counts.calls, record.disposition === 'dead_letter' ? 'dead_lettered' : record.disposition);
+    for (const repair of record.repairs) bump(counts.repairs, repair.kind);
+    for (const pass of record.passThroughs) bump(counts.passThroughs, pass.reason);
+    if (record.disposition === 'rejected') for (const error of record.errors) bump(counts.errors, error.code);
+    if (record.disposition === 'dead_letter') bump(this.#deadLetters, record.errors[0]?.code ?? 'unknown');
+  }
+
+  /** Adds another tally's counts to this one (both of the same registry's labels). */
+  absorb(other: OutputTally): void {
+    for (const [tool, counts] of other.#byTool) {
+      const mine = this.#byTool.get(tool);
+      if (mine === undefined) {
+        this.#byTool.set(tool, {
+          calls: new Map(counts.calls),
+          repairs: new Map(counts.repairs),
+          passThroughs: new Map(counts.passThroughs),
+          errors: new Map(counts.errors),
+        });
+        continue;
+      }
+      addCounts(mine.calls, counts.calls);
+      addCounts(mine.repairs, counts.repairs);
+      addCounts(mine.passThroughs, counts.passThroughs);
+      addCounts(mine.errors, counts.errors);
+    }
+    addCounts(this.#deadLetters, other.#deadLetters);
+    addCounts(this.#records, other.#records);
+  }
+
+  addTo(metrics: WorkerMetrics): void {
+    for (const [tool, counts] of this.#byTool) {
+      for (const [outcome, n] of counts.calls) metrics.calls.inc({ outcome, tool }, n);
+      for (const [kind, n] of counts.repairs) metrics.repairs.inc({ kind, tool }, n);
+      for (const [reason, n] of counts.passThroughs) metrics.passThroughs.inc({ reason, tool }, n);
+      for (const [code, n] of counts.errors) metrics.validationErrors.inc({ code, tool }, n);
+    }
+    for (const [reason, n] of this.#deadLetters) metrics.deadLetters.inc({ reason }, n);
+    for (const [shape, n] of this.#records) metrics.records.inc({ shape }, n);
   }
 }
 

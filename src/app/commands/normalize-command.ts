@@ -6,7 +6,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { readLineBatches } from '../../adapters/files/lines.js';
-import { processRecord, unreadableRecord, type PipelineOptions, type ToolLookup } from '../../core/pipeline.js';
+import { finishRecord, processRecord, type PipelineOptions, type ToolLookup } from '../../core/pipeline.js';
+import { tooLargeFailure } from '../../core/records/bytes.js';
 import { serializeOutputRecord } from '../../core/records/output.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { OutputRecord } from '../../core/shared/types.js';
@@ -70,13 +71,8 @@ export async function normalizeStream(
 }
 
 function normalizeLine(bytes: Buffer | undefined, oversizeBytes: number, tools: ToolLookup, options: PipelineOptions): OutputRecord[] {
-  if (bytes === undefined) {
-    return [
-      unreadableRecord({
-        code: 'record_too_large',
-        message: `The record is ${oversizeBytes} bytes, over the limit of ${options.limits.maxRecordBytes} bytes.`,
-      }),
-    ];
-  }
+  // A line over the limit is never held whole: the reader gives its size, and the chain says what it says of any record that size.
+  if (bytes === undefined)
+    return finishRecord({ ok: false, error: tooLargeFailure(oversizeBytes, options.limits.maxRecordBytes) }, [], options);
   return processRecord(bytes, tools, options);
 }

@@ -104,7 +104,8 @@ function checkTextSize(text: string, maxBytes: number): RecordFailure | undefine
   return bytes > maxBytes ? tooLargeFailure(bytes, maxBytes) : undefined;
 }
 
-function tooLargeFailure(size: number, maxBytes: number, atLeast = false): RecordFailure {
+/** The failure for a record over the size limit, in UTF-8 bytes (`atLeast`: counted no further than that). */
+export function tooLargeFailure(size: number, maxBytes: number, atLeast = false): RecordFailure {
   const amount = atLeast ? `at least ${size}` : `${size}`;
   return {
     code: 'record_too_large',

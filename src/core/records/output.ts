@@ -8,13 +8,6 @@ import type { JsonValue } from '../shared/json.js';
 import type { SchemaIdentity } from '../schema/tool.js';
 import type { OutputRecord } from '../shared/types.js';
 
-/** Where an input record came from. */
-export interface SourceCoordinates {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: string;
-}
-
 export type HeaderValue = Buffer | string;
 export type Headers = Record<string, HeaderValue | HeaderValue[] | undefined>;
 
@@ -64,11 +57,25 @@ const MAX_HEADER_MESSAGE = 1000;
  */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
 
+/** One input record as the Kafka port hands it over: bytes, headers by name, the offset as decimal text. */
 export interface InputMessage {
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly headers: Headers;
-  readonly source: SourceCoordinates;
+  readonly offset: string;
+}
+
+/**
+ * Where the outputs of one partition's records go, and where those records came from (each record has its
+ * offset): one per batch, so no record needs a copy of its coordinates.
+ */
+export interface OutputTarget {
+  readonly topics: OutputTopics;
+  /** Bound on an output value, in UTF-8 bytes ({@link buildBoundedOutput}). */
+  readonly maxOutputBytes: number;
+  /** The input topic and partition. */
+  readonly topic: string;
+  readonly partition: number;
 }
 
 /**
@@ -96,18 +103,19 @@ export function buildOutputMessage(
   record: OutputRecord,
   schema: SchemaIdentity | undefined,
   raw: JsonValue | undefined,
-  topics: OutputTopics,
+  target: OutputTarget,
   fanOut?: FanOut,
 ): OutputMessage {
+  const { topics } = target;
   const headers = carriedHeaders(input.headers);
   headers[HEADER.idempotencyKey] = idempotencyKey(fanOut?.sharedId === true ? null : record.id, input, fanOut?.index);
   if (record.disposition === 'dead_letter') {
     const error = record.errors[0];
     const code = error?.code ?? 'record_unknown_envelope';
     headers[HEADER.errorCode] = code;
-    headers[HEADER.dlqTopic] = input.source.topic;
-    headers[HEADER.dlqPartition] = String(input.source.partition);
-    headers[HEADER.dlqOffset] = input.source.offset;
+    headers[HEADER.dlqTopic] = target.topic;
+    headers[HEADER.dlqPartition] = String(target.partition);
+    headers[HEADER.dlqOffset] = input.offset;
     headers[HEADER.dlqClass] = code;
     headers[HEADER.dlqMessage] = truncate(error?.message ?? '', MAX_HEADER_MESSAGE);
     const value = fanOut === undefined ? input.value : JSON.stringify(raw ?? null);
@@ -118,7 +126,7 @@ export function buildOutputMessage(
   return {
     topic: rejected ? topics.rejected : topics.output,
     key: input.key,
-    value: JSON.stringify(outputValue(record, schema, input.source, rejected ? (raw ?? null) : undefined)),
+    value: JSON.stringify(outputValue(record, schema, target.partition, input.offset, rejected ? (raw ?? null) : undefined)),
     headers,
   };
 }
@@ -154,11 +162,12 @@ export interface OutputValue {
 function outputValue(
   record: OutputRecord,
   schema: SchemaIdentity | undefined,
-  source: SourceCoordinates,
+  partition: number,
+  offset: string,
   raw: JsonValue | undefined,
 ): OutputValue {
   const { id, tool, format, repairs, passThroughs } = record;
-  const where = { partition: source.partition, offset: source.offset };
+  const where = { partition, offset };
   if (record.disposition === 'normalized' && schema !== undefined && passThroughs.length === 0) {
     return repairs.length === 0
       ? { id, tool, format, arguments: record.arguments, schemaId: schema.id, source: where }
@@ -181,7 +190,7 @@ export interface BoundedOutput {
 }
 
 /**
- * {@link buildOutputMessage}, with every value bounded to `maxBytes` (UTF-8), so that no record is one the output
+ * {@link buildOutputMessage}, with every value bounded to `target.maxOutputBytes` (UTF-8), so that no record is one the output
  * topics refuse:
  * - a normalized or rejected output over the bound is dead-lettered instead (`output_too_large`), the input
  *   unchanged in the DLQ as for every dead letter;
@@ -194,22 +203,22 @@ export function buildBoundedOutput(
   record: OutputRecord,
   schema: SchemaIdentity | undefined,
   raw: JsonValue | undefined,
-  topics: OutputTopics,
-  maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES,
+  target: OutputTarget,
   fanOut?: FanOut,
 ): BoundedOutput {
+  const maxBytes = target.maxOutputBytes;
   let final = record;
-  let message = buildOutputMessage(input, record, schema, raw, topics, fanOut);
+  let message = buildOutputMessage(input, record, schema, raw, target, fanOut);
   const size = byteSize(message.value, maxBytes);
   if (size !== undefined && record.disposition !== 'dead_letter') {
     final = outputTooLarge(record, size, maxBytes);
-    message = buildOutputMessage(input, final, schema, raw, topics, fanOut);
+    message = buildOutputMessage(input, final, schema, raw, target, fanOut);
   }
-  const inputSize = message.topic === topics.dlq ? byteSize(message.value, maxBytes) : undefined;
+  const inputSize = message.topic === target.topics.dlq ? byteSize(message.value, maxBytes) : undefined;
   if (inputSize !== undefined) {
     const note =
       `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: ` +
-      `read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
+      `read it at ${target.topic}/${String(target.partition)}@${input.offset}`;
     const headers = {
       ...message.headers,
       [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE),

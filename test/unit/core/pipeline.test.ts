@@ -1,6 +1,6 @@
 /** The core path (src/core/pipeline.ts): calls to tools without a schema, and one output per call of a record. */
 import { describe, expect, it } from 'vitest';
-import { processCall, processRecord } from '../../../src/core/pipeline.js';
+import { finishRecord, processCall, processRecord, readRecord } from '../../../src/core/pipeline.js';
 import { compileTool } from '../../../src/core/schema/tool.js';
 import { parseToolDefinition } from '../../../src/core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../../src/core/validation/validate.js';
@@ -24,12 +24,9 @@ describe('processCall for an unknown tool', () => {
   });
 
   it('says why no schema can exist when the schema source knows (a name no registry subject can have)', () => {
-    const record = processCall(
-      call('..'),
-      undefined,
-      undefined,
-      'the registry subject of this tool name is "..", which cannot be addressed in a registry URL',
-    );
+    const record = processCall(call('..'), {
+      unknownReason: 'the registry subject of this tool name is "..", which cannot be addressed in a registry URL',
+    });
     expect(record.errors[0]?.message).toBe(
       'No tool named ".." can be known: the registry subject of this tool name is "..", which cannot be addressed in a registry URL.',
     );
@@ -157,5 +154,38 @@ describe('processRecord: one output per call', () => {
   it('an InvalidToolCall whose text parses after all is processed like any call', () => {
     const [out] = run({ type: 'invalid_tool_call', name: 'search_issues', args: '{"query":"q"}', id: 'x', error: 'chunk merge' });
     expect(out).toMatchObject({ disposition: 'normalized', arguments: { query: 'q' } });
+  });
+});
+
+describe('readRecord and finishRecord: the two halves every caller runs', () => {
+  const text = JSON.stringify({ id: 'c', tool: 't', arguments: { a: 'x &amp; y' } });
+
+  it('reads text, bytes and bytes in the wire format alike; a tombstone and a short wire header are dead letters', () => {
+    const fromText = readRecord(text);
+    expect(fromText).toMatchObject({ ok: true, message: false, references: true });
+    expect(readRecord(Buffer.from(text))).toEqual(fromText);
+    expect(readRecord(Buffer.concat([Buffer.from([0, 0, 0, 0, 3]), Buffer.from(text)]))).toEqual(fromText);
+    expect(readRecord(null)).toEqual({ ok: false, error: { code: 'record_not_json', message: 'The record has no value (a tombstone).' } });
+    expect(readRecord(Buffer.from([0, 1]))).toMatchObject({ ok: false, error: { code: 'record_invalid_encoding' } });
+  });
+
+  it('says whether the record can hold a reference, and whether it is a whole message', () => {
+    expect(readRecord('{"tool":"t","arguments":{}}')).toMatchObject({ ok: true, references: false, message: false });
+    const message = readRecord(
+      JSON.stringify({ role: 'assistant', tool_calls: [{ id: '1', type: 'function', function: { name: 't', arguments: '{}' } }] }),
+    );
+    expect(message).toMatchObject({ ok: true, message: true });
+  });
+
+  it('finishes each call with the tool it was given, the reason for a missing one included, and spares the walk only when told', () => {
+    const read = readRecord(text);
+    if (!read.ok) throw new Error('unreadable');
+    const [unknown] = finishRecord(read, [{ unknownReason: 'no subject can be "t"' }]);
+    expect(unknown?.errors[0]?.message).toBe('No tool named "t" can be known: no subject can be "t".');
+    // The record's facts are data: a record said to hold no reference is not decoded.
+    const tool = compileTool({ name: 't', description: undefined, inputSchema: { type: 'object' } }, createSchemaCompiler());
+    expect(finishRecord(read, [tool])[0]?.arguments).toEqual({ a: 'x & y' });
+    expect(finishRecord({ ...read, references: false }, [tool])[0]?.arguments).toEqual({ a: 'x &amp; y' });
+    expect(finishRecord(readRecord('[]'), [])).toMatchObject([{ disposition: 'dead_letter', errors: [{ code: 'record_not_object' }] }]);
   });
 });

@@ -9,11 +9,14 @@ import {
   HEADER,
   MAX_IDEMPOTENCY_ID_CHARS,
   recordHash,
+  DEFAULT_MAX_OUTPUT_BYTES,
   type InputMessage,
+  type OutputTarget,
 } from '../../../../src/core/records/output.js';
 import type { OutputRecord } from '../../../../src/core/shared/types.js';
 
 const topics = { output: 'calls.normalized', rejected: 'calls.rejected', dlq: 'calls.dlq' };
+const target: OutputTarget = { topics, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES, topic: 'calls.raw', partition: 2 };
 const schema = { subject: 'tools.write_file', version: 2, id: 7 };
 
 function input(headers: InputMessage['headers'] = {}): InputMessage {
@@ -21,7 +24,7 @@ function input(headers: InputMessage['headers'] = {}): InputMessage {
     key: Buffer.from('k1'),
     value: Buffer.from('{"id":"call-1"}'),
     headers,
-    source: { topic: 'calls.raw', partition: 2, offset: '41' },
+    offset: '41',
   };
 }
 
@@ -52,7 +55,7 @@ function record(disposition: OutputRecord['disposition'], id: string | null = 'c
 
 describe('buildOutputMessage values: what an executor and an auditor need, nothing the topic says', () => {
   it('writes a clean normalized call as its id, tool, format, arguments, schema id and source, nothing empty', () => {
-    const message = buildOutputMessage(input(), record('normalized'), schema, { id: 'call-1' }, topics);
+    const message = buildOutputMessage(input(), record('normalized'), schema, { id: 'call-1' }, target);
     expect(message.value).toBe(
       '{"id":"call-1","tool":"write_file","format":"canonical",' +
         '"arguments":{"path":"a"},"schemaId":7,"source":{"partition":2,"offset":"41"}}',
@@ -65,7 +68,7 @@ describe('buildOutputMessage values: what an executor and an auditor need, nothi
       repairs: [{ pointer: '/path', kind: 'entities_decoded' }],
       passThroughs: [{ pointer: '/mode', reason: 'string_declared' }],
     };
-    const value = JSON.parse(buildOutputMessage(input(), repaired, schema, { id: 'call-1' }, topics).value as string) as Record<
+    const value = JSON.parse(buildOutputMessage(input(), repaired, schema, { id: 'call-1' }, target).value as string) as Record<
       string,
       unknown
     >;
@@ -79,7 +82,7 @@ describe('buildOutputMessage values: what an executor and an auditor need, nothi
       ...record('rejected', null),
       errors: [{ code: 'tool_unknown', path: '', message: 'no such tool', hint: 'call a known one' }],
     };
-    const value = JSON.parse(buildOutputMessage(input(), unknown, undefined, undefined, topics).value as string) as Record<string, unknown>;
+    const value = JSON.parse(buildOutputMessage(input(), unknown, undefined, undefined, target).value as string) as Record<string, unknown>;
     expect(Object.keys(value)).toEqual(['id', 'tool', 'format', 'arguments', 'errors', 'source', 'raw']);
     expect(value.id).toBeNull();
     expect(value.raw).toBeNull();
@@ -88,7 +91,7 @@ describe('buildOutputMessage values: what an executor and an auditor need, nothi
 
 describe('buildOutputMessage headers', () => {
   it('writes the idempotency key and no disposition header: the topic is the disposition', () => {
-    const message = buildOutputMessage(input(), record('normalized'), schema, undefined, topics);
+    const message = buildOutputMessage(input(), record('normalized'), schema, undefined, target);
     expect(message.topic).toBe(topics.output);
     expect(message.key?.toString()).toBe('k1');
     expect(message.headers).toEqual({ [HEADER.idempotencyKey]: 'call-1' });
@@ -101,12 +104,12 @@ describe('buildOutputMessage headers', () => {
       'toolcall-disposition': 'rejected',
       [HEADER.errorCode]: 'spoofed',
     };
-    const message = buildOutputMessage(input(incoming), record('normalized'), schema, undefined, topics);
+    const message = buildOutputMessage(input(incoming), record('normalized'), schema, undefined, target);
     expect(message.headers).toEqual({ traceparent: '00-abc-def-01', [HEADER.idempotencyKey]: 'call-1' });
   });
 
   it('names the first error of a rejected call in a header and sends it to the rejected topic', () => {
-    const message = buildOutputMessage(input(), record('rejected'), schema, { id: 'call-1' }, topics);
+    const message = buildOutputMessage(input(), record('rejected'), schema, { id: 'call-1' }, target);
     expect(message.topic).toBe(topics.rejected);
     expect(message.headers).toEqual({ [HEADER.idempotencyKey]: 'call-1', [HEADER.errorCode]: 'not_in_enum' });
     expect(JSON.parse(message.value as string)).toEqual({
@@ -123,7 +126,7 @@ describe('buildOutputMessage headers', () => {
 
   it('dead-letters the input bytes with the Kafka Connect headers and a hash for a key when there is no id', () => {
     const source = input();
-    const message = buildOutputMessage(source, record('dead_letter', null), undefined, undefined, topics);
+    const message = buildOutputMessage(source, record('dead_letter', null), undefined, undefined, target);
     expect(message.topic).toBe(topics.dlq);
     expect(message.value).toBe(source.value);
     expect(message.headers).toEqual({
@@ -140,22 +143,22 @@ describe('buildOutputMessage headers', () => {
 
   it('keys a call with an empty id by its record, not by the empty id every such call would share', () => {
     const source = input();
-    expect(buildOutputMessage(source, record('normalized', ''), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(
+    expect(buildOutputMessage(source, record('normalized', ''), schema, undefined, target).headers[HEADER.idempotencyKey]).toBe(
       recordHash(source),
     );
   });
 
   it('hashes an id too long to carry as a header, so headers stay small whatever the id (the value bound counts only the value)', () => {
     const longId = 'x'.repeat(900_000);
-    const bounded = buildBoundedOutput(input(), record('normalized', longId), schema, undefined, topics);
+    const bounded = buildBoundedOutput(input(), record('normalized', longId), schema, undefined, target);
     const key = bounded.message.headers[HEADER.idempotencyKey];
     expect(key).toMatch(/^sha256:[0-9a-f]{32}$/);
     expect(
-      buildOutputMessage(input(), record('normalized', `${longId}y`), schema, undefined, topics).headers[HEADER.idempotencyKey],
+      buildOutputMessage(input(), record('normalized', `${longId}y`), schema, undefined, target).headers[HEADER.idempotencyKey],
     ).not.toBe(key);
-    expect(buildOutputMessage(input(), record('normalized', longId), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(key);
+    expect(buildOutputMessage(input(), record('normalized', longId), schema, undefined, target).headers[HEADER.idempotencyKey]).toBe(key);
     const atLimit = 'y'.repeat(MAX_IDEMPOTENCY_ID_CHARS);
-    expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(
+    expect(buildOutputMessage(input(), record('normalized', atLimit), schema, undefined, target).headers[HEADER.idempotencyKey]).toBe(
       atLimit,
     );
   });
@@ -167,13 +170,13 @@ describe('the outputs of a whole message (fan-out)', () => {
   it('keys a call without an id by the record hash and its position, distinct per call and stable', () => {
     const keys = [0, 1, 2].map(
       (index) =>
-        buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index, sharedId: false }).headers[
+        buildOutputMessage(input(), record('normalized', null), schema, element, target, { index, sharedId: false }).headers[
           HEADER.idempotencyKey
         ],
     );
     expect(keys).toEqual([`${recordHash(input())}#0`, `${recordHash(input())}#1`, `${recordHash(input())}#2`]);
     expect(
-      buildOutputMessage(input(), record('normalized', null), schema, element, topics, { index: 1, sharedId: false }).headers[
+      buildOutputMessage(input(), record('normalized', null), schema, element, target, { index: 1, sharedId: false }).headers[
         HEADER.idempotencyKey
       ],
     ).toBe(keys[1]);
@@ -181,25 +184,25 @@ describe('the outputs of a whole message (fan-out)', () => {
 
   it('keys a call by its id, unless another call of the message shares it', () => {
     expect(
-      buildOutputMessage(input(), record('normalized', 'toolu_2'), schema, element, topics, { index: 1, sharedId: false }).headers[
+      buildOutputMessage(input(), record('normalized', 'toolu_2'), schema, element, target, { index: 1, sharedId: false }).headers[
         HEADER.idempotencyKey
       ],
     ).toBe('toolu_2');
     expect(
-      buildOutputMessage(input(), record('normalized', 'dup'), schema, element, topics, { index: 1, sharedId: true }).headers[
+      buildOutputMessage(input(), record('normalized', 'dup'), schema, element, target, { index: 1, sharedId: true }).headers[
         HEADER.idempotencyKey
       ],
     ).toBe(`${recordHash(input())}#1`);
   });
 
   it("leaves a single call's key as it was (no position)", () => {
-    expect(buildOutputMessage(input(), record('normalized', null), schema, undefined, topics).headers[HEADER.idempotencyKey]).toBe(
+    expect(buildOutputMessage(input(), record('normalized', null), schema, undefined, target).headers[HEADER.idempotencyKey]).toBe(
       recordHash(input()),
     );
   });
 
   it("dead-letters one call of a message as that call's JSON text, not the whole message", () => {
-    const message = buildOutputMessage(input(), record('dead_letter', null), undefined, element, topics, { index: 1, sharedId: false });
+    const message = buildOutputMessage(input(), record('dead_letter', null), undefined, element, target, { index: 1, sharedId: false });
     expect(message.topic).toBe(topics.dlq);
     expect(message.value).toBe(JSON.stringify(element));
     expect(message.key?.toString()).toBe('k1');
@@ -207,13 +210,13 @@ describe('the outputs of a whole message (fan-out)', () => {
   });
 
   it('a rejected call carries its own element as raw', () => {
-    const message = buildOutputMessage(input(), record('rejected'), schema, element, topics, { index: 0, sharedId: false });
+    const message = buildOutputMessage(input(), record('rejected'), schema, element, target, { index: 0, sharedId: false });
     expect(JSON.parse(String(message.value))).toMatchObject({ raw: element });
   });
 
   it('an output over the bound is dead-lettered as its call, still with its position in the key', () => {
     const big = { ...record('normalized', null), arguments: { content: 'x'.repeat(2_000) } };
-    const bounded = buildBoundedOutput(input(), big, schema, element, topics, 1_000, { index: 3, sharedId: false });
+    const bounded = buildBoundedOutput(input(), big, schema, element, { ...target, maxOutputBytes: 1_000 }, { index: 3, sharedId: false });
     expect(bounded.record.errors[0]?.code).toBe('output_too_large');
     expect(bounded.message.value).toBe(JSON.stringify(element));
     expect(bounded.message.headers[HEADER.idempotencyKey]).toBe(`${recordHash(input())}#3`);
