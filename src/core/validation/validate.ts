@@ -26,6 +26,7 @@ import { isDateTime } from './date-time-format.js';
 import { runValidation, unusableDiagnostic } from './diagnostics.js';
 import { AJV_OPTIONS } from './ajv-options.js';
 import { validate07Schema, validate2020Schema } from './meta-validators.js';
+import { useExactValueKeywords } from './keywords/value-keywords.js';
 
 // ajv-formats is CommonJS; under NodeNext the default import is `module.exports`, whose `default` is the plugin
 // (at runtime `module.exports.default === module.exports`, so this works in tsc, node and vitest alike).
@@ -97,6 +98,9 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
   addFormats(instances['draft-07']);
   useGeneratedMetaValidator(instances['2020-12'], validate2020Schema);
   useGeneratedMetaValidator(instances['draft-07'], validate07Schema);
+  // Equality that treats own `valueOf`/`toString` keys as data, and `multipleOf` exact in decimal.
+  useExactValueKeywords(instances['2020-12']);
+  useExactValueKeywords(instances['draft-07']);
   // ajv-formats' `url` regex backtracks quadratically on untrusted values (see isUrl): same language, linear time.
   instances['2020-12'].addFormat('url', { type: 'string', validate: isUrl });
   instances['draft-07'].addFormat('url', { type: 'string', validate: isUrl });
