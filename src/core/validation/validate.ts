@@ -27,6 +27,7 @@ import { runValidation, unusableDiagnostic } from './diagnostics.js';
 import { AJV_OPTIONS } from './ajv-options.js';
 import { validate07Schema, validate2020Schema } from './meta-validators.js';
 import { useExactValueKeywords } from './keywords/value-keywords.js';
+import { restateProtoKeys } from './keywords/proto-keys.js';
 
 // ajv-formats is CommonJS; under NodeNext the default import is `module.exports`, whose `default` is the plugin
 // (at runtime `module.exports.default === module.exports`, so this works in tsc, node and vitest alike).
@@ -140,8 +141,10 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
             { reason: 'too_many_subschemas', limit: MAX_SUBSCHEMAS_PER_VALUE, draft },
           );
         }
-        const validateFn = compileIsolated(instances[draft], root);
-        const index = new SchemaIndex(root);
+        // ajv skips `__proto__` keys: it compiles the same schema said with keys it reads.
+        const stated = restateProtoKeys(root);
+        const validateFn = compileIsolated(instances[draft], stated);
+        const index = new SchemaIndex(stated);
         return {
           ok: true,
           validate: (args: JsonValue): Diagnostic[] => runValidation(validateFn, index, args, maxDiagnostics),
