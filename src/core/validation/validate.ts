@@ -19,6 +19,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { preview, previewValue, truncate } from '../shared/text.js';
 import { isJsonObject } from '../shared/json.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
+import { inheritedReference } from '../shared/schema-refs.js';
 import { findRefCycle, maxSubschemasPerValue, SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from '../shared/types.js';
 import { isUrl } from './url-format.js';
@@ -130,6 +131,18 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
           return unusable(
             `The tool schema has a $ref cycle that never reaches a value (${cycle.join(' -> ')}), so validation would never end.`,
             { reason: 'ref_cycle', cycle, draft },
+          );
+        }
+        // ajv would take a member every object inherits for these, and accept anything there.
+        const inherited = inheritedReference(root);
+        if (inherited !== undefined) {
+          return unusable(
+            `The tool schema cannot be used: $ref ${preview(inherited)} does not resolve to any schema (dangling reference).`,
+            {
+              reason: 'dangling_ref',
+              ref: inherited,
+              draft,
+            },
           );
         }
         const perValue = maxSubschemasPerValue(root, MAX_SUBSCHEMAS_PER_VALUE);
