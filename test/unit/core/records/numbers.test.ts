@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createNormalizer } from '../../../../src/library/index.js';
 import { processRecord } from '../../../../src/core/pipeline.js';
 import { decodeRecordBytes, parseRecordText } from '../../../../src/core/records/bytes.js';
 import { parseArguments } from '../../../../src/core/records/envelopes/arguments.js';
@@ -204,6 +205,30 @@ describe('the whole chain: a number beyond a double is never valid, on text and 
   it('the same text with numbers a double carries is decoded and valid; a literal inside a string is only text', () => {
     for (const out of both('{"tool":"pay","arguments":{"items":"[1, 1e300]","note":"max 1e400","amount":12345678901234567000}}')) {
       expect(out[0]).toMatchObject({ valid: true, arguments: { items: [1, 1e300], note: 'max 1e400' } });
+    }
+  });
+});
+
+describe('the library: text and bytes as the chain reads them, objects as JSON can carry them', () => {
+  const normalizer = createNormalizer({ tools: { pay: { type: 'object', properties: { amount: { type: 'number' } } } } });
+
+  it('number_out_of_range for a literal in text or bytes, whether the arguments are an object or text', () => {
+    for (const input of [
+      '{"tool":"pay","arguments":{"amount":-1e400}}',
+      new TextEncoder().encode('{"tool":"pay","arguments":{"amount":12345678901234567890}}'),
+    ]) {
+      expect(normalizer.normalize(input)[0]?.errors.map((e) => [e.code, e.path])).toEqual([['number_out_of_range', '/amount']]);
+    }
+    expect(normalizer.normalizeArguments('pay', '{"amount": 1e-400}').errors.map((e) => e.code)).toEqual(['number_out_of_range']);
+  });
+
+  it('a JavaScript object holding Infinity is never valid: JSON cannot carry it, so the record is not JSON data', () => {
+    for (const result of [
+      normalizer.normalizeArguments('pay', { amount: Infinity }),
+      normalizer.normalize({ tool: 'pay', arguments: { amount: -Infinity } })[0],
+    ]) {
+      expect(result).toMatchObject({ valid: false, disposition: 'dead_letter' });
+      expect(result?.errors[0]?.code).toBe('record_not_json');
     }
   });
 });
