@@ -126,12 +126,20 @@ function numberMessage(number: UnrepresentableNumber): string {
   const literal = truncate(number.literal, PREVIEW_CHARS);
   const where = `The number ${literal} in ${placeOf(number)}`;
   switch (number.problem) {
-    case 'overflow':
-      return `${where} is beyond the range of a double (about ±1.8e308): it would be read as ${number.literal.startsWith('-') ? '-' : ''}Infinity, which JSON cannot carry (it would be written null).`;
+    case 'overflow': {
+      const infinity = number.literal.startsWith('-') ? '-Infinity' : 'Infinity';
+      return (
+        `${where} is beyond the range of a double (about ±1.8e308): it would be read as ${infinity}, ` +
+        'which JSON cannot carry (it would be written null).'
+      );
+    }
     case 'underflow':
       return `${where} is closer to zero than a double can hold (5e-324): it would be read as 0.`;
     case 'integer_precision':
-      return `${where} is an integer a double does not hold exactly (integers are exact up to 9007199254740991): it would be passed on as ${String(Number(number.literal))}.`;
+      return (
+        `${where} is an integer a double does not hold exactly (integers are exact up to 9007199254740991): ` +
+        `it would be passed on as ${String(Number(number.literal))}.`
+      );
   }
 }
 
