@@ -29,7 +29,8 @@ describe('audit (CLI)', () => {
     const high = run(['audit', real, '--json', '--fail-on', 'high']);
     expect(high.status).toBe(body.findings.some((f) => f.confidence === 'high') ? 1 : 0);
     expect(run(['audit', real, '--fail-on', 'sure']).status).toBe(2);
-  });
+    // Three audits of 125 real definitions, each a process: past vitest's 20 s default on a loaded machine.
+  }, 120_000);
 
   it('exits 0 on clean definitions, with "No findings."', () => {
     const result = run(['audit', clean]);

@@ -342,7 +342,7 @@ const callId: fc.Arbitrary<JsonValue | undefined> = fc.oneof(
   { weight: 1, arbitrary: jsonValue },
 );
 
-/** The original six, then the formats added beside them (README "Envelopes"). */
+/** The original six, then the formats added beside them (docs/envelopes.md). */
 export const ORIGINAL_FORMATS = ['canonical', 'openai_chat', 'openai_responses', 'anthropic', 'mcp', 'gemini'] as const;
 const FORMATS = [
   ...ORIGINAL_FORMATS,

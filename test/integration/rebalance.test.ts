@@ -6,7 +6,7 @@
  * (read_committed), on the right topic, in order per key, with every input offset committed.
  *
  * Partitions that change owner are claimed by transactional id (one per input partition): the new owner's
- * InitProducerId aborts or waits out the old owner's open transaction and fences it (README "Delivery
+ * InitProducerId aborts or waits out the old owner's open transaction and fences it (docs/worker.md "Delivery
  * guarantees"); this test is the proof that nothing is lost or doubled across those hand-overs.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The layout is a contract: each part of src/ imports only what sits below it (README "Layout"). A new import
+ * The layout is a contract: each part of src/ imports only what sits below it (docs/development.md "Layout"). A new import
  * that runs back up fails here, with the file and the import named.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,6 +21,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   library: ['core'],
   app: ['core', 'audit', 'adapters', 'config', 'library'],
   'cli.ts': ['app', 'config'],
+  'bin.ts': ['cli.js'], // the built name: imports name the .js file
 };
 
 /** Node modules the pure core may use: computation only, no I/O, no environment. */

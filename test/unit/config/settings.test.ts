@@ -1,5 +1,5 @@
 /**
- * The settings table is the one source of every default and bound: README's table is rendered from it, and the
+ * The settings table is the one source of every default and bound: docs/configuration.md's table is rendered from it, and the
  * loader applies exactly its defaults.
  */
 import { readFileSync } from 'node:fs';
@@ -8,12 +8,12 @@ import { loadConfig } from '../../../src/config/config.js';
 import { SETTINGS, type SettingSpec } from '../../../src/config/settings.js';
 import { withSettingsTable } from '../../../scripts/settings.js';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
 const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;
 
 describe('settings table', () => {
-  it("README's configuration table is the rendered table (run `npm run docs:settings` after editing settings.ts)", () => {
-    expect(withSettingsTable(readme)).toBe(readme);
+  it('docs/configuration.md holds the rendered table (run `npm run docs:settings` after editing settings.ts)', () => {
+    expect(withSettingsTable(doc)).toBe(doc);
   });
 
   it('every int bound is refused one past either end, naming the variable and the range', () => {

@@ -1,5 +1,5 @@
 /**
- * Whole messages fanned out into their calls (records/envelopes/messages.ts), in every shape README "Envelopes" names,
+ * Whole messages fanned out into their calls (records/envelopes/messages.ts), in every shape docs/envelopes.md names,
  * with payloads shaped as the vendors' APIs answer, and the malformed ones.
  */
 import { describe, expect, it } from 'vitest';
