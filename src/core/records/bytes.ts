@@ -7,7 +7,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { ErrorCode } from '../shared/codes.js';
-import { nestsDeeperThan, tryParseJson, type JsonValue } from '../shared/json.js';
+import { nestsDeeperThan, noteNumberProblems, tryParseJson, type JsonValue } from '../shared/json.js';
 import { truncate } from '../shared/text.js';
 
 /** Bounds applied to every record before it is decoded. */
@@ -122,7 +122,9 @@ function parseWithinDepth(text: string, maxDepth: number): RecordResult {
     };
   }
   if (nestsDeeperThan(text, parsed.value, maxDepth)) return { ok: false, error: tooDeepFailure(maxDepth) };
-  return parsed;
+  // Numbers a double cannot carry are noted beside the value: the arguments they sit in are refused
+  // (`number_out_of_range`, records/envelopes/arguments.ts), not the whole record.
+  return { ok: true, value: noteNumberProblems(text, parsed.value) };
 }
 
 /** The failure for a value nested deeper than `maxDepth`; also used for arguments sent as JSON text. */

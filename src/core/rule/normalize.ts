@@ -15,7 +15,15 @@
  */
 import { Buffer } from 'node:buffer';
 import { decodeHTMLAttribute } from 'entities';
-import { childPointer, isJsonObject, nestsDeeperThan, type JsonObject, type JsonValue } from '../shared/json.js';
+import {
+  childPointer,
+  isJsonObject,
+  nestsDeeperThan,
+  noteNumberProblems,
+  unrepresentableNumbers,
+  type JsonObject,
+  type JsonValue,
+} from '../shared/json.js';
 import type { ParamRule, Schema, SchemaPlan } from './plan.js';
 import { MAX_PATTERN_WORK_PER_CALL, PatternMeter } from '../shared/patterns.js';
 import type { PassThrough, PassThroughReason, Repair } from '../shared/types.js';
@@ -124,6 +132,7 @@ const PASS: Readonly<Record<PassThroughReason, JsonDecision>> = Object.freeze({
   not_json: { ok: false, reason: 'not_json' },
   shape_mismatch: { ok: false, reason: 'shape_mismatch' },
   too_deep: { ok: false, reason: 'too_deep' },
+  number_out_of_range: { ok: false, reason: 'number_out_of_range' },
 });
 
 const NOT_A_CANDIDATE: JsonDecision = Object.freeze({ ok: false, reason: undefined });
@@ -156,7 +165,10 @@ function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDec
   if (!shapeOk) return PASS.shape_mismatch;
   // Parsed text may nest far deeper than the record did; refuse what the rest of the pipeline cannot walk.
   if (nestsDeeperThan(text, parsed as JsonValue, depthBudget)) return PASS.too_deep;
-  return { ok: true, value: parsed as JsonValue };
+  // Decoded, a number a double cannot carry would become another (`1e400` is written null): the text stays as sent.
+  const value = noteNumberProblems(text, parsed as JsonValue);
+  if (unrepresentableNumbers(value, 1).length > 0) return PASS.number_out_of_range;
+  return { ok: true, value };
 }
 
 /** Deep mode: apply the JSON-decoding repair to nested properties and items that declare containers. */

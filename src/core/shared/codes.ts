@@ -50,6 +50,13 @@ export const ERROR_CODES = {
   arguments_empty: { disposition: 'rejected', doc: 'The arguments were sent as empty text.' },
   arguments_not_json: { disposition: 'rejected', doc: 'The arguments text is not valid JSON.' },
   arguments_not_object: { disposition: 'rejected', doc: 'The arguments are not a JSON object (including an object JSON-encoded twice).' },
+  number_out_of_range: {
+    disposition: 'rejected',
+    doc:
+      'A number in the arguments cannot be carried by a double: beyond its range (`1e400`, read as Infinity), ' +
+      'nonzero but closer to zero than it holds (`1e-400`, read as 0), or an integer it does not hold exactly ' +
+      '(beyond 2^53, such as `12345678901234567890`). The path names the first; `details.numbers` lists them.',
+  },
   tool_unknown: { disposition: 'rejected', doc: 'No schema is known for the tool named by the call.' },
   tool_schema_unusable: {
     disposition: 'rejected',

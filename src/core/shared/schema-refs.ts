@@ -35,27 +35,34 @@ export interface LocatedSchema {
 }
 
 /**
- * Calls `visit` for every schema object of `root` (itself included) in document order, with its pointer. Follows
- * no reference: every target is visited where it is defined. `maxDepth` bounds the walk on hostile documents.
+ * Calls `visit` for every schema object of `root` (itself included) in document order, with its pointer and the
+ * schema resource it belongs to (the nearest schema, itself included, with an `$id` that is not a bare fragment;
+ * else `root`), against which its `#/...` references resolve. Follows no reference: every target is visited where
+ * it is defined. `maxDepth` bounds the walk on hostile documents.
  */
-export function walkSubschemas(root: unknown, visit: (schema: JsonObject, pointer: string) => void, maxDepth = 128): void {
-  const walk = (node: unknown, pointer: string, depth: number): void => {
+export function walkSubschemas(
+  root: unknown,
+  visit: (schema: JsonObject, pointer: string, resource: JsonObject) => void,
+  maxDepth = 128,
+): void {
+  const walk = (node: unknown, pointer: string, depth: number, parentResource: JsonObject | undefined): void => {
     if (!isJsonObject(node) || depth > maxDepth) return;
-    visit(node, pointer);
+    const resource = parentResource === undefined || (typeof node.$id === 'string' && !node.$id.startsWith('#')) ? node : parentResource;
+    visit(node, pointer, resource);
     for (const [key, value] of Object.entries(node)) {
       const at = `${pointer}/${escapePointerToken(key)}`;
       if (isMapKeyword(key) && isJsonObject(value)) {
-        for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1);
+        for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1, resource);
       } else if (isListKeyword(key) && Array.isArray(value)) {
         value.forEach((sub, index) => {
-          walk(sub, `${at}/${index}`, depth + 1);
+          walk(sub, `${at}/${index}`, depth + 1, resource);
         });
       } else if (isSingleKeyword(key)) {
-        walk(value, at, depth + 1);
+        walk(value, at, depth + 1, resource);
       }
     }
   };
-  walk(root, '', 0);
+  walk(root, '', 0, undefined);
 }
 
 const MAP_KEYWORDS = new Set<string>([...SAME_VALUE_MAP_KEYWORDS, ...CHILD_MAP_KEYWORDS, ...DEFINITIONS_KEYWORDS]);
@@ -131,4 +138,67 @@ export class SchemaRefs {
 
 function rootId(root: JsonObject): string | undefined {
   return typeof root.$id === 'string' ? root.$id.replace(/#$/, '') : undefined;
+}
+
+/** Reference keywords, as ajv resolves them. */
+const REFERENCE_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+
+/**
+ * The first reference of `root` that ajv would resolve to a member every JavaScript object inherits, where the
+ * schema defines nothing: `#/$defs/constructor`, `#/definitions/toString`, `#/properties/__proto__`, or a bare
+ * `__proto__` or `constructor` (ajv looks names up in plain objects, and reads pointer tokens with `schema[token]`).
+ * ajv then validates against that member (a function, `Object.prototype`), which accepts anything; such a
+ * reference dangles, and is reported as dangling. Undefined when there is none.
+ */
+export function inheritedReference(root: JsonObject): string | undefined {
+  const refs = new SchemaRefs(root);
+  let found: string | undefined;
+  walkSubschemas(root, (schema, _pointer, resource) => {
+    if (found !== undefined) return;
+    for (const keyword of REFERENCE_KEYWORDS) {
+      const ref = schema[keyword];
+      if (typeof ref === 'string' && reachesInherited(ref, resource, refs)) {
+        found = ref;
+        return;
+      }
+    }
+  });
+  return found;
+}
+
+/** A name a plain object answers without holding it: `constructor`, `toString`, `__proto__`... */
+function isInheritedName(name: string): boolean {
+  return name in Object.prototype;
+}
+
+function reachesInherited(ref: string, resource: JsonObject, refs: SchemaRefs): boolean {
+  const hash = ref.indexOf('#');
+  const base = hash === -1 ? ref : ref.slice(0, hash);
+  const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+  let start: unknown = resource;
+  if (base !== '') {
+    const target = refs.resolve(base);
+    if (target === undefined) return isInheritedName(base);
+    start = target.schema;
+  }
+  if (!fragment.startsWith('/')) return false;
+  let node = start;
+  for (const raw of fragment.slice(1).split('/')) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return false; // malformed: ajv finds nothing either
+    }
+    if ((typeof node === 'object' && node !== null) || typeof node === 'string') {
+      if (Object.hasOwn(Object(node) as object, token)) {
+        node = (node as Record<string, unknown>)[token];
+        continue;
+      }
+      // Not the schema's own: what ajv's `schema[token]` finds on the prototype.
+      return (node as Record<string, unknown>)[token] !== undefined;
+    }
+    return false;
+  }
+  return false;
 }

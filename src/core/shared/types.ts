@@ -45,9 +45,17 @@ export interface Repair {
  * Why a string parameter was not JSON-decoded where a repair was conceivable. Its text is a JSON list or map,
  * but its types include `string` (`string_declared`), or it declares no `array`/`object` or is not in the schema
  * at all (`not_declared`); or it declares a container, and the text is not JSON, parsed to the wrong shape, or
- * nests deeper than the configured bound. A plain string in a parameter that declares no container is none.
+ * nests deeper than the configured bound, or holds a number a double cannot carry (`number_out_of_range`, see
+ * `NumberProblem`). A plain string in a parameter that declares no container is none.
  */
-export const PASS_THROUGH_REASONS = ['string_declared', 'not_declared', 'not_json', 'shape_mismatch', 'too_deep'] as const;
+export const PASS_THROUGH_REASONS = [
+  'string_declared',
+  'not_declared',
+  'not_json',
+  'shape_mismatch',
+  'too_deep',
+  'number_out_of_range',
+] as const;
 export type PassThroughReason = (typeof PASS_THROUGH_REASONS)[number];
 
 /** A string parameter the JSON-decoding repair could have changed and left alone, and which of the rule's conditions failed. */

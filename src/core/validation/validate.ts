@@ -19,6 +19,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { preview, previewValue, truncate } from '../shared/text.js';
 import { isJsonObject } from '../shared/json.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
+import { inheritedReference } from '../shared/schema-refs.js';
 import { findRefCycle, maxSubschemasPerValue, SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from '../shared/types.js';
 import { isUrl } from './url-format.js';
@@ -33,7 +34,8 @@ import {
   UnsupportedPatternError,
   type LinearPattern,
 } from '../shared/patterns.js';
-import { uniqueItemsKeyword } from './unique-items.js';
+import { useExactValueKeywords } from './keywords/value-keywords.js';
+import { restateProtoKeys } from './keywords/proto-keys.js';
 
 // ajv-formats is CommonJS; under NodeNext the default import is `module.exports`, whose `default` is the plugin
 // (at runtime `module.exports.default === module.exports`, so this works in tsc, node and vitest alike).
@@ -112,15 +114,14 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
     '2020-12': new Ajv2020(ajvOptions),
     'draft-07': new Ajv(ajvOptions),
   };
-  for (const ajv of Object.values(instances)) {
-    // ajv's own uniqueItems compares untyped items pairwise (100,000 numbers: 17 s): hashed instead.
-    ajv.removeKeyword('uniqueItems');
-    ajv.addKeyword(uniqueItemsKeyword);
-  }
   addFormats(instances['2020-12']);
   addFormats(instances['draft-07']);
   useGeneratedMetaValidator(instances['2020-12'], validate2020Schema);
   useGeneratedMetaValidator(instances['draft-07'], validate07Schema);
+  // Equality that treats own `valueOf`/`toString` keys as data, `uniqueItems` hashed in one pass (ajv's compares
+  // untyped items pairwise: 100,000 numbers took 17 s), and `multipleOf` exact in decimal.
+  useExactValueKeywords(instances['2020-12']);
+  useExactValueKeywords(instances['draft-07']);
   // ajv-formats' `url` regex backtracks quadratically on untrusted values (see isUrl): same language, linear time.
   instances['2020-12'].addFormat('url', { type: 'string', validate: isUrl });
   instances['draft-07'].addFormat('url', { type: 'string', validate: isUrl });
@@ -151,6 +152,18 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
             { reason: 'ref_cycle', cycle, draft },
           );
         }
+        // ajv would take a member every object inherits for these, and accept anything there.
+        const inherited = inheritedReference(root);
+        if (inherited !== undefined) {
+          return unusable(
+            `The tool schema cannot be used: $ref ${preview(inherited)} does not resolve to any schema (dangling reference).`,
+            {
+              reason: 'dangling_ref',
+              ref: inherited,
+              draft,
+            },
+          );
+        }
         const perValue = maxSubschemasPerValue(root, MAX_SUBSCHEMAS_PER_VALUE);
         if (perValue > MAX_SUBSCHEMAS_PER_VALUE) {
           return unusable(
@@ -160,8 +173,10 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
             { reason: 'too_many_subschemas', limit: MAX_SUBSCHEMAS_PER_VALUE, draft },
           );
         }
-        const validateFn = compileIsolated(instances[draft], root);
-        const index = new SchemaIndex(root);
+        // ajv skips `__proto__` keys: it compiles the same schema said with keys it reads.
+        const stated = restateProtoKeys(root);
+        const validateFn = compileIsolated(instances[draft], stated);
+        const index = new SchemaIndex(stated);
         return {
           ok: true,
           validate: (args: JsonValue): Diagnostic[] => {

@@ -1,6 +1,7 @@
 /** Numbers: the four bounds and `multipleOf`. */
 import type { ErrorCode } from '../../shared/codes.js';
-import { preview, quoteDescription, roundNoise } from '../../shared/text.js';
+import { multiplesAround } from '../../shared/decimal.js';
+import { preview, quoteDescription } from '../../shared/text.js';
 import { numberParam, stringParam } from '../ajv-error-tree.js';
 import type { KeywordFamily, KeywordRule } from './rule.js';
 
@@ -34,10 +35,9 @@ export const NUMBERS: KeywordFamily = {
   multipleOf: ({ error, path, Name, data, make }) => {
     const step = numberParam(error, 'multipleOf') ?? 1;
     const actual = typeof data === 'number' ? data : NaN;
-    // The two multiples around the value make the example.
-    const lower = roundNoise(Math.floor(actual / step) * step);
-    const upper = roundNoise(lower + step);
-    const example = Number.isFinite(lower) ? ` such as ${String(lower)} or ${String(upper)}` : '';
+    // The two multiples around the value make the example, in decimal as the check is (1.131, 0.01: 1.13, 1.14).
+    const around = multiplesAround(actual, step);
+    const example = around === undefined ? '' : ` such as ${String(around[0])} or ${String(around[1])}`;
     return make(
       'not_multiple_of',
       path,

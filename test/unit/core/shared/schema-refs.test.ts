@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaRefs, walkSubschemas } from '../../../../src/core/shared/schema-refs.js';
+import { inheritedReference, SchemaRefs, walkSubschemas } from '../../../../src/core/shared/schema-refs.js';
 import type { JsonObject } from '../../../../src/core/shared/json.js';
 
 const root: JsonObject = {
@@ -56,5 +56,47 @@ describe('SchemaRefs: local references resolved as ajv resolves them', () => {
       '/$defs/Inner/$defs/Leaf',
       '/$defs/a~1b~0c',
     ]);
+  });
+});
+
+describe('walkSubschemas: the resource each subschema belongs to', () => {
+  it('is the nearest schema with an $id that is not a bare fragment, else the root', () => {
+    const resources: [string, string][] = [];
+    walkSubschemas(root, (_schema, pointer, resource) => resources.push([pointer, JSON.stringify(resource.$id ?? null)]));
+    expect(resources).toContainEqual(['/$defs/Old', '"https://example.com/tool"']);
+    expect(resources).toContainEqual(['/$defs/Inner', '"https://example.com/inner"']);
+    expect(resources).toContainEqual(['/$defs/Inner/$defs/Leaf', '"https://example.com/inner"']);
+  });
+});
+
+describe('inheritedReference: a $ref that ajv would resolve to a member every object inherits', () => {
+  /** Parsed from text, so `__proto__` is an own key where the schema defines one. */
+  const parse = (text: string): JsonObject => JSON.parse(text) as JsonObject;
+
+  it.each([
+    '{"properties":{"a":{"$ref":"#/$defs/constructor"}},"$defs":{}}',
+    '{"properties":{"a":{"$ref":"#/definitions/toString"}},"definitions":{}}',
+    '{"properties":{"a":{"$ref":"#/$defs/x/hasOwnProperty"}},"$defs":{"x":{}}}',
+    '{"properties":{"a":{"$ref":"#/__proto__"}}}',
+    '{"properties":{"a":{"$ref":"__proto__"}}}',
+    '{"properties":{"a":{"$ref":"constructor"}}}',
+    '{"properties":{"a":{"$ref":"valueOf#/x"}}}',
+    '{"properties":{"a":{"$dynamicRef":"#/$defs/isPrototypeOf"}},"$defs":{}}',
+    '{"$defs":{"b":{"$id":"https://x.example/b","$defs":{"constructor":{}}}},"properties":{"a":{"$ref":"#/$defs/b/$defs/toString"}}}',
+  ])('%s', (text) => {
+    expect(inheritedReference(parse(text))).toBeDefined();
+  });
+
+  it.each([
+    '{"properties":{"a":{"$ref":"#/$defs/constructor"}},"$defs":{"constructor":{"type":"string"}}}',
+    '{"properties":{"a":{"$ref":"#/$defs/__proto__"}},"$defs":{"__proto__":{"type":"string"}}}',
+    '{"properties":{"a":{"$ref":"#/$defs/missing"}}}',
+    '{"properties":{"a":{"$ref":"https://elsewhere.example/constructor"}}}',
+    '{"properties":{"a":{"$ref":"#constructor"}}}',
+    // A nested resource resolves `#/...` against itself: its own `$defs/constructor` is defined.
+    '{"$defs":{"b":{"$id":"https://x.example/b","$defs":{"constructor":{}},"properties":{"c":{"$ref":"#/$defs/constructor"}}}}}',
+    '{"$defs":{"b":{"$id":"https://x.example/b","$defs":{"toString":{}}}},"properties":{"a":{"$ref":"https://x.example/b#/$defs/toString"}}}',
+  ])('not %s (defined, or dangling as ajv itself reports)', (text) => {
+    expect(inheritedReference(parse(text))).toBeUndefined();
   });
 });
