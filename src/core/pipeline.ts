@@ -17,6 +17,7 @@ import {
   type RecordLimits,
   type RecordResult,
 } from './records/bytes.js';
+import type { PipelineSettings } from './records/settings.js';
 import type { CompiledTool } from './schema/tool.js';
 import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
 
@@ -46,15 +47,7 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = Object.freeze({
   entityExemptions: NO_EXEMPTIONS,
 });
 
-/** The settings every caller takes from its own source (environment, flags, library options); absent ones default. */
-export interface PipelineSettings {
-  readonly maxRecordBytes?: number | undefined;
-  readonly maxDepth?: number | undefined;
-  readonly maxEntityPasses?: number | undefined;
-  readonly deep?: boolean | undefined;
-  /** `tool` or `tool/parameter` entries exempt from entity decoding. */
-  readonly entityExempt?: readonly string[] | undefined;
-}
+export type { PipelineSettings };
 
 /** Builds {@link PipelineOptions}: the one place that knows how the settings combine (one depth bound for both stages). */
 export function pipelineOptions(settings: PipelineSettings = {}): PipelineOptions {

@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { readLineBatches } from '../../adapters/files/lines.js';
 import { processRecord, unreadableRecord, type PipelineOptions, type ToolLookup } from '../../core/pipeline.js';
+import { tooLargeFailure } from '../../core/records/bytes.js';
 import { serializeOutputRecord } from '../../core/records/output.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
 import type { OutputRecord } from '../../core/shared/types.js';
@@ -71,12 +72,7 @@ export async function normalizeStream(
 
 function normalizeLine(bytes: Buffer | undefined, oversizeBytes: number, tools: ToolLookup, options: PipelineOptions): OutputRecord[] {
   if (bytes === undefined) {
-    return [
-      unreadableRecord({
-        code: 'record_too_large',
-        message: `The record is ${oversizeBytes} bytes, over the limit of ${options.limits.maxRecordBytes} bytes.`,
-      }),
-    ];
+    return [unreadableRecord(tooLargeFailure(oversizeBytes, options.limits.maxRecordBytes))];
   }
   return processRecord(bytes, tools, options);
 }

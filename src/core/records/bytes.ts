@@ -104,7 +104,8 @@ function checkTextSize(text: string, maxBytes: number): RecordFailure | undefine
   return bytes > maxBytes ? tooLargeFailure(bytes, maxBytes) : undefined;
 }
 
-function tooLargeFailure(size: number, maxBytes: number, atLeast = false): RecordFailure {
+/** The one `record_too_large` failure: `size` bytes (at least, when only a lower bound is known) over `maxBytes`. */
+export function tooLargeFailure(size: number, maxBytes: number, atLeast = false): RecordFailure {
   const amount = atLeast ? `at least ${size}` : `${size}`;
   return {
     code: 'record_too_large',
