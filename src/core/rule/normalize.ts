@@ -15,7 +15,8 @@
  */
 import { Buffer } from 'node:buffer';
 import { decodeHTMLAttribute } from 'entities';
-import { childPointer, isJsonObject, nestsDeeperThan, type JsonObject, type JsonValue } from '../shared/json.js';
+import { isJsonObject, nestsDeeperThan, type JsonObject, type JsonValue } from '../shared/json.js';
+import { childPointer } from '../shared/json-pointer.js';
 import type { ParamRule, Schema, SchemaPlan } from './plan.js';
 import type { PassThrough, PassThroughReason, Repair } from '../shared/types.js';
 
