@@ -13,7 +13,7 @@
  * Secrets: the password only ever goes into the Authorization header. URLs are stripped of userinfo before they
  * are used or shown, and no message echoes a header.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { BACKOFF_POLICIES, retry, type BackoffPolicy } from '../shared/retry.js';
 import { isJsonObject, tryParseJson, type JsonValue } from '../../core/shared/json.js';
 import { truncate } from '../../core/shared/text.js';
 import {
@@ -64,12 +64,10 @@ export const DEFAULT_REGISTRY_CONFIG = Object.freeze({
   maxRetries: 2,
   maxEntries: 10_000,
   maxNegativeEntries: 10_000,
-  retryBackoffMs: 200,
+  retryBackoffMs: BACKOFF_POLICIES.registryHttp.firstMs,
   staleRetryMs: 5_000,
 });
 
-/** The longest wait between two attempts, whatever the backoff or a `Retry-After` header ask for. */
-const MAX_BACKOFF_MS = 5_000;
 /** How much of a registry error message we quote: enough to diagnose, never a whole HTML page. */
 const MAX_DETAIL_CHARS = 200;
 
@@ -156,7 +154,7 @@ export class RegistryClient {
   readonly #authorization: string | undefined;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
-  readonly #backoffMs: number;
+  readonly #policy: BackoffPolicy;
   readonly #fetch: typeof fetch;
 
   constructor(connection: RegistryConnection, deps: RegistryDeps = {}) {
@@ -167,7 +165,10 @@ export class RegistryClient {
     this.#authorization = username === undefined ? undefined : `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
     this.#timeoutMs = positive(connection.timeoutMs, 'timeoutMs');
     this.#maxRetries = nonNegativeInteger(connection.maxRetries, 'maxRetries');
-    this.#backoffMs = nonNegative(connection.retryBackoffMs ?? DEFAULT_REGISTRY_CONFIG.retryBackoffMs, 'retryBackoffMs');
+    this.#policy = {
+      ...BACKOFF_POLICIES.registryHttp,
+      firstMs: nonNegative(connection.retryBackoffMs ?? DEFAULT_REGISTRY_CONFIG.retryBackoffMs, 'retryBackoffMs'),
+    };
     this.#fetch = deps.fetch ?? fetch;
   }
 
@@ -266,19 +267,25 @@ export class RegistryClient {
     }
   }
 
-  async #request(method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
-    for (let attempt = 0; ; attempt++) {
-      const result = await this.#attempt(method, path, body);
-      if (result.kind !== 'retry') return result;
-      if (attempt >= this.#maxRetries) {
-        throw new RegistryUnavailableError(
-          `schema registry ${this.#baseUrl}: ${method} ${path} failed ` +
-            `after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}: ${result.reason}`,
-          result.status,
-        );
-      }
-      await sleep(this.#backoff(attempt, result.retryAfterMs));
-    }
+  #request(method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
+    return retry(
+      async () => {
+        const result = await this.#attempt(method, path, body);
+        return result.kind === 'retry'
+          ? { done: false, failure: result, retryAfterMs: result.retryAfterMs }
+          : { done: true, value: result };
+      },
+      {
+        policy: this.#policy,
+        maxRetries: this.#maxRetries,
+        giveUp: (failure, attempts) =>
+          new RegistryUnavailableError(
+            `schema registry ${this.#baseUrl}: ${method} ${path} failed ` +
+              `after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${failure.reason}`,
+            failure.status,
+          ),
+      },
+    );
   }
 
   async #attempt(method: 'GET' | 'POST', path: string, body: string | undefined): Promise<Attempt> {
@@ -331,13 +338,6 @@ export class RegistryClient {
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.#timeoutMs) };
     if (body !== undefined) init.body = body;
     return init;
-  }
-
-  /** Exponential backoff with "equal jitter" (half fixed, half random), raised to `Retry-After`, capped. */
-  #backoff(attempt: number, retryAfter: number | undefined): number {
-    const exponential = Math.min(MAX_BACKOFF_MS, this.#backoffMs * 2 ** attempt);
-    const jittered = exponential / 2 + (Math.random() * exponential) / 2;
-    return Math.min(MAX_BACKOFF_MS, Math.max(jittered, retryAfter ?? 0));
   }
 
   /** A 2xx whose body is not what a registry sends (an HTML login page, a proxy's error): not our data to use. */
