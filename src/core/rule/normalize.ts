@@ -94,7 +94,7 @@ export function normalizeArguments(
     }
     if (options.deep) {
       rule ??= plan.ruleForProperty(key);
-      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), plan, options, repairs, 2);
+      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), { plan, options, repairs }, 2);
     }
     if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {
@@ -153,22 +153,21 @@ function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDec
   return { ok: true, value: parsed as JsonValue };
 }
 
+/** What a deep-mode walk carries unchanged through every level. */
+interface DeepWalk {
+  readonly plan: SchemaPlan;
+  readonly options: NormalizeOptions;
+  readonly repairs: Repair[];
+}
+
 /** Deep mode: apply the JSON-decoding repair to nested properties and items that declare containers. */
-function decodeNested(
-  value: JsonValue,
-  schema: Schema,
-  pointer: string,
-  plan: SchemaPlan,
-  options: NormalizeOptions,
-  repairs: Repair[],
-  depth: number,
-): JsonValue {
-  if (depth > options.maxDepth) return value;
+function decodeNested(value: JsonValue, schema: Schema, pointer: string, walk: DeepWalk, depth: number): JsonValue {
+  if (depth > walk.options.maxDepth) return value;
   if (Array.isArray(value)) {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as JsonValue;
-      const next = decodeChild(item, plan.ruleForItem(i, schema), childPointer(pointer, i), plan, options, repairs, depth);
+      const next = decodeChild(item, walk.plan.ruleForItem(i, schema), childPointer(pointer, i), walk, depth);
       if (next !== item) {
         out ??= value.slice();
         out[i] = next;
@@ -180,7 +179,7 @@ function decodeNested(
     let out: JsonObject | undefined;
     for (const key of Object.keys(value)) {
       const child = value[key] as JsonValue;
-      const next = decodeChild(child, plan.ruleForProperty(key, schema), childPointer(pointer, key), plan, options, repairs, depth);
+      const next = decodeChild(child, walk.plan.ruleForProperty(key, schema), childPointer(pointer, key), walk, depth);
       if (next !== child) {
         out ??= copyObject(value);
         setOwn(out, key, next);
@@ -191,24 +190,16 @@ function decodeNested(
   return value;
 }
 
-function decodeChild(
-  child: JsonValue,
-  rule: ParamRule,
-  pointer: string,
-  plan: SchemaPlan,
-  options: NormalizeOptions,
-  repairs: Repair[],
-  depth: number,
-): JsonValue {
+function decodeChild(child: JsonValue, rule: ParamRule, pointer: string, walk: DeepWalk, depth: number): JsonValue {
   if (rule.kind !== 'decode') return child;
   let value = child;
   if (typeof child === 'string') {
-    const decision = decideJson(child, rule, options.maxDepth - depth);
+    const decision = decideJson(child, rule, walk.options.maxDepth - depth);
     if (!decision.ok) return child;
     value = decision.value;
-    repairs.push({ pointer, kind: 'json_decoded' });
+    walk.repairs.push({ pointer, kind: 'json_decoded' });
   }
-  return decodeNested(value, rule.schema, pointer, plan, options, repairs, depth + 1);
+  return decodeNested(value, rule.schema, pointer, walk, depth + 1);
 }
 
 /**
