@@ -5,9 +5,9 @@
  * Pure: no I/O.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
 import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
-import { valueAtPointer } from './fix.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { escapeRegExp, mentionsNumber } from './prose-text.js';
 import { singular } from './prose.js';
@@ -244,10 +244,10 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
 
 /** The object schema that declares `node` as a property, and its own `required` list (for a fix that edits it). */
 export function holderOf(root: JsonObject, node: AuditNode): { pointer: string; required: string[] } | undefined {
-  const suffix = `/properties/${node.name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const suffix = `/properties/${escapeToken(node.name)}`;
   if (!node.pointer.endsWith(suffix)) return undefined;
   const pointer = node.pointer.slice(0, -suffix.length);
-  const holder = valueAtPointer(root, pointer);
+  const holder = valueAt(root, pointer);
   if (!isJsonObject(holder)) return undefined;
   const required = Array.isArray(holder.required) ? holder.required.filter((n): n is string => typeof n === 'string') : [];
   return { pointer, required };

@@ -4,7 +4,8 @@
  *
  * Pure: no I/O, inputs never mutated.
  */
-import { escapePointerToken, isJsonObject, schemaTypeOf, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { isJsonObject, schemaTypeOf, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { escapeToken, formatPointer, pointerTokens } from '../core/shared/json-pointer.js';
 import {
   CHILD_MAP_KEYWORDS,
   CHILD_SINGLE_KEYWORDS,
@@ -120,7 +121,7 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
     }
     if (isJsonObject(node.properties)) {
       for (const [name, sub] of Object.entries(node.properties)) {
-        if (!properties.has(name)) properties.set(name, { schema: sub, pointer: `${at}/properties/${escapePointerToken(name)}` });
+        if (!properties.has(name)) properties.set(name, { schema: sub, pointer: `${at}/properties/${escapeToken(name)}` });
       }
     }
     if (Array.isArray(node.required)) {
@@ -249,7 +250,7 @@ function collectChildren(root: JsonObject, node: AuditNode, out: AuditNode[], se
       name,
       label: `${node.label}.${name}`,
       pointer: entry.pointer,
-      location: `${node.location}/properties/${escapePointerToken(name)}`,
+      location: `${node.location}/properties/${escapeToken(name)}`,
       view: viewOf(root, entry.schema, entry.pointer),
       parent: node.view,
       ancestorDescriptions: ancestors,
@@ -308,31 +309,6 @@ export function walkSchemas(root: JsonObject, visit: (schema: JsonObject, pointe
   walkSubschemas(root, visit, 64);
 }
 
-/** Splits a JSON Pointer into unescaped tokens. */
-export function pointerTokens(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** Joins unescaped tokens into a JSON Pointer. */
-export function tokensToPointer(tokens: readonly string[]): string {
-  return tokens.map((token) => `/${escapePointerToken(token)}`).join('');
-}
-
-/** The value at `pointer` in `root`, or undefined. */
-export function valueAt(root: JsonValue, pointer: string): JsonValue | undefined {
-  let node: JsonValue | undefined = root;
-  for (const token of pointerTokens(pointer)) {
-    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)];
-    else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token];
-    else return undefined;
-  }
-  return node;
-}
-
 /**
  * Where a schema location belongs: the top-level parameter (when the pointer leads to `properties/NAME` of the
  * root instance, possibly through `allOf`/`anyOf`/... of the root), and the location below it used in ids.
@@ -346,7 +322,7 @@ export function locate(root: JsonObject, pointer: string): { parameter: string |
     const token = tokens[i] ?? '';
     if (token === 'properties' && i + 1 < tokens.length) {
       const parameter = tokens[i + 1] ?? '';
-      const rest = tokensToPointer(tokens.slice(i + 2));
+      const rest = formatPointer(tokens.slice(i + 2));
       return { parameter, location: i === 0 ? rest : pointer };
     }
     if (SAME_INSTANCE_KEYWORDS.has(token)) {
@@ -358,7 +334,7 @@ export function locate(root: JsonObject, pointer: string): { parameter: string |
   }
   const first = tokens[0];
   if ((first === '$defs' || first === 'definitions') && tokens.length >= 2) {
-    const defPointer = tokensToPointer(tokens.slice(0, 2));
+    const defPointer = formatPointer(tokens.slice(0, 2));
     const users = parametersReferencing(root, defPointer);
     if (users.length === 1) return { parameter: users[0] ?? null, location: pointer };
   }

@@ -9,19 +9,17 @@
  *
  * Pure: no I/O.
  */
-import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { escapeToken, formatPointer, pointerTokens, updateAt, valueAt } from '../core/shared/json-pointer.js';
 import { createSchemaChecker, schemaDraftOf, type SchemaChecker, type SchemaDraft } from '../core/schema/meta-schema.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import {
   LIST_KEYWORDS,
   locate,
   MAP_KEYWORDS,
-  pointerTokens,
   resolveLocalRef,
   SAME_INSTANCE_KEYWORDS,
   SINGLE_KEYWORDS,
-  tokensToPointer,
-  valueAt,
   viewOf,
   walkSchemas,
 } from './schema-nav.js';
@@ -201,7 +199,7 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       add(pointer, 'enum', json({ enum: [] }), 'An empty "enum" allows no value at all: list the allowed values, or remove "enum".');
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-      const modified = replaceAt(root, pointer, withoutKeys(schema, ['enum', 'const', 'default']));
+      const modified = updateAt(root, pointer, () => withoutKeys(schema, ['enum', 'const', 'default']));
       const bad: { value: JsonValue; why: string }[] = [];
       for (const value of schema.enum) {
         const errors = checker.valueErrors(modified, draft, pointer, value);
@@ -219,7 +217,7 @@ export function validityFindings(definition: ToolDefinition, checker: SchemaChec
       }
     }
     if (Object.hasOwn(schema, 'const')) {
-      const modified = replaceAt(root, pointer, withoutKeys(schema, ['enum', 'const', 'default']));
+      const modified = updateAt(root, pointer, () => withoutKeys(schema, ['enum', 'const', 'default']));
       const errors = checker.valueErrors(modified, draft, pointer, schema.const ?? null);
       if (errors !== undefined && errors.length > 0) {
         add(
@@ -353,29 +351,29 @@ export function splitSchemaPath(instancePath: string, fallbackKeyword: string): 
     keyword = token;
     const next = tokens[i + 1];
     if (MAP_KEYWORDS.has(token) || (token === 'dependencies' && next !== undefined)) {
-      if (next === undefined) return { pointer: tokensToPointer(node), keyword: token };
+      if (next === undefined) return { pointer: formatPointer(node), keyword: token };
       // The entry itself is not a schema (`"properties": {"a": "string"}`): the finding is on that entry.
-      if (i + 2 >= tokens.length) return { pointer: tokensToPointer([...node, token, next]), keyword: token };
+      if (i + 2 >= tokens.length) return { pointer: formatPointer([...node, token, next]), keyword: token };
       node = [...node, token, next];
       i += 2;
       continue;
     }
     if (LIST_KEYWORDS.has(token) || (token === 'items' && next !== undefined && /^\d+$/.test(next))) {
-      if (next === undefined || i + 2 >= tokens.length) return { pointer: tokensToPointer(node), keyword: token };
+      if (next === undefined || i + 2 >= tokens.length) return { pointer: formatPointer(node), keyword: token };
       node = [...node, token, next];
       i += 2;
       continue;
     }
     if (SINGLE_KEYWORDS.has(token)) {
-      if (next === undefined) return { pointer: tokensToPointer(node), keyword: token };
+      if (next === undefined) return { pointer: formatPointer(node), keyword: token };
       node = [...node, token];
       i += 1;
       continue;
     }
     // A keyword whose value is not a schema: the error is inside it (`/required/0`, `/enum`).
-    return { pointer: tokensToPointer(node), keyword: token };
+    return { pointer: formatPointer(node), keyword: token };
   }
-  return { pointer: tokensToPointer(node), keyword };
+  return { pointer: formatPointer(node), keyword };
 }
 
 interface MissingRequired {
@@ -419,7 +417,7 @@ function missingRequired(root: JsonObject): MissingRequired[] {
       }
     }
     for (const [key, value] of Object.entries(schema)) {
-      const at = `${pointer}/${escapePointerToken(key)}`;
+      const at = `${pointer}/${escapeToken(key)}`;
       if (SAME_INSTANCE_KEYWORDS.has(key)) {
         if (Array.isArray(value))
           value.forEach((sub, i) => {
@@ -427,10 +425,10 @@ function missingRequired(root: JsonObject): MissingRequired[] {
           });
         else if (isJsonObject(value) && (key === 'dependentSchemas' || key === 'dependencies')) {
           for (const [name, sub] of Object.entries(value))
-            if (isJsonObject(sub)) visit(sub, `${at}/${escapePointerToken(name)}`, chain, atRoot, depth + 1);
+            if (isJsonObject(sub)) visit(sub, `${at}/${escapeToken(name)}`, chain, atRoot, depth + 1);
         } else visit(value, at, chain, atRoot, depth + 1);
       } else if (MAP_KEYWORDS.has(key) && isJsonObject(value)) {
-        for (const [name, sub] of Object.entries(value)) visit(sub, `${at}/${escapePointerToken(name)}`, [], false, depth + 1);
+        for (const [name, sub] of Object.entries(value)) visit(sub, `${at}/${escapeToken(name)}`, [], false, depth + 1);
       } else if ((LIST_KEYWORDS.has(key) || key === 'items') && Array.isArray(value)) {
         value.forEach((sub, i) => {
           visit(sub, `${at}/${i}`, [], false, depth + 1);
@@ -481,29 +479,4 @@ function collectBranchProperties(root: JsonObject, schema: JsonValue, declared: 
 
 function withoutKeys(object: JsonObject, keys: readonly string[]): JsonObject {
   return Object.fromEntries(Object.entries(object).filter(([k]) => !keys.includes(k)));
-}
-
-/** A copy of `root` with the value at `pointer` replaced (copies only along the path; the input is not mutated). */
-function replaceAt(root: JsonObject, pointer: string, value: JsonObject): JsonObject {
-  const tokens = pointerTokens(pointer);
-  const rebuild = (node: JsonValue, index: number): JsonValue => {
-    if (index === tokens.length) return value;
-    const token = tokens[index] ?? '';
-    if (Array.isArray(node)) {
-      const copy = [...node];
-      const i = Number(token);
-      copy[i] = rebuild(node[i] ?? null, index + 1);
-      return copy;
-    }
-    if (isJsonObject(node)) {
-      // Object.fromEntries defines own data properties: a property named `__proto__` stays plain data.
-      const replaced = rebuild(Object.hasOwn(node, token) ? (node[token] ?? null) : null, index + 1);
-      const entries = Object.entries(node).map(([k, v]): [string, JsonValue] => [k, k === token ? replaced : v]);
-      if (!Object.hasOwn(node, token)) entries.push([token, replaced]);
-      return Object.fromEntries<JsonValue>(entries);
-    }
-    return node;
-  };
-  const result = rebuild(root, 0);
-  return isJsonObject(result) ? result : root;
 }

@@ -6,26 +6,19 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
+import { intWithin, settingViolation } from '../core/records/settings.js';
+import type { Delivery, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
-import {
-  DELIVERIES,
-  KAFKA_CLIENTS,
-  LOG_LEVELS,
-  SASL_MECHANISMS,
-  SETTINGS,
-  type SettingName,
-  type SettingOfKind,
-  type SettingSpec,
-} from './settings.js';
+import { LOG_LEVELS, PIPELINE_ENV, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
 
-export type Delivery = (typeof DELIVERIES)[number];
+export type { Delivery };
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 
 export interface WorkerConfig {
   readonly kafka: {
     /** Which Kafka client carries the worker (README "Delivery guarantees"): kafkajs or @platformatic/kafka. */
-    readonly client: (typeof KAFKA_CLIENTS)[number];
+    readonly client: KafkaClientName;
     /** Static group membership (KIP-345), @platformatic/kafka only: a restarted member keeps its partitions. */
     readonly groupInstanceId: string | undefined;
     readonly brokers: readonly string[];
@@ -38,7 +31,7 @@ export interface WorkerConfig {
     /** Longest a fetch waits for data; also how soon a resumed (paused) partition is fetched again. */
     readonly fetchMaxWaitMs: number;
   };
-  readonly topics: { readonly input: string; readonly output: string; readonly rejected: string; readonly dlq: string };
+  readonly topics: StreamTopics;
   readonly groupId: string;
   readonly delivery: Delivery;
   /**
@@ -135,11 +128,11 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   const delivery = read.oneOf('DELIVERY');
   const groupId = read.string('GROUP_ID');
   const pipeline = pipelineOptions({
-    maxRecordBytes: read.int('MAX_RECORD_BYTES'),
-    maxDepth: read.int('MAX_DEPTH'),
-    maxEntityPasses: read.int('MAX_ENTITY_PASSES'),
-    deep: read.bool('NORMALIZE_DEEP'),
-    entityExempt: read.list('ENTITY_EXEMPT'),
+    maxRecordBytes: read.int(PIPELINE_ENV.maxRecordBytes),
+    maxDepth: read.int(PIPELINE_ENV.maxDepth),
+    maxEntityPasses: read.int(PIPELINE_ENV.maxEntityPasses),
+    deep: read.bool(PIPELINE_ENV.deep),
+    entityExempt: read.list(PIPELINE_ENV.entityExempt),
   });
 
   const client = read.oneOf('KAFKA_CLIENT');
@@ -316,18 +309,18 @@ class Reader {
     if (value === undefined) return fallback;
     if (['true', '1', 'yes', 'on'].includes(value)) return true;
     if (['false', '0', 'no', 'off'].includes(value)) return false;
-    this.problems.push(`${name}: must be true or false, got "${redactUserinfo(value)}"`);
+    this.problems.push(settingViolation(name, SETTINGS[name], `"${redactUserinfo(value)}"`));
     return fallback;
   }
 
   int(name: SettingOfKind<'int'>): number {
-    const { default: fallback, min, max } = SETTINGS[name];
+    const spec = SETTINGS[name];
     const value = this.optional(name);
-    if (value === undefined) return fallback;
+    if (value === undefined) return spec.default;
     const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      this.problems.push(`${name}: must be an integer from ${min} to ${max}, got "${redactUserinfo(value)}"`);
-      return fallback;
+    if (!intWithin(spec, n)) {
+      this.problems.push(settingViolation(name, spec, `"${redactUserinfo(value)}"`));
+      return spec.default;
     }
     return n;
   }

@@ -1,16 +1,20 @@
 /**
  * Every environment variable the worker reads, once: its kind, default, bounds and meaning. The loader
  * (config.ts), README's configuration table (`npm run docs:settings`) and the chart's check
- * (scripts/check-deploy.sh) all read this table, so a default or a bound is written in one place.
+ * (scripts/check-deploy.sh) all read this table, so a default or a bound is written in one place. The pipeline's
+ * settings come from the core's table (src/core/records/settings.ts), which the CLI's flags and the library's
+ * options share: here they get their environment variable, and {@link settingFlag} names their flag.
  */
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
-import { DEFAULT_RECORD_LIMITS, MAX_CONFIGURABLE_DEPTH, MAX_CONFIGURABLE_RECORD_BYTES } from '../core/records/bytes.js';
-import { DEFAULT_NORMALIZE_OPTIONS, MAX_CONFIGURABLE_ENTITY_PASSES } from '../core/rule/normalize.js';
+import { PIPELINE_SETTINGS, type PipelineSettingName } from '../core/records/settings.js';
 import { DEFAULT_SUBJECT_TEMPLATE } from '../core/schema/registry-document.js';
+import { DELIVERIES, KAFKA_CLIENTS, type KafkaClientName } from '../core/shared/stream.js';
 
 interface Described {
   /** One line for README's table (Markdown). */
   readonly description: string;
+  /** A pipeline setting's library option (its flag is {@link settingFlag} of it). */
+  readonly option?: PipelineSettingName;
 }
 
 export type SettingSpec = Described &
@@ -34,12 +38,30 @@ const secret = (description: string) => ({ kind: 'secret', default: undefined, d
 const file = (description: string) => ({ kind: 'file', default: undefined, description }) as const;
 
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
-export const DELIVERIES = ['exactly-once', 'at-least-once'] as const;
-export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+export { DELIVERIES, KAFKA_CLIENTS };
 /** The client a worker runs on without KAFKA_CLIENT; the tests' default too, so flipping it is this one line. */
-export const DEFAULT_KAFKA_CLIENT: (typeof KAFKA_CLIENTS)[number] = 'kafkajs';
+export const DEFAULT_KAFKA_CLIENT: KafkaClientName = 'kafkajs';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIB = 1024 * 1024;
+
+/** The environment variable of each pipeline setting. */
+export const PIPELINE_ENV = {
+  maxRecordBytes: 'MAX_RECORD_BYTES',
+  maxDepth: 'MAX_DEPTH',
+  maxEntityPasses: 'MAX_ENTITY_PASSES',
+  deep: 'NORMALIZE_DEEP',
+  entityExempt: 'ENTITY_EXEMPT',
+} as const satisfies Record<PipelineSettingName, string>;
+
+/** The command-line flag of a pipeline setting: its name in kebab case (`maxRecordBytes` is `--max-record-bytes`). */
+export function settingFlag(name: PipelineSettingName): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** A pipeline setting's row of the environment table, from the core's table. */
+function pipeline<N extends PipelineSettingName>(name: N): (typeof PIPELINE_SETTINGS)[N] & { readonly option: N } {
+  return { ...PIPELINE_SETTINGS[name], option: name };
+}
 const DAY_MS = 86_400_000;
 
 /** In README's order. Settings without a default (`undefined`) are optional unless marked `(required)` by the loader. */
@@ -129,32 +151,17 @@ export const SETTINGS = {
   REGISTRY_NEGATIVE_TTL_MS: int(30_000, 0, DAY_MS, 'how long "no such tool" is remembered'),
   REGISTRY_MAX_RETRIES: int(2, 0, 10, 'retries of transient failures (timeouts, network, 408/425/429/5xx)'),
   MAX_BACKOFF_MS: int(30_000, 10, 600_000, 'longest pause of a partition waiting for the registry'),
-  MAX_RECORD_BYTES: int(
-    DEFAULT_RECORD_LIMITS.maxRecordBytes,
-    1,
-    MAX_CONFIGURABLE_RECORD_BYTES,
-    'largest input record (see [Limits](rule.md#limits))',
-  ),
-  MAX_DEPTH: int(
-    DEFAULT_RECORD_LIMITS.maxDepth,
-    1,
-    MAX_CONFIGURABLE_DEPTH,
-    'deepest nesting of arrays/objects (see [Limits](rule.md#limits))',
-  ),
-  MAX_ENTITY_PASSES: int(
-    DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses,
-    1,
-    MAX_CONFIGURABLE_ENTITY_PASSES,
-    'bound on entity-decoding passes per string (see [Limits](rule.md#limits))',
-  ),
+  [PIPELINE_ENV.maxRecordBytes]: pipeline('maxRecordBytes'),
+  [PIPELINE_ENV.maxDepth]: pipeline('maxDepth'),
+  [PIPELINE_ENV.maxEntityPasses]: pipeline('maxEntityPasses'),
   MAX_OUTPUT_BYTES: int(
     DEFAULT_MAX_OUTPUT_BYTES,
     1024,
     256 * MIB,
     "largest output value; keep it under the output topics' `max.message.bytes` (see [Limits](rule.md#limits))",
   ),
-  NORMALIZE_DEEP: bool(false, 'beyond the rule: deep mode'),
-  ENTITY_EXEMPT: { kind: 'list', default: [], description: 'beyond the rule: `tool` or `tool/parameter`, comma-separated' },
+  [PIPELINE_ENV.deep]: pipeline('deep'),
+  [PIPELINE_ENV.entityExempt]: pipeline('entityExempt'),
   METRICS_PORT: int(9464, 0, 65_535, 'HTTP port of `/metrics`, `/livez`, `/readyz`'),
   METRICS_TOOL_LABELS: {
     kind: 'list',
@@ -204,8 +211,9 @@ export function rangeText(spec: SettingSpec): string {
 
 /** README's configuration table, rendered from {@link SETTINGS}. */
 export function settingsMarkdownTable(): string {
-  const rows = Object.entries(SETTINGS).map(
-    ([name, spec]: [string, SettingSpec]) => `| \`${name}\` | ${defaultText(spec)} | ${rangeText(spec)} | ${spec.description} |`,
-  );
+  const rows = Object.entries(SETTINGS).map(([name, spec]: [string, SettingSpec]) => {
+    const elsewhere = spec.option === undefined ? '' : `; flag \`--${settingFlag(spec.option)}\`, library option \`${spec.option}\``;
+    return `| \`${name}\` | ${defaultText(spec)} | ${rangeText(spec)} | ${spec.description}${elsewhere} |`;
+  });
   return ['| variable | default | accepts | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

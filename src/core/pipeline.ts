@@ -12,6 +12,7 @@ import { unwrapWireFormat } from './records/wire.js';
 import type { JsonValue } from './shared/json.js';
 import { DEFAULT_NORMALIZE_OPTIONS, mayHoldReferences, normalizeArguments, type NormalizeOptions } from './rule/normalize.js';
 import { DEFAULT_RECORD_LIMITS, decodeRecordBytes, parseRecordText, type RecordFailure, type RecordLimits } from './records/bytes.js';
+import type { PipelineSettings } from './records/settings.js';
 import type { CompiledTool } from './schema/tool.js';
 import type { DecodedCall, Diagnostic, OutputRecord } from './shared/types.js';
 
@@ -41,15 +42,7 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = Object.freeze({
   entityExemptions: NO_EXEMPTIONS,
 });
 
-/** The settings every caller takes from its own source (environment, flags, library options); absent ones default. */
-export interface PipelineSettings {
-  readonly maxRecordBytes?: number | undefined;
-  readonly maxDepth?: number | undefined;
-  readonly maxEntityPasses?: number | undefined;
-  readonly deep?: boolean | undefined;
-  /** `tool` or `tool/parameter` entries exempt from entity decoding. */
-  readonly entityExempt?: readonly string[] | undefined;
-}
+export type { PipelineSettings };
 
 /** Builds {@link PipelineOptions}: the one place that knows how the settings combine (one depth bound for both stages). */
 export function pipelineOptions(settings: PipelineSettings = {}): PipelineOptions {

@@ -12,7 +12,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import { processRecord } from '../core/pipeline.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
-import { pipelineOptions, type RuleOptions } from './options.js';
+import { checkedPipelineOptions, type RuleOptions } from './options.js';
 import { ToolCache } from './tools.js';
 
 type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
@@ -55,7 +55,7 @@ export interface ToolcallMiddlewareOptions extends RuleOptions {
  */
 export function toolcallMiddleware(options: ToolcallMiddlewareOptions = {}): LanguageModelMiddleware {
   const where = 'toolcallMiddleware';
-  const pipeline = pipelineOptions(options, ['onRecord'], where);
+  const pipeline = checkedPipelineOptions(options, ['onRecord'], where);
   const onRecord = options.onRecord;
   if (onRecord !== undefined && typeof onRecord !== 'function') throw new TypeError(`${where}: "onRecord" must be a function`);
   const cache = new ToolCache();

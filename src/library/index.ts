@@ -6,7 +6,7 @@
 import type { CompiledTool } from '../core/schema/tool.js';
 import type { OutputRecord } from '../core/shared/types.js';
 import { runRecord } from './run.js';
-import { pipelineOptions, type RuleOptions } from './options.js';
+import { checkedPipelineOptions, type RuleOptions } from './options.js';
 import { loadTools, sharedCompiler, ToolCache, type ToolDefinitionInput, type ToolProblem, type ToolsInput } from './tools.js';
 
 export type { RuleOptions } from './options.js';
@@ -64,7 +64,7 @@ export interface Normalizer {
 export function createNormalizer(options: NormalizerOptions): Normalizer {
   const where = 'createNormalizer';
   if (typeof options !== 'object' || (options as unknown) === null) throw new TypeError(`${where}: expects an options object with "tools"`);
-  const pipeline = pipelineOptions(options, ['tools'], where);
+  const pipeline = checkedPipelineOptions(options, ['tools'], where);
   const loaded = loadTools(options.tools, sharedCompiler(), where);
   const lookup = (name: string): CompiledTool | undefined => loaded.tools.get(name);
   const normalize = (input: unknown): OutputRecord[] => runRecord(input, lookup, pipeline);
@@ -95,7 +95,7 @@ export interface ToolArgumentsOptions extends RuleOptions {
  */
 export function normalizeToolArguments(schema: ToolDefinitionInput, args: unknown, options: ToolArgumentsOptions = {}): ArgumentsResult {
   const where = 'normalizeToolArguments';
-  const pipeline = pipelineOptions(options, ['toolName'], where);
+  const pipeline = checkedPipelineOptions(options, ['toolName'], where);
   const fallbackName = options.toolName ?? 'tool';
   if (typeof fallbackName !== 'string' || fallbackName === '') throw new TypeError(`${where}: "toolName" must be a non-empty string`);
   const tool = definitionCache().definition(fallbackName, schema);

@@ -5,7 +5,8 @@
  * crossed, so a huge value costs no more than the limit to refuse.
  */
 import type { ErrorCode } from '../core/shared/codes.js';
-import { childPointer, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import type { JsonObject, JsonValue } from '../core/shared/json.js';
+import { childPointer } from '../core/shared/json-pointer.js';
 import { tooDeepFailure } from '../core/records/bytes.js';
 
 /** Bounds on the value; `maxBytes` is compared with a lower bound of its JSON text's UTF-8 size. */

@@ -13,7 +13,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ErrorCode } from '../core/shared/codes.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
-import { pipelineOptions, type RuleOptions } from './options.js';
+import { checkedPipelineOptions, type RuleOptions } from './options.js';
 import { runRecord } from './run.js';
 import { ToolCache } from './tools.js';
 import type { CompiledTool } from '../core/schema/tool.js';
@@ -63,7 +63,7 @@ const wrapped = new WeakSet<object>();
  */
 export function normalizeMcpServer<S extends McpServer>(server: S, options: NormalizeMcpServerOptions = {}): S {
   const where = 'normalizeMcpServer';
-  const pipeline = pipelineOptions(options, ['onRecord'], where);
+  const pipeline = checkedPipelineOptions(options, ['onRecord'], where);
   const onRecord = options.onRecord;
   if (onRecord !== undefined && typeof onRecord !== 'function') throw new TypeError(`${where}: "onRecord" must be a function`);
   const protocol: unknown = isObject(server) ? server.server : undefined;

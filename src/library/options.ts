@@ -1,72 +1,60 @@
 /**
- * The library's options, the same as the `normalize` command's flags, checked once and turned into the core's
- * pipeline options. A bad option is a programming error: it throws at creation with the option named.
+ * The library's options: the pipeline's settings table (src/core/records/settings.ts), the same that names the
+ * `normalize` command's flags and the worker's environment, checked once and turned into the core's pipeline
+ * options. A bad option is a programming error: it throws at creation with the option named.
  */
-import { DEFAULT_NORMALIZE_OPTIONS } from '../core/rule/normalize.js';
-import { parseEntityExemptions, type PipelineOptions } from '../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS } from '../core/records/bytes.js';
+import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
+import {
+  intWithin,
+  PIPELINE_SETTING_NAMES,
+  PIPELINE_SETTINGS,
+  settingViolation,
+  type PipelineSettings,
+  type PipelineSettingSpec,
+} from '../core/records/settings.js';
 
 /**
  * How the rule is applied, as the `normalize` command's options (README "Command line"). Every field is optional;
  * the defaults are RT-TOOL-8 exactly, with the command's limits.
  */
-export interface RuleOptions {
-  /**
-   * Beyond the rule, off by default: also JSON-decode strings in nested properties and array items whose
-   * subschema declares `array`/`object` (`--deep`).
-   */
-  readonly deep?: boolean;
-  /**
-   * Beyond the rule: `tool` or `tool/parameter` entries whose strings keep their HTML character references
-   * (`--entity-exempt`), e.g. `['write_file/content']`.
-   */
-  readonly entityExempt?: readonly string[];
-  /** Largest record accepted, in UTF-8 bytes of its JSON text (`--max-record-bytes`, default 1048576). */
-  readonly maxRecordBytes?: number;
-  /** Deepest nesting of arrays/objects accepted, at most 1000 (`--max-depth`, default 64). */
-  readonly maxDepth?: number;
-  /** Bound on entity-decoding passes per string (`--max-entity-passes`, default 10). */
-  readonly maxEntityPasses?: number;
-}
-
-const RULE_OPTION_KEYS = ['deep', 'entityExempt', 'maxRecordBytes', 'maxDepth', 'maxEntityPasses'] as const;
-
-/** Highest `maxDepth`: `JSON.stringify` and the recursive walks overflow the stack a little above 4000 levels. */
-export const MAX_DEPTH_BOUND = 1_000;
+export type RuleOptions = PipelineSettings;
 
 /**
  * Checks `options` (and nothing else: `allowed` names the other keys the caller's options may hold) and builds
- * the pipeline options. Throws a TypeError or RangeError naming the option at fault.
+ * the pipeline options. Throws a TypeError (wrong type) or RangeError (out of bounds) naming the option at fault.
  */
-export function pipelineOptions(options: object, allowed: readonly string[], where: string): PipelineOptions {
-  const known = new Set<string>([...RULE_OPTION_KEYS, ...allowed]);
+export function checkedPipelineOptions(options: object, allowed: readonly string[], where: string): PipelineOptions {
+  const known = new Set<string>([...PIPELINE_SETTING_NAMES, ...allowed]);
   for (const key of Object.keys(options)) {
     if (!known.has(key)) throw new TypeError(`${where}: unknown option "${key}" (known: ${[...known].join(', ')})`);
   }
   const o = options as Record<string, unknown>;
-  if (o.deep !== undefined && typeof o.deep !== 'boolean') throw new TypeError(`${where}: "deep" must be a boolean`);
-  const exempt = o.entityExempt;
-  if (exempt !== undefined && (!Array.isArray(exempt) || !exempt.every((entry) => typeof entry === 'string'))) {
-    throw new TypeError(`${where}: "entityExempt" must be an array of "tool" or "tool/parameter" strings`);
+  for (const name of PIPELINE_SETTING_NAMES) {
+    const value = o[name];
+    if (value === undefined) continue;
+    const problem = optionProblem(PIPELINE_SETTINGS[name], value);
+    if (problem !== undefined) throw new problem(settingViolation(`${where}: ${name}`, PIPELINE_SETTINGS[name], shown(value)));
   }
-  const maxDepth = positiveInt(o.maxDepth, 'maxDepth', DEFAULT_RECORD_LIMITS.maxDepth, where);
-  if (maxDepth > MAX_DEPTH_BOUND) throw new RangeError(`${where}: "maxDepth" must be at most ${MAX_DEPTH_BOUND}, got ${maxDepth}`);
-  return {
-    limits: { maxRecordBytes: positiveInt(o.maxRecordBytes, 'maxRecordBytes', DEFAULT_RECORD_LIMITS.maxRecordBytes, where), maxDepth },
-    normalize: {
-      ...DEFAULT_NORMALIZE_OPTIONS,
-      deep: o.deep === true,
-      maxDepth,
-      maxEntityPasses: positiveInt(o.maxEntityPasses, 'maxEntityPasses', DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses, where),
-    },
-    entityExemptions: parseEntityExemptions((exempt ?? []).flatMap((entry) => entry.split(','))),
-  };
+  const settings = o as PipelineSettings;
+  // The library takes an array of entries; each may itself be comma-separated, as a flag's or the environment's.
+  const entityExempt = settings.entityExempt?.flatMap((entry) => entry.split(','));
+  return pipelineOptions({ ...settings, entityExempt });
 }
 
-function positiveInt(value: unknown, name: string, fallback: number, where: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${where}: "${name}" must be a positive integer, got ${typeof value === 'number' ? String(value) : typeof value}`);
+/** The error class for a value the setting refuses, or undefined when it is accepted. */
+function optionProblem(spec: PipelineSettingSpec, value: unknown): typeof TypeError | typeof RangeError | undefined {
+  switch (spec.kind) {
+    case 'int':
+      return typeof value !== 'number' ? TypeError : intWithin(spec, value) ? undefined : RangeError;
+    case 'bool':
+      return typeof value === 'boolean' ? undefined : TypeError;
+    case 'list':
+      return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? undefined : TypeError;
   }
-  return value;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
 }

@@ -184,7 +184,7 @@ describe('toolcall-normalizer normalize', () => {
     [['normalize'], '--schemas DIR is required'],
     [['normalize', '--schemas', '/nonexistent'], 'not a readable directory'],
     [['normalize', '--schemas', tools, '--bogus'], "Unknown option '--bogus'"],
-    [['normalize', '--schemas', tools, '--max-depth', '0'], '--max-depth must be a positive integer'],
+    [['normalize', '--schemas', tools, '--max-depth', '0'], '--max-depth: must be an integer from 1 to 1000, got "0"'],
     [['frobnicate'], 'unknown command "frobnicate"'],
   ])('exits 2 on a usage error: %j', (args, message) => {
     const { status, stderr } = run(args);

@@ -13,7 +13,8 @@
  * Secrets: the password only ever goes into the Authorization header. URLs are stripped of userinfo before they
  * are used or shown, and no message echoes a header.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
+import { BACKOFF_POLICIES, retry, type BackoffPolicy } from '../shared/retry.js';
 import { isJsonObject, tryParseJson, type JsonValue } from '../../core/shared/json.js';
 import { truncate } from '../../core/shared/text.js';
 import {
@@ -64,12 +65,10 @@ export const DEFAULT_REGISTRY_CONFIG = Object.freeze({
   maxRetries: 2,
   maxEntries: 10_000,
   maxNegativeEntries: 10_000,
-  retryBackoffMs: 200,
+  retryBackoffMs: BACKOFF_POLICIES.registryHttp.firstMs,
   staleRetryMs: 5_000,
 });
 
-/** The longest wait between two attempts, whatever the backoff or a `Retry-After` header ask for. */
-const MAX_BACKOFF_MS = 5_000;
 /** How much of a registry error message we quote: enough to diagnose, never a whole HTML page. */
 const MAX_DETAIL_CHARS = 200;
 
@@ -156,7 +155,7 @@ export class RegistryClient {
   readonly #authorization: string | undefined;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
-  readonly #backoffMs: number;
+  readonly #policy: BackoffPolicy;
   readonly #fetch: typeof fetch;
 
   constructor(connection: RegistryConnection, deps: RegistryDeps = {}) {
@@ -167,7 +166,10 @@ export class RegistryClient {
     this.#authorization = username === undefined ? undefined : `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
     this.#timeoutMs = positive(connection.timeoutMs, 'timeoutMs');
     this.#maxRetries = nonNegativeInteger(connection.maxRetries, 'maxRetries');
-    this.#backoffMs = nonNegative(connection.retryBackoffMs ?? DEFAULT_REGISTRY_CONFIG.retryBackoffMs, 'retryBackoffMs');
+    this.#policy = {
+      ...BACKOFF_POLICIES.registryHttp,
+      firstMs: nonNegative(connection.retryBackoffMs ?? DEFAULT_REGISTRY_CONFIG.retryBackoffMs, 'retryBackoffMs'),
+    };
     this.#fetch = deps.fetch ?? fetch;
   }
 
@@ -266,19 +268,25 @@ export class RegistryClient {
     }
   }
 
-  async #request(method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
-    for (let attempt = 0; ; attempt++) {
-      const result = await this.#attempt(method, path, body);
-      if (result.kind !== 'retry') return result;
-      if (attempt >= this.#maxRetries) {
-        throw new RegistryUnavailableError(
-          `schema registry ${this.#baseUrl}: ${method} ${path} failed ` +
-            `after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}: ${result.reason}`,
-          result.status,
-        );
-      }
-      await sleep(this.#backoff(attempt, result.retryAfterMs));
-    }
+  #request(method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
+    return retry(
+      async () => {
+        const result = await this.#attempt(method, path, body);
+        return result.kind === 'retry'
+          ? { done: false, failure: result, retryAfterMs: result.retryAfterMs }
+          : { done: true, value: result };
+      },
+      {
+        policy: this.#policy,
+        maxRetries: this.#maxRetries,
+        giveUp: (failure, attempts) =>
+          new RegistryUnavailableError(
+            `schema registry ${this.#baseUrl}: ${method} ${path} failed ` +
+              `after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${failure.reason}`,
+            failure.status,
+          ),
+      },
+    );
   }
 
   async #attempt(method: 'GET' | 'POST', path: string, body: string | undefined): Promise<Attempt> {
@@ -333,13 +341,6 @@ export class RegistryClient {
     return init;
   }
 
-  /** Exponential backoff with "equal jitter" (half fixed, half random), raised to `Retry-After`, capped. */
-  #backoff(attempt: number, retryAfter: number | undefined): number {
-    const exponential = Math.min(MAX_BACKOFF_MS, this.#backoffMs * 2 ** attempt);
-    const jittered = exponential / 2 + (Math.random() * exponential) / 2;
-    return Math.min(MAX_BACKOFF_MS, Math.max(jittered, retryAfter ?? 0));
-  }
-
   /** A 2xx whose body is not what a registry sends (an HTML login page, a proxy's error): not our data to use. */
   #notARegistry(method: string, path: string, what: string): RegistryUnavailableError {
     return new RegistryUnavailableError(
@@ -352,7 +353,6 @@ export class RegistryClient {
 interface Entry {
   /** The tool, or undefined for "no such subject/version". */
   readonly value: CompiledTool | undefined;
-  readonly expiresAt: number;
   /** Until when a stale entry is served without asking the registry (set after any failed refresh). */
   retryAt: number;
   /** The error of the last failed refresh; an entry is replaced when a refresh succeeds. */
@@ -406,13 +406,13 @@ export class ToolSchemaSource {
   readonly #maxEntries: number;
   readonly #maxNegativeEntries: number;
   readonly #now: () => number;
-  /** Tools (positive entries), bounded by `maxEntries`. */
-  readonly #cache = new Map<string, Entry>();
-  /** "No such subject/version" (negative entries), bounded apart by `maxNegativeEntries`. A key is in one map at most. */
-  readonly #negatives = new Map<string, Entry>();
+  /** Tools (positive entries), bounded by `maxEntries`, living `cacheTtlMs`. */
+  readonly #cache: LRUCache<string, Entry>;
+  /** "No such subject/version" (negative entries), bounded apart by `maxNegativeEntries`. A key is in one cache at most. */
+  readonly #negatives: LRUCache<string, Entry>;
   readonly #inFlight = new Map<string, Promise<CompiledTool | undefined>>();
   /** Subject and cache key of each tool name's latest version, bounded by the two caches' bounds together. */
-  readonly #latestKeys = new Map<string, { subject: string; key: string }>();
+  readonly #latestKeys: LRUCache<string, { subject: string; key: string }>;
   /** The last registry request found it unavailable (until one gets an answer): stale serves are then counted. */
   #unavailable = false;
   #hits = 0;
@@ -432,6 +432,32 @@ export class ToolSchemaSource {
     this.#maxEntries = positive(config.maxEntries ?? DEFAULT_REGISTRY_CONFIG.maxEntries, 'maxEntries');
     this.#maxNegativeEntries = positive(config.maxNegativeEntries ?? DEFAULT_REGISTRY_CONFIG.maxNegativeEntries, 'maxNegativeEntries');
     this.#now = deps.now ?? Date.now;
+    this.#cache = new LRUCache(this.#cacheOptions(this.#maxEntries, this.#ttlMs));
+    this.#negatives = new LRUCache(this.#cacheOptions(this.#maxNegativeEntries, this.#negativeTtlMs));
+    this.#latestKeys = new LRUCache({ max: this.#maxEntries + this.#maxNegativeEntries });
+  }
+
+  /**
+   * Reads go through `peek`, so the oldest written entry is evicted first; an expired entry stays (stale) and is
+   * served while the registry fails. The clock is ours (tests move it); lru-cache reads a start time of 0 as "no
+   * TTL", so its clock runs one ms ahead, and it reads each time (no resolution).
+   */
+  #cacheOptions(max: number, ttl: number): LRUCache.Options<string, Entry, unknown> {
+    return {
+      max,
+      ttl,
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+      updateAgeOnGet: false,
+      ttlResolution: 0,
+      perf: { now: () => this.#now() + 1 },
+    };
+  }
+
+  /** True while the entry at `key` is within its TTL (a TTL of 0 keeps nothing fresh). */
+  #fresh(key: string, entry: Entry): boolean {
+    const [cache, ttl] = entry.value === undefined ? [this.#negatives, this.#negativeTtlMs] : [this.#cache, this.#ttlMs];
+    return ttl > 0 && cache.getRemainingTTL(key) > 0;
   }
 
   /**
@@ -455,7 +481,7 @@ export class ToolSchemaSource {
     const entry = this.#entry(key);
     const now = this.#now();
     if (entry !== undefined) {
-      if (now < entry.expiresAt) {
+      if (this.#fresh(key, entry)) {
         this.#hits++;
         return entry.value;
       }
@@ -498,10 +524,7 @@ export class ToolSchemaSource {
         return undefined;
       }
       known = { subject, key: cacheKey(subject, version) };
-      if (version === undefined) {
-        if (this.#latestKeys.size >= this.#maxEntries + this.#maxNegativeEntries) this.#latestKeys.clear();
-        this.#latestKeys.set(tool, known);
-      }
+      if (version === undefined) this.#latestKeys.set(tool, known);
     }
     const { subject, key } = known;
     const entry = this.#entry(key);
@@ -511,8 +534,7 @@ export class ToolSchemaSource {
       this.#hits++;
       return undefined;
     }
-    const now = this.#now();
-    if (now < entry.expiresAt) {
+    if (this.#fresh(key, entry)) {
       this.#hits++;
       return entry.value;
     }
@@ -520,7 +542,7 @@ export class ToolSchemaSource {
     this.#hits++;
     // Served stale because the registry failed, not merely while a refresh from a healthy registry runs.
     if (entry.failure !== undefined || this.#unavailable) this.#stale++;
-    if (now >= entry.retryAt && !this.#inFlight.has(key)) {
+    if (this.#now() >= entry.retryAt && !this.#inFlight.has(key)) {
       // Failures are already recorded (retryAt, counters); a caller that needs the error uses get().
       this.#load(key, subject, tool, version).catch(() => undefined);
     }
@@ -534,7 +556,7 @@ export class ToolSchemaSource {
    */
   unknownReason(tool: string, version?: number): string | undefined {
     const subject = subjectFor(tool, this.#template);
-    return subjectProblem(subject) ?? this.#negatives.get(cacheKey(subject, version))?.reason;
+    return subjectProblem(subject) ?? this.#negatives.peek(cacheKey(subject, version))?.reason;
   }
 
   stats(): ToolSchemaSourceStats {
@@ -576,7 +598,7 @@ export class ToolSchemaSource {
         this.#unavailable = false;
         const reason =
           'the schema registry refuses the subject of this tool name ' + `(HTTP ${error.status}), so no schema can be registered for it`;
-        this.#store(key, freshEntry(undefined, this.#now() + this.#negativeTtlMs, reason));
+        this.#store(key, freshEntry(undefined, reason));
         return undefined;
       }
       if (error instanceof RegistryUnavailableError) this.#unavailable = true;
@@ -590,15 +612,14 @@ export class ToolSchemaSource {
       throw error;
     }
     this.#unavailable = false;
-    const now = this.#now();
     if (registered === undefined) {
-      this.#store(key, freshEntry(undefined, now + this.#negativeTtlMs));
+      this.#store(key, freshEntry(undefined));
       return undefined;
     }
     const compiled = this.#compile(tool, subject, registered);
-    this.#store(key, freshEntry(compiled, now + this.#ttlMs));
+    this.#store(key, freshEntry(compiled));
     // Versions are immutable, so `latest` also answers for the version it named.
-    if (version === undefined) this.#store(cacheKey(subject, registered.version), freshEntry(compiled, now + this.#ttlMs));
+    if (version === undefined) this.#store(cacheKey(subject, registered.version), freshEntry(compiled));
     return compiled;
   }
 
@@ -616,33 +637,24 @@ export class ToolSchemaSource {
   }
 
   #entry(key: string): Entry | undefined {
-    return this.#cache.get(key) ?? this.#negatives.get(key);
+    return this.#cache.peek(key) ?? this.#negatives.peek(key);
   }
 
   /**
-   * Insert into the tools or the negative cache (or move to the newest position there, and out of the other),
-   * then evict that cache's oldest written entries beyond its bound.
+   * Insert into the tools or the negative cache (as its newest entry, with a new TTL, and out of the other); the
+   * cache evicts its oldest written entries beyond its bound.
    */
   #store(key: string, entry: Entry): void {
-    const [cache, other, max] =
-      entry.value === undefined
-        ? [this.#negatives, this.#cache, this.#maxNegativeEntries]
-        : [this.#cache, this.#negatives, this.#maxEntries];
+    const [cache, other] = entry.value === undefined ? [this.#negatives, this.#cache] : [this.#cache, this.#negatives];
     other.delete(key);
     cache.delete(key);
     cache.set(key, entry);
-    for (const oldest of cache.keys()) {
-      if (cache.size <= max) break;
-      cache.delete(oldest);
-    }
   }
 }
 
 /** An answer just received from the registry: not stale, no failed refresh yet. */
-function freshEntry(value: CompiledTool | undefined, expiresAt: number, reason?: string): Entry {
-  return reason === undefined
-    ? { value, expiresAt, retryAt: 0, failure: undefined }
-    : { value, expiresAt, retryAt: 0, failure: undefined, reason };
+function freshEntry(value: CompiledTool | undefined, reason?: string): Entry {
+  return reason === undefined ? { value, retryAt: 0, failure: undefined } : { value, retryAt: 0, failure: undefined, reason };
 }
 
 /** Versions never contain NUL, so `version NUL subject` keys cannot collide whatever the subject holds. */

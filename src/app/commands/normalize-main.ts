@@ -1,12 +1,13 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
-import { DEFAULT_NORMALIZE_OPTIONS, MAX_CONFIGURABLE_ENTITY_PASSES } from '../../core/rule/normalize.js';
+import { pipelineFlags } from '../../config/flags.js';
 import { pipelineOptions } from '../../core/pipeline.js';
-import { DEFAULT_RECORD_LIMITS, MAX_CONFIGURABLE_DEPTH, MAX_CONFIGURABLE_RECORD_BYTES } from '../../core/records/bytes.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { normalizeStream } from './normalize-command.js';
-import { isDirectory, isFile, listFlag, parseCommandArgs, positiveInt, UsageError } from './usage.js';
+import { isDirectory, isFile, parseCommandArgs, UsageError } from './usage.js';
+
+const FLAGS = pipelineFlags(['deep', 'entityExempt', 'maxRecordBytes', 'maxDepth', 'maxEntityPasses']);
 
 export const NORMALIZE_USAGE = `Usage: toolcall-normalizer normalize --schemas DIR [--input FILE] [--output FILE] [options]
 
@@ -17,12 +18,7 @@ Options:
   --schemas DIR              Directory of tool definitions, one <tool>.json per tool (required)
   --input FILE               Read calls from FILE instead of stdin
   --output FILE              Write records to FILE instead of stdout
-  --deep                     Beyond RT-TOOL-8: also JSON-decode nested properties/items declared array/object
-  --entity-exempt LIST       Beyond RT-TOOL-8: comma-separated "tool" or "tool/parameter" entries whose strings
-                             keep their HTML character references (repeatable)
-  --max-record-bytes N       Largest line accepted, in bytes (default ${DEFAULT_RECORD_LIMITS.maxRecordBytes})
-  --max-depth N              Deepest nesting accepted (default ${DEFAULT_RECORD_LIMITS.maxDepth})
-  --max-entity-passes N      Bound on entity-decoding passes per string (default ${DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses})
+${FLAGS.usage}
   --summary                  Print counts to stderr at the end
 
 Exit status: 0 when every line was processed (invalid calls are data), 1 on an I/O failure, 2 on a usage error.`;
@@ -34,11 +30,7 @@ export async function normalizeMain(args: string[]): Promise<number> {
       schemas: { type: 'string' },
       input: { type: 'string' },
       output: { type: 'string' },
-      deep: { type: 'boolean' },
-      'entity-exempt': { type: 'string', multiple: true },
-      'max-record-bytes': { type: 'string' },
-      'max-depth': { type: 'string' },
-      'max-entity-passes': { type: 'string' },
+      ...FLAGS.options,
       summary: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -56,25 +48,9 @@ export async function normalizeMain(args: string[]): Promise<number> {
     throw new UsageError(`--input: "${values.input}" is not a readable file`, NORMALIZE_USAGE);
   }
 
-  const options = pipelineOptions({
-    maxRecordBytes: positiveInt(
-      values['max-record-bytes'],
-      'max-record-bytes',
-      DEFAULT_RECORD_LIMITS.maxRecordBytes,
-      NORMALIZE_USAGE,
-      MAX_CONFIGURABLE_RECORD_BYTES,
-    ),
-    maxDepth: positiveInt(values['max-depth'], 'max-depth', DEFAULT_RECORD_LIMITS.maxDepth, NORMALIZE_USAGE, MAX_CONFIGURABLE_DEPTH),
-    maxEntityPasses: positiveInt(
-      values['max-entity-passes'],
-      'max-entity-passes',
-      DEFAULT_NORMALIZE_OPTIONS.maxEntityPasses,
-      NORMALIZE_USAGE,
-      MAX_CONFIGURABLE_ENTITY_PASSES,
-    ),
-    deep: values.deep === true,
-    entityExempt: listFlag(values['entity-exempt']),
-  });
+  const flags = FLAGS.read(values);
+  if (!flags.ok) throw new UsageError(flags.message, NORMALIZE_USAGE);
+  const options = pipelineOptions(flags.settings);
 
   const loaded = await loadSchemaDir(schemasDir, createSchemaCompiler());
   for (const problem of loaded.problems) process.stderr.write(`toolcall-normalizer: schemas: ${problem.file}: ${problem.message}\n`);

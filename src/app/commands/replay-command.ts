@@ -13,7 +13,10 @@ import { truncate } from '../../core/shared/text.js';
 import { REPAIR_KINDS, type OutputRecord } from '../../core/shared/types.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { stdioOutput, type CommandOutput } from './output.js';
-import { isDirectory, listFlag, parseCommandArgs, UsageError } from './usage.js';
+import { pipelineFlags } from '../../config/flags.js';
+import { isDirectory, parseCommandArgs, UsageError } from './usage.js';
+
+const FLAGS = pipelineFlags(['deep', 'entityExempt']);
 
 export const REPLAY_USAGE = `Usage: toolcall-normalizer replay --schemas DIR --golden FILE [options]
 
@@ -38,8 +41,7 @@ Options:
   --schemas DIR              Directory of tool definitions, one <tool>.json per tool (required)
   --golden FILE              The golden cases (required)
   --json                     Print {"cases": [...], "passed": n, "failed": n} instead of text
-  --deep                     Beyond RT-TOOL-8, as for normalize
-  --entity-exempt LIST       As for normalize (repeatable)
+${FLAGS.usage}
 
 Exit status: 0 when every case passes; 1 when a case fails (or the file holds none); 2 on a usage error.`;
 
@@ -314,8 +316,7 @@ export async function replayMain(args: string[], output: CommandOutput = STDIO):
       schemas: { type: 'string' },
       golden: { type: 'string' },
       json: { type: 'boolean' },
-      deep: { type: 'boolean' },
-      'entity-exempt': { type: 'string', multiple: true },
+      ...FLAGS.options,
       help: { type: 'boolean', short: 'h' },
     },
     REPLAY_USAGE,
@@ -337,7 +338,9 @@ export async function replayMain(args: string[], output: CommandOutput = STDIO):
     throw new UsageError(`--golden: "${goldenFile}" is not a readable file`, REPLAY_USAGE);
   }
 
-  const options = pipelineOptions({ deep: values.deep === true, entityExempt: listFlag(values['entity-exempt']) });
+  const flags = FLAGS.read(values);
+  if (!flags.ok) throw new UsageError(flags.message, REPLAY_USAGE);
+  const options = pipelineOptions(flags.settings);
   const loaded = await loadSchemaDir(schemas, createSchemaCompiler());
   for (const problem of loaded.problems) output.err(`schemas: ${problem.file}: ${problem.message}`);
 

@@ -41,11 +41,6 @@ export function positiveInt(
   return n;
 }
 
-/** The values of a repeatable, comma-separated list flag (`--entity-exempt a,b --entity-exempt c`). */
-export function listFlag(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((value) => value.split(','));
-}
-
 /** True when `path` is a directory this process can stat. */
 export async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(

@@ -104,7 +104,7 @@ function checkTextSize(text: string, maxBytes: number): RecordFailure | undefine
   return bytes > maxBytes ? tooLargeFailure(bytes, maxBytes) : undefined;
 }
 
-/** The failure for a record over the size limit, in UTF-8 bytes (`atLeast`: counted no further than that). */
+/** The one `record_too_large` failure: `size` bytes (at least, when only a lower bound is known) over `maxBytes`. */
 export function tooLargeFailure(size: number, maxBytes: number, atLeast = false): RecordFailure {
   const amount = atLeast ? `at least ${size}` : `${size}`;
   return {

@@ -16,7 +16,6 @@
 import { Buffer } from 'node:buffer';
 import { decodeHTMLAttribute } from 'entities';
 import {
-  childPointer,
   isJsonObject,
   nestsDeeperThan,
   noteNumberProblems,
@@ -24,6 +23,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from '../shared/json.js';
+import { childPointer } from '../shared/json-pointer.js';
 import type { ParamRule, Schema, SchemaPlan } from './plan.js';
 import { MAX_PATTERN_WORK_PER_CALL, PatternMeter } from '../shared/patterns.js';
 import type { PassThrough, PassThroughReason, Repair } from '../shared/types.js';
@@ -108,7 +108,7 @@ export function normalizeArguments(
     }
     if (options.deep) {
       rule ??= calls.ruleForProperty(key);
-      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), calls, options, repairs, 2);
+      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), { plan: calls, options, repairs }, 2);
     }
     if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {
@@ -171,22 +171,21 @@ function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDec
   return { ok: true, value };
 }
 
+/** What a deep-mode walk carries unchanged through every level. */
+interface DeepWalk {
+  readonly plan: SchemaPlan;
+  readonly options: NormalizeOptions;
+  readonly repairs: Repair[];
+}
+
 /** Deep mode: apply the JSON-decoding repair to nested properties and items that declare containers. */
-function decodeNested(
-  value: JsonValue,
-  schema: Schema,
-  pointer: string,
-  plan: SchemaPlan,
-  options: NormalizeOptions,
-  repairs: Repair[],
-  depth: number,
-): JsonValue {
-  if (depth > options.maxDepth) return value;
+function decodeNested(value: JsonValue, schema: Schema, pointer: string, walk: DeepWalk, depth: number): JsonValue {
+  if (depth > walk.options.maxDepth) return value;
   if (Array.isArray(value)) {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as JsonValue;
-      const next = decodeChild(item, plan.ruleForItem(i, schema), childPointer(pointer, i), plan, options, repairs, depth);
+      const next = decodeChild(item, walk.plan.ruleForItem(i, schema), childPointer(pointer, i), walk, depth);
       if (next !== item) {
         out ??= value.slice();
         out[i] = next;
@@ -198,7 +197,7 @@ function decodeNested(
     let out: JsonObject | undefined;
     for (const key of Object.keys(value)) {
       const child = value[key] as JsonValue;
-      const next = decodeChild(child, plan.ruleForProperty(key, schema), childPointer(pointer, key), plan, options, repairs, depth);
+      const next = decodeChild(child, walk.plan.ruleForProperty(key, schema), childPointer(pointer, key), walk, depth);
       if (next !== child) {
         out ??= copyObject(value);
         setOwn(out, key, next);
@@ -209,24 +208,16 @@ function decodeNested(
   return value;
 }
 
-function decodeChild(
-  child: JsonValue,
-  rule: ParamRule,
-  pointer: string,
-  plan: SchemaPlan,
-  options: NormalizeOptions,
-  repairs: Repair[],
-  depth: number,
-): JsonValue {
+function decodeChild(child: JsonValue, rule: ParamRule, pointer: string, walk: DeepWalk, depth: number): JsonValue {
   if (rule.kind !== 'decode') return child;
   let value = child;
   if (typeof child === 'string') {
-    const decision = decideJson(child, rule, options.maxDepth - depth);
+    const decision = decideJson(child, rule, walk.options.maxDepth - depth);
     if (!decision.ok) return child;
     value = decision.value;
-    repairs.push({ pointer, kind: 'json_decoded' });
+    walk.repairs.push({ pointer, kind: 'json_decoded' });
   }
-  return decodeNested(value, rule.schema, pointer, plan, options, repairs, depth + 1);
+  return decodeNested(value, rule.schema, pointer, walk, depth + 1);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ErrorObject, Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { JsonObject, JsonValue } from '../shared/json.js';
+import { fragmentOf, valueAt } from '../shared/json-pointer.js';
 import type { Diagnostic } from '../shared/types.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../validation/validate.js';
 
@@ -128,7 +129,7 @@ export function createSchemaChecker(): SchemaChecker {
       if (whole !== undefined) return whole;
       // The whole schema does not compile (a mistake elsewhere): try the subschema on its own, with the root's
       // definitions beside it so `#/$defs/...` references still resolve.
-      const sub = valueAtPointer(root, pointer);
+      const sub = valueAt(root, pointer);
       if (
         sub === undefined ||
         pointer === '' ||
@@ -160,7 +161,7 @@ function validateAt(root: JsonObject, draft: SchemaDraft, pointer: string, value
     const copy = withoutKey(root, '$schema');
     const id = typeof copy.$id === 'string' && copy.$id !== '' ? copy.$id.replace(/#$/, '') : ROOT_KEY;
     ajv.addSchema(copy, id === ROOT_KEY ? ROOT_KEY : undefined);
-    const validate = ajv.getSchema(`${id}#${encodePointerForUri(pointer)}`);
+    const validate = ajv.getSchema(`${id}#${fragmentOf(pointer)}`);
     if (validate === undefined) return undefined;
     if (validate(value) === true) return [];
     return (validate.errors ?? []).map((error) => ({
@@ -171,18 +172,6 @@ function validateAt(root: JsonObject, draft: SchemaDraft, pointer: string, value
   } catch {
     return undefined;
   }
-}
-
-function valueAtPointer(root: JsonValue, pointer: string): JsonValue | undefined {
-  let node: JsonValue | undefined = root;
-  if (pointer === '') return node;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)];
-    else if (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, token)) node = node[token];
-    else return undefined;
-  }
-  return node;
 }
 
 function newInstance(draft: SchemaDraft, options: Options = OPTIONS): Ajv | Ajv2020 {
@@ -198,12 +187,4 @@ function toMetaError(error: ErrorObject): MetaSchemaError {
 /** A shallow copy without `key` (own data properties only: `__proto__` stays plain data). */
 function withoutKey(object: JsonObject, key: string): JsonObject {
   return Object.fromEntries(Object.entries(object).filter(([k]) => k !== key));
-}
-
-/** A JSON Pointer as a URI fragment: characters outside the fragment set are percent-encoded. */
-function encodePointerForUri(pointer: string): string {
-  return pointer
-    .split('/')
-    .map((token) => encodeURIComponent(token).replace(/%7E/gi, '~'))
-    .join('/');
 }

@@ -3,7 +3,8 @@
  * and the audit all walk tool schemas; they resolve references here so that they agree with each other and with
  * ajv on what a `$ref` names. Nothing is fetched: a reference outside the document resolves to nothing.
  */
-import { escapePointerToken, isJsonObject, walkFragmentPointer, type JsonObject } from './json.js';
+import { isJsonObject, type JsonObject } from './json.js';
+import { escapeToken, walkFragmentPointer } from './json-pointer.js';
 
 /** Keywords whose value is one subschema, applied to the same value. */
 export const SAME_VALUE_SINGLE_KEYWORDS = ['not', 'if', 'then', 'else'] as const;
@@ -50,9 +51,9 @@ export function walkSubschemas(
     const resource = parentResource === undefined || (typeof node.$id === 'string' && !node.$id.startsWith('#')) ? node : parentResource;
     visit(node, pointer, resource);
     for (const [key, value] of Object.entries(node)) {
-      const at = `${pointer}/${escapePointerToken(key)}`;
+      const at = `${pointer}/${escapeToken(key)}`;
       if (isMapKeyword(key) && isJsonObject(value)) {
-        for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapePointerToken(name)}`, depth + 1, resource);
+        for (const [name, sub] of Object.entries(value)) walk(sub, `${at}/${escapeToken(name)}`, depth + 1, resource);
       } else if (isListKeyword(key) && Array.isArray(value)) {
         value.forEach((sub, index) => {
           walk(sub, `${at}/${index}`, depth + 1, resource);
@@ -110,7 +111,7 @@ export class SchemaRefs {
     if (!fragment.startsWith('/')) return this.#index().anchors.get(fragment);
     const found = walkFragmentPointer(resource.schema, fragment);
     if (found === undefined) return undefined;
-    return { schema: found.value, pointer: resource.pointer + found.tokens.map((token) => `/${escapePointerToken(token)}`).join('') };
+    return { schema: found.value, pointer: resource.pointer + found.tokens.map((token) => `/${escapeToken(token)}`).join('') };
   }
 
   #index(): { anchors: Map<string, LocatedSchema>; ids: Map<string, LocatedSchema> } {

@@ -4,6 +4,7 @@
  * Messages and hints may echo untrusted data, so everything here is bounded in length and in time.
  */
 import { isJsonObject } from './json.js';
+import { unescapeToken } from './json-pointer.js';
 import type { JsonValue } from './json.js';
 
 /** How many characters of a received value (or key) a message may echo: values can be huge. */
@@ -156,7 +157,7 @@ export function arrayOrEmpty(value: unknown): JsonValue[] {
 
 export function refName(ref: string): string | undefined {
   const last = ref.split('/').at(-1);
-  return last === undefined || last === '' || last === '#' ? undefined : last.replace(/~1/g, '/').replace(/~0/g, '~');
+  return last === undefined || last === '' || last === '#' ? undefined : unescapeToken(last);
 }
 
 export function codePointLength(text: string): number {

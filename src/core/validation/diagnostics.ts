@@ -24,6 +24,7 @@ import {
   typeNoun,
 } from '../shared/text.js';
 import { isJsonObject, jsonTypeOf } from '../shared/json.js';
+import { arrayIndex, parsePointer } from '../shared/json-pointer.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import { schemaKeyword, typeAllows, type SchemaIndex } from './schema-index.js';
 import type { Diagnostic } from '../shared/types.js';
@@ -407,11 +408,11 @@ class Renderer {
     if (pointer === '') return 'the arguments';
     let label = '';
     let current: unknown = this.args;
-    for (const raw of pointer.slice(1).split('/')) {
-      const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (Array.isArray(current) && /^\d+$/.test(token)) {
+    for (const token of parsePointer(pointer) ?? [pointer]) {
+      const index = Array.isArray(current) ? arrayIndex(token) : undefined;
+      if (Array.isArray(current) && index !== undefined) {
         label += `[${token}]`;
-        current = current[Number(token)];
+        current = current[index];
       } else {
         label += label === '' ? token : `.${token}`;
         current = isJsonObject(current) && Object.hasOwn(current, token) ? current[token] : undefined;

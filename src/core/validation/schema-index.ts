@@ -5,6 +5,7 @@
  * compile-time cycle check; ajv does the actual validation.
  */
 import { isJsonObject, jsonTypeOf, schemaTypeOf } from '../shared/json.js';
+import { arrayIndex, escapeToken, parsePointer } from '../shared/json-pointer.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import {
   CHILD_MAP_KEYWORDS,
@@ -27,10 +28,6 @@ interface SubschemaEdge {
 
 function isSchemaLike(value: unknown): boolean {
   return typeof value === 'boolean' || isJsonObject(value);
-}
-
-function pointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
@@ -63,14 +60,14 @@ export class SchemaIndex {
     for (const key of SAME_VALUE_MAP_KEYWORDS) {
       const map = schema[key];
       if (Object.hasOwn(schema, key) && isJsonObject(map)) {
-        for (const [name, s] of Object.entries(map)) add(s, `${pointer}/${key}/${pointerToken(name)}`, true);
+        for (const [name, s] of Object.entries(map)) add(s, `${pointer}/${key}/${escapeToken(name)}`, true);
       }
     }
     for (const key of CHILD_SINGLE_KEYWORDS) if (Object.hasOwn(schema, key)) add(schema[key], `${pointer}/${key}`, false);
     for (const key of CHILD_MAP_KEYWORDS) {
       const map = schema[key];
       if (Object.hasOwn(schema, key) && isJsonObject(map)) {
-        for (const [name, s] of Object.entries(map)) add(s, `${pointer}/${key}/${pointerToken(name)}`, false);
+        for (const [name, s] of Object.entries(map)) add(s, `${pointer}/${key}/${escapeToken(name)}`, false);
       }
     }
     for (const key of ITEMS_KEYWORDS) {
@@ -183,12 +180,13 @@ export class SchemaIndex {
     let schema: unknown = this.root;
     let value: unknown = args;
     if (pointer === '') return schema;
-    for (const raw of pointer.slice(1).split('/')) {
-      const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const tokens = parsePointer(pointer);
+    if (tokens === undefined) return undefined;
+    for (const token of tokens) {
       const resolved =
         isJsonObject(schema) && typeof schema.$ref === 'string' && schema.properties === undefined ? this.resolve(schema.$ref) : schema;
-      if (Array.isArray(value) && /^\d+$/.test(token)) {
-        const position = Number(token);
+      const position = Array.isArray(value) ? arrayIndex(token) : undefined;
+      if (Array.isArray(value) && position !== undefined) {
         const prefixItems = schemaKeyword(resolved, 'prefixItems');
         const items = schemaKeyword(resolved, 'items');
         if (Array.isArray(prefixItems) && position < prefixItems.length) schema = prefixItems[position];

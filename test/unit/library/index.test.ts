@@ -165,14 +165,18 @@ describe('createNormalizer: options', () => {
 
   it('refuses bad options with the option named', () => {
     const tools = { t: TAGS_SCHEMA };
-    expect(() => createNormalizer({ tools, maxDepth: 0 })).toThrow(/"maxDepth" must be a positive integer/);
-    expect(() => createNormalizer({ tools, maxDepth: 1001 })).toThrow(/"maxDepth" must be at most 1000/);
-    expect(() => createNormalizer({ tools, maxRecordBytes: 1.5 })).toThrow(/"maxRecordBytes"/);
-    expect(() => createNormalizer({ tools, maxEntityPasses: '3' as never })).toThrow(
-      /"maxEntityPasses" must be a positive integer, got string/,
+    expect(() => createNormalizer({ tools, maxDepth: 0 })).toThrow('createNormalizer: maxDepth: must be an integer from 1 to 1000, got 0');
+    expect(() => createNormalizer({ tools, maxDepth: 1001 })).toThrow(RangeError);
+    expect(() => createNormalizer({ tools, maxRecordBytes: 1.5 })).toThrow(
+      /maxRecordBytes: must be an integer from 1 to 268435456, got 1\.5/,
     );
-    expect(() => createNormalizer({ tools, deep: 'yes' as never })).toThrow(/"deep" must be a boolean/);
-    expect(() => createNormalizer({ tools, entityExempt: 'a' as never })).toThrow(/"entityExempt" must be an array/);
+    expect(() => createNormalizer({ tools, maxEntityPasses: '3' as never })).toThrow(
+      'maxEntityPasses: must be an integer from 1 to 1000, got "3"',
+    );
+    expect(() => createNormalizer({ tools, deep: 'yes' as never })).toThrow('deep: must be true or false, got "yes"');
+    expect(() => createNormalizer({ tools, entityExempt: 'a' as never })).toThrow(
+      /entityExempt: must be a list of "tool" or "tool\/parameter" strings/,
+    );
     expect(() => createNormalizer({ tools, maxdepth: 3 } as never)).toThrow(/unknown option "maxdepth"/);
   });
 });

@@ -2,8 +2,8 @@
  * Arguments as sent to the arguments object: envelope decoding, not a repair. Pure; never throws on data.
  */
 import { DEFAULT_RECORD_LIMITS, MAX_REASON_CHARS, tooDeepFailure } from '../bytes.js';
+import { childPointer } from '../../shared/json-pointer.js';
 import {
-  childPointer,
   isJsonObject,
   jsonTypeOf,
   nestsDeeperThan,

@@ -1,6 +1,7 @@
 /** Objects: unknown properties (`additionalProperties`, `unevaluatedProperties`), property counts and `propertyNames`. */
 import type { ErrorObject } from 'ajv';
-import { childPointer, isJsonObject } from '../../shared/json.js';
+import { isJsonObject } from '../../shared/json.js';
+import { childPointer } from '../../shared/json-pointer.js';
 import type { JsonObject } from '../../shared/json.js';
 import { arrayOrEmpty, closeName, dedupe, listValues, plural, preview, PREVIEW_CHARS, QUOTE_CHARS, truncate } from '../../shared/text.js';
 import { numberParam, param, stringParam } from '../ajv-error-tree.js';

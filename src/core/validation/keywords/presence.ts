@@ -1,6 +1,6 @@
 /** Presence: `required`, `dependentRequired` and draft-07's array-form `dependencies`. */
 import type { ErrorCode } from '../../shared/codes.js';
-import { childPointer } from '../../shared/json.js';
+import { childPointer } from '../../shared/json-pointer.js';
 import type { JsonValue } from '../../shared/json.js';
 import {
   capitalize,

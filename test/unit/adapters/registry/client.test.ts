@@ -170,6 +170,14 @@ describe('ToolSchemaSource: fetching and caching', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a TTL of 0 keeps nothing fresh: every lookup asks the registry, even on an unmoving clock', async () => {
+    const server = await startServer(() => registered('search', 1, 1));
+    const tools = source(server.url, { now: 0 }, { cacheTtlMs: 0 });
+    await tools.get('search');
+    await tools.get('search');
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('de-duplicates concurrent fetches of the same key into one request', async () => {
     const server = await startServer(() => ({ ...registered('search', 1, 1), delayMs: 100 }));
     const tools = source(server.url, { now: 0 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTypeOf, measureDepth, nestsDeeperThan, schemaTypeOf, walkFragmentPointer } from '../../../../src/core/shared/json.js';
+import { jsonTypeOf, measureDepth, nestsDeeperThan, schemaTypeOf } from '../../../../src/core/shared/json.js';
+import { walkFragmentPointer } from '../../../../src/core/shared/json-pointer.js';
 
 describe('walkFragmentPointer: a JSON Pointer in a URI fragment, as local $refs carry it', () => {
   const root = {
