@@ -4,10 +4,9 @@
  * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
  */
 import { enableCompileCache } from 'node:module';
-import { CommandIoError, ioReason, isBrokenPipe } from './app/commands/io.js';
+import { CommandIoError, forTerminal, ioReason, isBrokenPipe } from './app/commands/io.js';
 import { UsageError } from './app/commands/usage.js';
 import { compileCacheDirectory } from './config/compile-cache.js';
-import { forTerminal } from './core/shared/text.js';
 
 // Output that cannot be written ends the command: quietly when the reader has gone (`normalize | head -1`), as a
 // filter killed by SIGPIPE ends; in one line otherwise (a full disk), exit 1. Never Node.js's stack trace.

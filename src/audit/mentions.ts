@@ -444,7 +444,8 @@ const NAME_LIST = String.raw`${LIST_START}(?:${NAME}\s*,\s*)*${NAME}\s+and\s+${N
 
 /** "`start` and `end` must be provided together", "are required together". */
 const TOGETHER = new RegExp(
-  String.raw`(${NAME_LIST})\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|` +
+  String.raw`(${NAME_LIST})\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?` +
+    String.raw`(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|` +
     String.raw`(${NAME_LIST})\s+are\s+(?:required|needed)\s+together\b`,
   'i',
 );
@@ -452,7 +453,8 @@ const TOGETHER = new RegExp(
 /** "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`". */
 const EXCLUSIVE = new RegExp(
   String.raw`(${TOKEN_START}${NAME})\s+and\s+(${NAME})\s+are\s+mutually\s+exclusive\b|` +
-    String.raw`(${TOKEN_START}${NAME})\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})`,
+    String.raw`(${TOKEN_START}${NAME})\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
+    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})`,
   'i',
 );
 

@@ -4,6 +4,8 @@
 import { ioReason } from '../../adapters/files/io-reason.js';
 
 export { ioReason };
+// The entry point may not import the core: it escapes its messages with the commands' helper.
+export { forTerminal } from '../../core/shared/text.js';
 
 /** A file or stream a command needs could not be read or written: exit 1 with its one-line message. */
 export class CommandIoError extends Error {
