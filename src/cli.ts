@@ -4,8 +4,31 @@
  * only dispatches and turns failures into exit codes (2: usage, 1: the command failed).
  */
 import { enableCompileCache } from 'node:module';
+import { CommandIoError, forTerminal, ioReason, isBrokenPipe } from './app/commands/io.js';
 import { UsageError } from './app/commands/usage.js';
 import { compileCacheDirectory } from './config/compile-cache.js';
+
+// Output that cannot be written ends the command: quietly when the reader has gone (`normalize | head -1`), as a
+// filter killed by SIGPIPE ends; in one line otherwise (a full disk), exit 1. Never Node.js's stack trace.
+process.stdout.on('error', (error: unknown) => {
+  if (isBrokenPipe(error)) diesOfBrokenPipe();
+  process.stderr.write(`toolcall-normalizer: cannot write to standard output: ${ioReason(error)}\n`);
+  process.exit(1);
+});
+// Messages that cannot be written are lost; the exit status still tells.
+process.stderr.on('error', () => undefined);
+
+/**
+ * Ends the process as SIGPIPE's default action would (status 141 in a shell). Node.js ignores SIGPIPE; a listener
+ * added and removed puts the default action back.
+ */
+function diesOfBrokenPipe(): never {
+  const ignore = (): void => undefined;
+  process.on('SIGPIPE', ignore);
+  process.removeListener('SIGPIPE', ignore);
+  process.kill(process.pid, 'SIGPIPE');
+  process.exit(128 + 13);
+}
 
 // Spares most of the modules' compile time at start. Node.js never throws here: where the directory cannot be
 // written (a read-only container), the command runs without the cache.
@@ -53,12 +76,16 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    if (isBrokenPipe(error)) diesOfBrokenPipe();
     if (error instanceof UsageError) {
-      process.stderr.write(`toolcall-normalizer: ${error.message}\n${error.usage}\n`);
+      process.stderr.write(`toolcall-normalizer: ${forTerminal(error.message)}\n${error.usage}\n`);
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`toolcall-normalizer: ${error instanceof Error ? error.message : String(error)}\n`);
+    // One line whatever failed: a command's own I/O message, or the system's reason for anything else.
+    const text = error instanceof Error ? error.message : String(error);
+    const message = error instanceof CommandIoError ? text : (text.split('\n', 1)[0] ?? text);
+    process.stderr.write(`toolcall-normalizer: ${forTerminal(message)}\n`);
     process.exitCode = 1;
   },
 );

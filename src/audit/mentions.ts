@@ -7,7 +7,7 @@
 import type { JsonObject } from '../core/shared/json.js';
 import type { Candidate } from './candidates.js';
 import { FindingList, json, quote } from './findings.js';
-import { escapeRegExp } from './prose-text.js';
+import { CLAUSE_CHARS, escapeRegExp, lastSeparator, textBefore } from './prose-text.js';
 import { MEASURE_UNITS, parseValueList } from './prose-values.js';
 import { ITEM_UNITS, LENGTH_UNITS, singular, words } from './prose.js';
 import type { AuditNode, SchemaView } from './schema-nav.js';
@@ -174,16 +174,42 @@ export function findMentions(sentence: string, matchers: ReadonlyMap<string, Reg
     }
   }
   all.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
+  // Kept mentions do not overlap and come in order, so the last one ends furthest: only it can overlap the next.
   const kept: Mention[] = [];
   for (const mention of all) {
-    if (kept.some((k) => k.start < mention.end && mention.start < k.end)) continue;
+    const last = kept.at(-1);
+    if (last !== undefined && mention.start < last.end) continue;
     kept.push(mention);
   }
   return kept;
 }
 
+/** The index of the first item for which `past` holds, `items.length` if none; `past` must hold from some index on. */
+function firstIndex<T>(items: readonly T[], past: (item: T) => boolean): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (past(items[mid] as T)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
 export function wordsBetween(sentence: string, from: number, to: number): number {
   return from >= to ? 0 : words(sentence.slice(from, to)).length;
+}
+
+/** How much of a span {@link fewWordsBetween} reads first: ample for a few words. */
+const FEW_WORDS_CHARS = 1024;
+
+/**
+ * `wordsBetween(...) <= max`, reading the span's first {@link FEW_WORDS_CHARS} characters first: over `max` words
+ * there means over `max` in all, so a long sentence of many candidates is not read whole for each of them.
+ */
+export function fewWordsBetween(sentence: string, from: number, to: number, max: number): boolean {
+  if (to - from > FEW_WORDS_CHARS && wordsBetween(sentence, from, from + FEW_WORDS_CHARS) > max) return false;
+  return wordsBetween(sentence, from, to) <= max;
 }
 
 /**
@@ -191,15 +217,18 @@ export function wordsBetween(sentence: string, from: number, to: number): number
  * it (with the mentions coordinated with that one: "check_in and check_out must be ..."), else one right after it.
  */
 export function attribute(candidate: Candidate, sentence: string, mentions: readonly Mention[], topLevel: readonly AuditNode[]): string[] {
-  const preceding = mentions.filter((m) => m.end <= candidate.start);
-  const before = preceding.at(-1);
-  const after = mentions.find((m) => m.start >= candidate.end);
-  const inside = mentions.find((m) => m.start >= candidate.start && m.end <= candidate.end);
+  // Mentions come in order without overlapping (findMentions), so their ends are in order too: each of these is
+  // one binary search, not a walk over every mention for every candidate.
+  const precedingCount = firstIndex(mentions, (m) => m.end > candidate.start);
+  const before = precedingCount > 0 ? mentions[precedingCount - 1] : undefined;
+  const after = mentions[firstIndex(mentions, (m) => m.start >= candidate.end)];
+  const first = mentions[firstIndex(mentions, (m) => m.start >= candidate.start)];
+  const inside = first !== undefined && first.end <= candidate.end ? first : undefined;
   const withCoordinated = (last: Mention): string[] => {
     const names = [last.parameter];
-    for (let i = preceding.indexOf(last) - 1; i >= 0; i--) {
-      const current = preceding[i];
-      const next = preceding[i + 1];
+    for (let i = precedingCount - 2; i >= 0; i--) {
+      const current = mentions[i];
+      const next = mentions[i + 1];
       if (current === undefined || next === undefined) break;
       if (!/^\s*(?:,|and|or|,\s*and|,\s*or)\s*(?:the\s+)?$/i.test(sentence.slice(current.end, next.start).replace(/[`"']/g, ''))) break;
       names.unshift(current.parameter);
@@ -208,18 +237,18 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
   };
   if (candidate.kind === 'required') {
     if (candidate.subject === 'after')
-      return after !== undefined && wordsBetween(sentence, candidate.end, after.start) <= 2 ? [after.parameter] : [];
-    return before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 4 ? withCoordinated(before) : [];
+      return after !== undefined && fewWordsBetween(sentence, candidate.end, after.start, 2) ? [after.parameter] : [];
+    return before !== undefined && fewWordsBetween(sentence, before.end, candidate.start, 4) ? withCoordinated(before) : [];
   }
   if (candidate.kind === 'optional') {
-    return before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 2 ? [before.parameter] : [];
+    return before !== undefined && fewWordsBetween(sentence, before.end, candidate.start, 2) ? [before.parameter] : [];
   }
   if (inside !== undefined) return [inside.parameter];
   if (conditionalClause(sentence, candidate.start)) return [];
-  if (before !== undefined && wordsBetween(sentence, before.end, candidate.start) <= 8) return withCoordinated(before);
+  if (before !== undefined && fewWordsBetween(sentence, before.end, candidate.start, 8)) return withCoordinated(before);
   if (
     after !== undefined &&
-    wordsBetween(sentence, candidate.end, after.start) <= 2 &&
+    fewWordsBetween(sentence, candidate.end, after.start, 2) &&
     !/[;:.,]/.test(sentence.slice(candidate.end, after.start))
   )
     return [after.parameter];
@@ -227,10 +256,7 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
   if (candidate.kind === 'bound' && candidate.unit !== undefined && !MEASURE_UNITS.test(candidate.unit)) {
     const unit = singular(candidate.unit);
     if (unit.length < 3 || GENERIC_HEADS.has(unit)) return [];
-    const owners = topLevel.filter((node) => {
-      const vocabulary = [...nameTokens(node.parameter), ...words(node.view.description ?? '')].map(singular);
-      return vocabulary.includes(unit);
-    });
+    const owners = topLevel.filter((node) => vocabulary(node).has(unit));
     const owner = owners.length === 1 ? owners[0] : undefined;
     if (owner !== undefined) return [owner.parameter];
   }
@@ -251,14 +277,37 @@ export function toolClaimFits(node: AuditNode, candidate: Candidate): boolean {
   if (cls === 'length' || cls === 'bytes' || cls === 'items' || cls === 'properties') return true;
   if (candidate.unit === undefined) return isNumber;
   const unit = singular(candidate.unit);
-  const vocabulary = [...nameTokens(node.parameter), ...words(node.view.description ?? '')].map(singular);
-  return vocabulary.includes(unit) || (isNumber && cls === 'measure');
+  return vocabulary(node).has(unit) || (isNumber && cls === 'measure');
 }
+
+const vocabularies = new WeakMap<AuditNode, ReadonlySet<string>>();
+
+/**
+ * The words a parameter is known by (its name's tokens and its description's words, singular), read once per node:
+ * every candidate of a long description asks for them.
+ */
+function vocabulary(node: AuditNode): ReadonlySet<string> {
+  let known = vocabularies.get(node);
+  if (known === undefined) {
+    known = new Set([...nameTokens(node.parameter), ...words(node.view.description ?? '')].map(singular));
+    vocabularies.set(node, known);
+  }
+  return known;
+}
+
+/** How much of a clause's start {@link conditionalClause} reads. */
+const CLAUSE_HEAD_CHARS = 64;
 
 /** A candidate inside "if ..."/"when ..." states when something happens, not a constraint. */
 export function conditionalClause(sentence: string, at: number): boolean {
-  const clauseStart = Math.max(sentence.lastIndexOf(',', at - 1), sentence.lastIndexOf(';', at - 1), -1) + 1;
-  return /^\s*(?:if|when|whenever|unless|once|while|for\s+example|e\.g\.)\b/i.test(sentence.slice(clauseStart, at));
+  const separator = lastSeparator(sentence, at - 1);
+  // A clause that starts further back than a separator is looked for is no "if ..." clause.
+  if (separator === -1 && at - 1 > CLAUSE_CHARS) return false;
+  const clauseStart = separator + 1;
+  // The clause's first words decide; read no more of it (a long one would be read whole for every candidate).
+  return /^\s*(?:if|when|whenever|unless|once|while|for\s+example|e\.g\.)\b/i.test(
+    sentence.slice(clauseStart, Math.min(at, clauseStart + CLAUSE_HEAD_CHARS)),
+  );
 }
 
 /**
@@ -268,7 +317,7 @@ export function conditionalClause(sentence: string, at: number): boolean {
 export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string, node: AuditNode, topLevel: readonly AuditNode[]): boolean {
   if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) return true;
   const others = topLevel.filter((n) => n.parameter !== node.parameter && n.parameter !== node.name);
-  const prefix = sentence.slice(0, candidate.start);
+  const prefix = textBefore(sentence, candidate.start);
   const quotedBefore = others.some((other) =>
     new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"'],?\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix),
   );
@@ -353,10 +402,7 @@ export function groupRule(
   }
 
   // "`start` and `end` must be provided together", "are required together"
-  const together =
-    /((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|((?:[`"']?[A-Za-z_][\w.-]*[`"']?\s*,\s*)*[`"']?[A-Za-z_][\w.-]*[`"']?\s+and\s+[`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+(?:required|needed)\s+together\b/i.exec(
-      sentence,
-    );
+  const together = TOGETHER.exec(sentence);
   if (together !== null) {
     const names = namesIn((together[1] ?? together[2] ?? '').split(/\s*(?:,|\band\b)\s*/).map((n) => n.replace(/[`"']/g, '').trim()));
     if (names.length >= 2) {
@@ -370,10 +416,7 @@ export function groupRule(
   }
 
   // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
-  const exclusive =
-    /([`"']?[A-Za-z_][\w.-]*[`"']?)\s+and\s+([`"']?[A-Za-z_][\w.-]*[`"']?)\s+are\s+mutually\s+exclusive\b|([`"']?[A-Za-z_][\w.-]*[`"']?)\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+([`"']?[A-Za-z_][\w.-]*[`"']?)/i.exec(
-      sentence,
-    );
+  const exclusive = EXCLUSIVE.exec(sentence);
   if (exclusive !== null) {
     const names = namesIn([exclusive[1] ?? exclusive[3] ?? '', exclusive[2] ?? exclusive[4] ?? ''].map((n) => n.replace(/[`"']/g, '')));
     if (names.length === 2) {
@@ -383,6 +426,37 @@ export function groupRule(
   }
   return found;
 }
+
+/** A parameter name as prose writes it, bare or quoted. */
+const NAME = String.raw`[\x60"']?[A-Za-z_][\w.-]*[\x60"']?`;
+
+/**
+ * Where a name may start: not inside a token or just after its opening quote, where the name from the token's
+ * start already covers it. Each token is then tried once, not from each of its characters (quadratic on a long
+ * word); the leftmost match, and so the result, is the same.
+ */
+const TOKEN_START = String.raw`(?:(?=[A-Za-z_])(?<![A-Za-z_][\w.-]*?|[\x60"'])|(?=[\x60"']))`;
+
+/** Where a list of names may start: also not after an item of a list, which the list's first item already covers. */
+const LIST_START = String.raw`${TOKEN_START}(?<![A-Za-z_][\w.-]*?[\x60"']?\s*,\s*)`;
+
+const NAME_LIST = String.raw`${LIST_START}(?:${NAME}\s*,\s*)*${NAME}\s+and\s+${NAME}`;
+
+/** "`start` and `end` must be provided together", "are required together". */
+const TOGETHER = new RegExp(
+  String.raw`(${NAME_LIST})\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?` +
+    String.raw`(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|` +
+    String.raw`(${NAME_LIST})\s+are\s+(?:required|needed)\s+together\b`,
+  'i',
+);
+
+/** "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`". */
+const EXCLUSIVE = new RegExp(
+  String.raw`(${TOKEN_START}${NAME})\s+and\s+(${NAME})\s+are\s+mutually\s+exclusive\b|` +
+    String.raw`(${TOKEN_START}${NAME})\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
+    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})`,
+  'i',
+);
 
 export type UnitClass = 'length' | 'bytes' | 'items' | 'properties' | 'measure' | 'precision' | 'noun' | undefined;
 

@@ -9,7 +9,7 @@ import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
 import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
-import { escapeRegExp, mentionsNumber } from './prose-text.js';
+import { escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
 import { singular } from './prose.js';
 import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
 import type { SchemaFix } from './types.js';
@@ -199,7 +199,7 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         if (view.types?.has('boolean') === true || /read_?only/i.test(node.name)) break;
         if (firstSite(view, 'readOnly')?.value === true || hasKeyword(view, 'const')) break;
         // "viewer (read only), editor or admin": a gloss on one of the allowed values, not on the parameter.
-        const glossed = /([\w-]+)\W*$/.exec(claim.sentence.slice(0, c.start))?.[1]?.toLowerCase();
+        const glossed = /([\w-]+)\W*$/.exec(textBefore(claim.sentence, c.start))?.[1]?.toLowerCase();
         if (
           c.phrase.startsWith('(') &&
           glossed !== undefined &&
@@ -608,7 +608,7 @@ function patternIsHomeFor(pattern: string, format: string | undefined): boolean 
 }
 
 function negated(sentence: string, at: number): boolean {
-  return /\b(?:not|never|no|instead\s+of|rather\s+than|unlike)\s+(?:an?\s+|in\s+|as\s+|the\s+)?$/i.test(sentence.slice(0, at));
+  return /\b(?:not|never|no|instead\s+of|rather\s+than|unlike)\s+(?:an?\s+|in\s+|as\s+|the\s+)?$/i.test(textBefore(sentence, at));
 }
 
 /**
@@ -624,7 +624,7 @@ function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
   )
     return true;
   if (/\brelative\s+(?:dates?|times?)\b|\b(?:\d+\s+\w+\s+ago|yesterday|tomorrow)\b/i.test(sentence)) return true;
-  const before = sentence.slice(0, c.start);
+  const before = textBefore(sentence, c.start);
   if (
     /(?:^|[.;]\s*)for\s+[\w\s-]{1,30},\s*(?:use\s+)?$/i.test(before) ||
     /\bfor\s+[\w-]+\s+(?:fields?|values?|parameters?)\s*,?\s*$/i.test(before)

@@ -31,6 +31,44 @@ export function trailingWord(text: string, from: number, to: number): string {
   return text.slice(at, to);
 }
 
+/** How far back a guard reads before a candidate: the words it looks for sit just before it. */
+export const LOOKBACK_CHARS = 256;
+
+/**
+ * The text before `at`, for a guard anchored at its end (`/\bnot\s+$/`): all of it when short, else about its last
+ * {@link LOOKBACK_CHARS}, cut after a whitespace character (so `\b` reads as before) and led by a NUL, which no
+ * guard matches (so `^` still means the sentence's start only). Such a regex is tried from every position of what
+ * it is given: given every candidate's whole prefix, a long sentence costs its length squared.
+ */
+export function textBefore(text: string, at: number): string {
+  if (at <= LOOKBACK_CHARS) return text.slice(0, at);
+  let cut = at - LOOKBACK_CHARS;
+  while (cut < at && !/\s/.test(text.charAt(cut - 1))) cut++;
+  return `\u0000${text.slice(cut, at)}`;
+}
+
+/** The clause from `clauseStart` to `at`, or, when long, its {@link textBefore} part. */
+export function clauseBefore(text: string, clauseStart: number, at: number): string {
+  return at - clauseStart <= LOOKBACK_CHARS ? text.slice(clauseStart, at) : textBefore(text, at);
+}
+
+/** How far back {@link lastSeparator} looks for the start of a clause. */
+export const CLAUSE_CHARS = 4 * LOOKBACK_CHARS;
+
+/**
+ * The last `,` or `;` of `text` at or before `upTo` (a negative `upTo` reads as 0, as `lastIndexOf` has it) and no
+ * more than {@link CLAUSE_CHARS} before it; -1 when there is none. Unbounded, each candidate of a long sentence
+ * would search it back to its start.
+ */
+export function lastSeparator(text: string, upTo: number): number {
+  const from = Math.min(Math.max(upTo, 0), text.length - 1);
+  for (let i = from; i >= 0 && i >= from - CLAUSE_CHARS; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2c || c === 0x3b) return i;
+  }
+  return -1;
+}
+
 /** Splits prose into sentences: at `.`/`!`/`?` followed by whitespace, and at line breaks; never after "e.g.". */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];

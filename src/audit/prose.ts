@@ -14,7 +14,7 @@
  * Pure: no I/O; deterministic.
  */
 import type { BoundCandidate, Candidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
-import { GLOSS, NUM, parseNumber, UNIT, unitOf } from './prose-text.js';
+import { clauseBefore, GLOSS, lastSeparator, NUM, parseNumber, textBefore, UNIT, unitOf } from './prose-text.js';
 import { defaultCandidate, enumCandidate } from './prose-values.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -36,7 +36,7 @@ export const COPULA_BEFORE =
  * or "never less than 1" (other rules), not "values above 50 are slow".
  */
 export function copulaGuard(sentence: string, at: number): boolean {
-  const before = sentence.slice(0, at);
+  const before = textBefore(sentence, at);
   return COPULA_BEFORE.test(before) && !/\b(?:no|not|never)\s+$/i.test(before);
 }
 
@@ -152,7 +152,7 @@ export const RULES: readonly Rule[] = [
       // first, the regex would be retried at every position of a run of spaces with no separator after it
       // (quadratic).
       const separator = /^\s*(to|through|\.\.|–|—|-)/i.exec(m[0].slice((m[1] ?? '').length))?.[1]?.toLowerCase() ?? '';
-      const before = s.slice(0, m.index);
+      const before = textBefore(s, m.index);
       const after = s.slice(m.index + m[0].length);
       const lengthOrItems = unit !== undefined && (LENGTH_UNITS.test(unit) || ITEM_UNITS.test(unit));
       const parenthesized = /\(\s*$/.test(before) && /^\s*[),;]/.test(after);
@@ -272,7 +272,7 @@ export const RULES: readonly Rule[] = [
       String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|` +
         String.raw`cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`,
     ),
-    build: (m, s) => (/\b(?:if|when|unless|whether)\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('nonEmpty', m, 'non-empty')]),
+    build: (m, s) => (/\b(?:if|when|unless|whether)\s+$/i.test(textBefore(s, m.index)) ? [] : [simple('nonEmpty', m, 'non-empty')]),
   },
   // ---- read-only
   {
@@ -433,7 +433,7 @@ export const RULES: readonly Rule[] = [
       String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|` +
         String.raw`\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
     ),
-    build: (m, s) => (/\bnot\s+$/i.test(s.slice(0, m.index)) ? [] : [simple('optional', m, 'optional')]),
+    build: (m, s) => (/\bnot\s+$/i.test(textBefore(s, m.index)) ? [] : [simple('optional', m, 'optional')]),
   },
   // ---- templates: "(format: GHSA-xxxx-xxxx-xxxx)", "in format 'user:ID' or 'team:ID'"
   {
@@ -549,8 +549,8 @@ export function formatCandidate(m: RegExpExecArray, format: string | undefined, 
 export function isConditional(sentence: string, start: number, end: number): boolean {
   if (/^\s*(?:if|when|unless|whenever|only)\b/i.test(sentence)) return true;
   if (/\balso\b/i.test(sentence.slice(start, end))) return true;
-  const clauseStart = Math.max(sentence.lastIndexOf(',', start), sentence.lastIndexOf(';', start), 0);
-  if (/\b(?:if|when|unless|whenever|only\s+(?:if|when))\b/i.test(sentence.slice(clauseStart, start))) return true;
+  const clauseStart = Math.max(lastSeparator(sentence, start), 0);
+  if (/\b(?:if|when|unless|whenever|only\s+(?:if|when))\b/i.test(clauseBefore(sentence, clauseStart, start))) return true;
   return /^\s*(?:only\s+)?(?:when|if|unless|for|by|in|to|with|on|after|before|during|as|whenever|except|once|while)\b/i.test(
     sentence.slice(end),
   );
@@ -560,7 +560,7 @@ export function requiredCandidate(m: RegExpExecArray, sentence: string, subject:
   const start = m.index;
   const end = m.index + m[0].length;
   if (isConditional(sentence, start, end)) return [];
-  if (/\b(?:not|never|no\s+longer|n't)\s+$/i.test(sentence.slice(0, start))) return [];
+  if (/\b(?:not|never|no\s+longer|n't)\s+$/i.test(textBefore(sentence, start))) return [];
   return [{ kind: 'required', subject, start, end, phrase: m[0].trim(), rule: subject === 'after' ? 'always-provide' : 'is-required' }];
 }
 
@@ -591,21 +591,68 @@ export function extractCandidates(sentence: string): Candidate[] {
 export function dedupe(candidates: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   const specificFormat = candidates.some((c) => c.kind === 'format' && c.rule !== 'in-format');
+  const exactLengths = new Spans();
+  for (const candidate of candidates) if (candidate.kind === 'exactLength') exactLengths.add(candidate);
+  // Kept candidates by constraint: a duplicate is the same constraint overlapping one already kept (for a bound,
+  // also one inside a range already found: the "n-to-m" rule also sees "1 and 100" style numbers).
+  const kept = new Map<string, Spans>();
   for (const candidate of candidates) {
     if (candidate.kind === 'format' && candidate.rule === 'in-format' && specificFormat) continue;
     // "limited to 2 character country codes": the exact length of a code, not an upper bound beside it.
-    if (candidate.kind === 'bound' && candidates.some((o) => o.kind === 'exactLength' && overlaps(o, candidate))) continue;
-    const duplicate = out.some((other) => sameConstraint(other, candidate) && overlaps(other, candidate));
-    if (duplicate) continue;
-    // A bound inside a range already found (the "n-to-m" rule also sees "1 and 100" style numbers).
-    if (
-      candidate.kind === 'bound' &&
-      out.some((o) => o.kind === 'bound' && o.side === candidate.side && o.value === candidate.value && overlaps(o, candidate))
-    )
-      continue;
+    if (candidate.kind === 'bound' && exactLengths.overlapsAny(candidate)) continue;
+    // sameConstraint() as a key; a NaN bound equals nothing, so it is never a duplicate.
+    const key =
+      candidate.kind === 'bound'
+        ? Number.isNaN(candidate.value)
+          ? undefined
+          : `bound ${candidate.side} ${candidate.value}`
+        : candidate.kind;
+    if (key !== undefined) {
+      let spans = kept.get(key);
+      if (spans?.overlapsAny(candidate) === true) continue;
+      if (spans === undefined) kept.set(key, (spans = new Spans()));
+      spans.add(candidate);
+    }
     out.push(candidate);
   }
   return out;
+}
+
+/**
+ * Spans of text, asked whether any overlaps a given one: sorted by start, so only those starting less than the
+ * longest span's length before it are compared (a long sentence holds thousands of candidates).
+ */
+class Spans {
+  private readonly spans: { start: number; end: number }[] = [];
+  private longest = 0;
+
+  add(span: { start: number; end: number }): void {
+    const at = this.firstStartingAfter(span.start);
+    if (at === this.spans.length) this.spans.push(span);
+    else this.spans.splice(at, 0, span);
+    this.longest = Math.max(this.longest, span.end - span.start);
+  }
+
+  overlapsAny(span: { start: number; end: number }): boolean {
+    for (let i = this.firstStartingAfter(span.start - this.longest); i < this.spans.length; i++) {
+      const other = this.spans[i] as { start: number; end: number };
+      if (other.start >= span.end) return false;
+      if (overlaps(other, span)) return true;
+    }
+    return false;
+  }
+
+  /** The index of the first span whose start is greater than `at`. */
+  private firstStartingAfter(at: number): number {
+    let low = 0;
+    let high = this.spans.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.spans[mid] as { start: number }).start > at) high = mid;
+      else low = mid + 1;
+    }
+    return low;
+  }
 }
 
 export function sameConstraint(a: Candidate, b: Candidate): boolean {
@@ -614,7 +661,7 @@ export function sameConstraint(a: Candidate, b: Candidate): boolean {
   return true;
 }
 
-export function overlaps(a: Candidate, b: Candidate): boolean {
+export function overlaps(a: Pick<Candidate, 'start' | 'end'>, b: Pick<Candidate, 'start' | 'end'>): boolean {
   return a.start < b.end && b.start < a.end;
 }
 

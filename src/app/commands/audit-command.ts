@@ -14,6 +14,7 @@ import { tryParseJson } from '../../core/shared/json.js';
 import { DEFAULT_SUBJECT_TEMPLATE, fromRegistryDocument, toolFromSubject } from '../../core/schema/registry-document.js';
 import type { ToolDefinition } from '../../core/schema/tool-definition.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
+import { ioFailure } from './io.js';
 import { stdioOutput, type CommandOutput } from './output.js';
 import {
   parseRegistryFlags,
@@ -126,7 +127,9 @@ export async function auditMain(args: string[], output: CommandOutput = STDIO): 
   const readFailed = loaded.problems.length > 0;
 
   if (update && baselineFile !== undefined) {
-    await writeFile(baselineFile, serializeBaseline(findings), 'utf8');
+    await writeFile(baselineFile, serializeBaseline(findings), 'utf8').catch((error: unknown) => {
+      throw ioFailure(`write --baseline "${baselineFile}"`, error);
+    });
     writeReport(findings, values.json === true, output);
     output.err(`wrote ${findings.length} finding${findings.length === 1 ? '' : 's'} to the baseline ${baselineFile}`);
     return readFailed ? 1 : 0;

@@ -29,6 +29,17 @@ const FLUSH_CHARS = 1 << 16;
 /** Output handed to the stream and not yet written, past which the command waits for it to drain. */
 const MAX_PENDING_CHARS = 1 << 22;
 
+/** The input could not be read or the output written; `cause` is the stream's error. */
+export class StreamFailure extends Error {
+  constructor(
+    readonly side: 'input' | 'output',
+    override readonly cause: unknown,
+  ) {
+    super(`${side} failed`);
+    this.name = 'StreamFailure';
+  }
+}
+
 export async function normalizeStream(
   input: Readable,
   output: Writable,
@@ -40,16 +51,28 @@ export async function normalizeStream(
   // Lines are gathered and joined once per flush: `+=` line after line builds a rope that is flattened on write.
   let buffered: string[] = [];
   let bufferedChars = 0;
+  // A write fails later, as an 'error' event: kept here and raised at the next flush, so the run stops there.
+  let outputError: { error: unknown } | undefined;
+  const onOutputError = (error: unknown): void => {
+    outputError ??= { error };
+  };
+  output.on('error', onOutputError);
   const flush = async (): Promise<void> => {
+    if (outputError !== undefined) throw new StreamFailure('output', outputError.error);
     if (buffered.length === 0) return;
     const chunk = buffered.join('');
     buffered = [];
     bufferedChars = 0;
     // Wait only once a few chunks are pending: waiting for each (a file stream's buffer is 16 KiB) would leave
     // the thread idle while every write completes, instead of normalizing the next lines meanwhile.
-    if (!output.write(chunk) && output.writableLength >= MAX_PENDING_CHARS) await once(output, 'drain');
+    if (!output.write(chunk) && output.writableLength >= MAX_PENDING_CHARS) {
+      await once(output, 'drain').catch((error: unknown) => {
+        throw new StreamFailure('output', error);
+      });
+    }
   };
-  for await (const batch of readLineBatches(input, options.limits.maxRecordBytes)) {
+  const lines = readLineBatches(input, options.limits.maxRecordBytes);
+  for await (const batch of reading(lines)) {
     for (const line of batch) {
       summary.lines++;
       for (const record of normalizeLine(line.oversize ? undefined : line.bytes, line.oversize ? line.size : 0, lookup, options)) {
@@ -67,7 +90,23 @@ export async function normalizeStream(
     if (bufferedChars >= FLUSH_CHARS) await flush();
   }
   await flush();
+  if (outputError !== undefined) throw new StreamFailure('output', outputError.error);
+  output.removeListener('error', onOutputError);
   return summary;
+}
+
+/** The batches of `lines`, an error of the input raised as a {@link StreamFailure}. */
+async function* reading<T>(lines: AsyncGenerator<T>): AsyncGenerator<T> {
+  for (;;) {
+    let next: IteratorResult<T>;
+    try {
+      next = await lines.next();
+    } catch (error) {
+      throw new StreamFailure('input', error);
+    }
+    if (next.done === true) return;
+    yield next.value;
+  }
 }
 
 function normalizeLine(bytes: Buffer | undefined, oversizeBytes: number, tools: ToolLookup, options: PipelineOptions): OutputRecord[] {

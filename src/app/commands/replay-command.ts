@@ -9,7 +9,7 @@ import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { isJsonObject, tryParseJson, type JsonObject, type JsonValue } from '../../core/shared/json.js';
 import { pipelineOptions, processRecord, type PipelineOptions } from '../../core/pipeline.js';
 import type { CompiledTool } from '../../core/schema/tool.js';
-import { truncate } from '../../core/shared/text.js';
+import { forTerminal, truncate } from '../../core/shared/text.js';
 import { REPAIR_KINDS, type OutputRecord } from '../../core/shared/types.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { stdioOutput, type CommandOutput } from './output.js';
@@ -306,7 +306,9 @@ export function renderResults(results: readonly CaseResult[]): string {
   }
   const failed = results.filter((r) => !r.passed).length;
   out.push('', `${results.length} case${results.length === 1 ? '' : 's'}: ${results.length - failed} passed, ${failed} failed`);
-  return `${out.join('\n')}\n`;
+  // Each line quotes names, calls and messages from the golden file and the model: escaped, so a newline in a
+  // tool name cannot forge a PASS line, nor an escape sequence reach the terminal.
+  return `${out.map(forTerminal).join('\n')}\n`;
 }
 
 export async function replayMain(args: string[], output: CommandOutput = STDIO): Promise<number> {

@@ -11,6 +11,7 @@ import { validityFindings } from '../../audit/validity.js';
 import { createSchemaChecker } from '../../core/schema/meta-schema.js';
 import { DEFAULT_REGISTRY_CONFIG, RegistryClient, RegistryError } from '../../adapters/registry/client.js';
 import { isJsonObject } from '../../core/shared/json.js';
+import { forTerminal } from '../../core/shared/text.js';
 import {
   DEFAULT_SUBJECT_TEMPLATE,
   parseRegistryUrl,
@@ -187,7 +188,7 @@ export async function pushToolSchemas(options: PushOptions, output: CommandOutpu
       if (found === undefined) throw new Error(`registered as id ${id}, but the registry does not find it in the subject`);
       const result: PushedTool = { file, tool: definition.name, subject, version: found.version, id };
       pushed.push(result);
-      output.out(`subject=${subject} version=${result.version} id=${result.id}\n`);
+      output.out(`subject=${forTerminal(subject)} version=${result.version} id=${result.id}\n`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       failed.push({ file, message });

@@ -223,3 +223,22 @@ function editDistance(a: string, b: string, limit: number): number {
   }
   return Math.min(previous[b.length] ?? limit, limit);
 }
+
+/** Characters a terminal acts on rather than prints: C0 and C1 controls, DEL, line separators, bidi controls. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const TERMINAL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` safe to print on a terminal: each control character written as an escape (`\n`, `\x1b`, `\u202e`), so a
+ * name, key, file name or parser snippet cannot move the cursor, recolour the screen or forge a line of a report.
+ * Everything else is left as it is. For text output and messages; JSON output needs no such thing.
+ */
+export function forTerminal(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, (c) => {
+    const short = SHORT_ESCAPES[c];
+    if (short !== undefined) return short;
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
