@@ -32,6 +32,7 @@ import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import type { KafkaConnectionOptions } from './client.js';
 import { describeError, ensureTopics, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
+import { headersFromPairs } from './headers.js';
 import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
 
 type InMessage = Message;
@@ -613,16 +614,9 @@ function readUpTo(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, max: n
 }
 
 function inputRecord(message: InMessage): InputRecord {
-  const headers: Record<string, Buffer | Buffer[]> = {};
   // The client's types promise a key and a value; a record without one has undefined there.
-  for (const [name, value] of message.headers) {
-    const key = name.toString('utf8');
-    const existing = headers[key];
-    if (existing === undefined) headers[key] = value;
-    else headers[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
   const { key, value } = message as { key: Buffer | undefined; value: Buffer | undefined };
-  return { key: key ?? null, value: value ?? null, headers, offset: message.offset.toString() };
+  return { key: key ?? null, value: value ?? null, headers: headersFromPairs(message.headers), offset: message.offset.toString() };
 }
 
 /** Header names as the client takes them (bytes), made once per name; bounded, as incoming names are anyone's. */

@@ -210,10 +210,9 @@ export function buildBoundedOutput(
     const note =
       `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: ` +
       `read it at ${input.source.topic}/${String(input.source.partition)}@${input.source.offset}`;
-    const headers = {
-      ...message.headers,
+    const headers: Headers = Object.assign(Object.create(null) as Headers, message.headers, {
       [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE),
-    };
+    });
     message = { ...message, value: null, headers };
   }
   return { message, record: final };
@@ -257,8 +256,9 @@ export function serializeOutputRecord(record: OutputRecord): string {
   return JSON.stringify(record);
 }
 
+/** Header names are data (`__proto__`, `constructor`): the map has no prototype to collide with. */
 function carriedHeaders(incoming: Headers): Headers {
-  const out: Headers = {};
+  const out = Object.create(null) as Headers;
   for (const name of Object.keys(incoming)) {
     if (!OWN_HEADERS.has(name) && incoming[name] !== undefined) out[name] = incoming[name];
   }
