@@ -163,7 +163,14 @@ export class PlatformaticStream implements KafkaStream {
   readonly #observer: DeliveryObserver;
   readonly #log: Logger;
   readonly #consumer: Consumer;
-  readonly #producer: Producer<Buffer, Buffer, Buffer | string>;
+  #producer: Producer<Buffer, Buffer, Buffer | string>;
+  /**
+   * The group generation and member id of the assignment `#partitions` reflect (the last join). A record's
+   * offset is committed with the generation and member id the client stamped on it when it was fetched, and the
+   * client stamps the consumer's current ones, updated at JoinGroup, before the new assignment is known: a record
+   * stamped with any other than these is not delivered.
+   */
+  #member: { readonly generationId: number; readonly memberId: string } | undefined;
   readonly #admin: Admin;
   readonly #base: BaseOptions;
   readonly #guard: OutputGuard;
@@ -197,9 +204,29 @@ export class PlatformaticStream implements KafkaStream {
       heartbeatInterval: Math.max(1_000, Math.floor(sessionTimeoutMs / 10)),
       autocommit: false,
     });
+    this.#producer = this.#newProducer();
+    this.#admin = new Admin({ ...base });
+    const { topics } = this.#options;
+    this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
+    this.#consumer.on(
+      'consumer:group:join',
+      (payload: { generationId?: number; memberId?: string | null; assignments?: { topic: string; partitions: number[] }[] }) => {
+        this.#onAssignment(payload.generationId, payload.memberId ?? undefined, payload.assignments ?? []);
+      },
+    );
+    this.#consumer.on('consumer:group:rebalance', () => {
+      this.#log.debug('group rebalancing: rejoining');
+    });
+    // Retried by the client (the coordinator moving or loading, a rebalance): not failures.
+    this.#consumer.on('consumer:heartbeat:error', (payload: { error?: unknown }) => {
+      this.#log.debug({ err: describeError(payload.error) }, 'heartbeat failed; retried');
+    });
+  }
+
+  #newProducer(): Producer<Buffer, Buffer, Buffer | string> {
     const exactlyOnce = this.#options.delivery === 'exactly-once';
-    this.#producer = new Producer({
-      ...base,
+    const producer = new Producer({
+      ...this.#base,
       idempotent: true,
       partitioner: javaCompatiblePartitioner(),
       // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
@@ -210,26 +237,24 @@ export class PlatformaticStream implements KafkaStream {
       timeout: 10_000,
       ...(exactlyOnce ? { transactionalId: `${this.#options.transactionalIdPrefix}-${this.#options.workerId}` } : {}),
     });
-    if (exactlyOnce && !capAddPartitionsToTxn(this.#producer))
+    if (exactlyOnce && !capAddPartitionsToTxn(producer))
       this.#log.warn(
         'cannot cap AddPartitionsToTxn at v3: transactions fail on brokers with an authorizer unless the user may ClusterAction',
       );
-    this.#admin = new Admin({ ...base });
-    const { topics } = this.#options;
-    this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
-    this.#consumer.on(
-      'consumer:group:join',
-      (payload: { generationId?: number; assignments?: { topic: string; partitions: number[] }[] }) => {
-        this.#onAssignment(payload.generationId, payload.assignments ?? []);
-      },
-    );
-    this.#consumer.on('consumer:group:rebalance', () => {
-      this.#log.debug('group rebalancing: rejoining');
-    });
-    // Retried by the client (the coordinator moving or loading, a rebalance): not failures.
-    this.#consumer.on('consumer:heartbeat:error', (payload: { error?: unknown }) => {
-      this.#log.debug({ err: describeError(payload.error) }, 'heartbeat failed; retried');
-    });
+    return producer;
+  }
+
+  /**
+   * A new transactional producer in place of one whose transaction could not be aborted or whose epoch the
+   * broker has moved past (a transaction it timed out bumps the epoch): the client keeps such a producer's
+   * stale epoch for good, and every later transaction fails with PRODUCER_FENCED. The new one's InitProducerId
+   * takes the next epoch of the same transactional id, aborting whatever the old one left open.
+   */
+  async #renewProducer(error: unknown): Promise<void> {
+    const old = this.#producer;
+    this.#producer = this.#newProducer();
+    this.#log.warn({ err: describeError(error) }, 'transactional producer fenced or its transaction left open: replaced');
+    await within(old.close(), 5_000);
   }
 
   joined(): boolean {
@@ -331,7 +356,12 @@ export class PlatformaticStream implements KafkaStream {
     this.#wake?.();
   }
 
-  #onAssignment(generationId: number | undefined, assignments: readonly { topic: string; partitions: number[] }[]): void {
+  #onAssignment(
+    generationId: number | undefined,
+    memberId: string | undefined,
+    assignments: readonly { topic: string; partitions: number[] }[],
+  ): void {
+    this.#member = generationId === undefined || memberId === undefined ? undefined : { generationId, memberId };
     const assigned = new Map<string, TopicPartition>();
     for (const { topic, partitions } of assignments)
       for (const partition of partitions) assigned.set(`${topic}:${partition}`, { topic, partition });
@@ -379,6 +409,21 @@ export class PlatformaticStream implements KafkaStream {
     }
   }
 
+  /** True when every record carries the generation and member id of the assignment (see {@link #member}). */
+  #stampedByAssignment(list: readonly InMessage[]): boolean {
+    const member = this.#member;
+    if (member === undefined) return false;
+    let seen: unknown;
+    for (const m of list) {
+      // The client stamps one metadata object per fetch response: each is looked at once.
+      if (m.metadata === seen) continue;
+      seen = m.metadata;
+      const stamp = (m.metadata as { consumer?: { generationId?: unknown; memberId?: unknown } } | undefined)?.consumer;
+      if (stamp?.generationId !== member.generationId || stamp.memberId !== member.memberId) return false;
+    }
+    return true;
+  }
+
   #allHeld(): boolean {
     if (this.#partitions.size === 0) return false;
     for (const state of this.#partitions.values()) if (state.heldUntil === undefined) return false;
@@ -416,6 +461,12 @@ export class PlatformaticStream implements KafkaStream {
         const first = list[0];
         if (first === undefined) continue;
         const { topic, partition } = first;
+        if (!this.#stampedByAssignment(list)) {
+          // Fetched across a rebalance: read again from the committed offsets once the new assignment is known.
+          this.#log.debug({ topic, partition }, 'records stamped with another generation than the assignment: read again');
+          this.#requestRebuild();
+          continue;
+        }
         if (state.position === undefined) state.position = await this.#claim(topic, partition);
         const from = state.position;
         // A partition's records come in offset order: only a list that starts below the claimed offset needs a filter.
@@ -539,7 +590,13 @@ export class PlatformaticStream implements KafkaStream {
         for (const { last } of done) await transaction.addOffset(last);
         await transaction.commit();
       } catch (error) {
-        await transaction.abort().catch(() => transaction.cancel().catch(() => undefined));
+        const aborted = await transaction.abort().then(
+          () => true,
+          () => false,
+        );
+        if (!aborted) await transaction.cancel().catch(() => undefined);
+        if (!aborted || errorTypes(error).some((t) => t === 'PRODUCER_FENCED' || t === 'INVALID_PRODUCER_EPOCH'))
+          await this.#renewProducer(error);
         throw error;
       }
     }
