@@ -2,7 +2,8 @@
  * The fault campaign (RELIABILITY.md "Fault campaign"): the kill, zombie and rebalance scenarios, each run many
  * times with randomized timing, with and without busy-loop processes beside the workers, on each client, against
  * a running stack (KAFKA_BROKERS and SCHEMA_REGISTRY_URL, as the integration tests). Every run reads all outputs
- * back read_committed and prints calls in, out, missing, doubled and the time to drain; a summary line ends the
+ * back read_committed and prints calls in, out, missing, doubled and the time to drain (from the later of the
+ * last call produced and the last fault to every input offset committed); a summary line ends the
  * campaign. Exit 1 when any run lost, doubled or invented a call, or failed to drain.
  *
  *   npm run build && npx tsx scripts/campaign.ts [--clients kafkajs,platformatic] [--scenarios zombie,kill,rebalance]
@@ -107,7 +108,10 @@ interface RunResult {
   readonly missing: number;
   readonly doubled: number;
   readonly unexpected: number;
-  /** From the last call produced to every input offset committed; undefined when it did not drain in time. */
+  /**
+   * From the later of the last call produced and the last fault's end to every input offset committed; undefined
+   * when it did not drain in time.
+   */
   readonly drainMs: number | undefined;
   readonly totalMs: number;
   readonly faults: string;
@@ -204,12 +208,16 @@ async function runOnce(scenario: Scenario, client: Client, load: number, templat
   let doubled = 0;
   let unexpected = 0;
   try {
-    // About 600 calls a second with a random jitter per send: ~20 s of stream for 12,000 calls.
-    const stream = steadyStream(topics.input, prefix, { to: calls }, { perSend: 30, pauseMs: between(30, 60), keys: 60 });
+    // 400 to 600 calls a second (a random pause per run): 20 to 30 s of stream for 12,000 calls, as long as the faults.
+    const stream = steadyStream(topics.input, prefix, { to: calls }, { perSend: 30, pauseMs: between(40, 70), keys: 60 });
+    let streamEnd = 0;
+    void stream.done.then(() => (streamEnd = Date.now()));
     await SCENARIO_RUN[scenario](env, topics, faults);
+    const faultsEnd = Date.now();
     await stream.done;
-    const streamEnd = Date.now();
-    if (await until(async () => (await committedInputRecords(topics)) === calls, drainTimeoutMs, 250)) drainMs = Date.now() - streamEnd;
+    // From the later of the last call produced and the last fault's end (thaw, restart, leave).
+    const from = Math.max(streamEnd, faultsEnd);
+    if (await until(async () => (await committedInputRecords(topics)) === calls, drainTimeoutMs, 250)) drainMs = Date.now() - from;
     const read = await readOutputs(topics, { until: calls, timeoutMs: 60_000, settleMs: 3_000 });
     const result = tally(read, numberedIds(prefix, calls));
     out = result.records;

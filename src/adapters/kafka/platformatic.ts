@@ -409,21 +409,6 @@ export class PlatformaticStream implements KafkaStream {
     }
   }
 
-  /** True when every record carries the generation and member id of the assignment (see {@link #member}). */
-  #stampedByAssignment(list: readonly InMessage[]): boolean {
-    const member = this.#member;
-    if (member === undefined) return false;
-    let seen: unknown;
-    for (const m of list) {
-      // The client stamps one metadata object per fetch response: each is looked at once.
-      if (m.metadata === seen) continue;
-      seen = m.metadata;
-      const stamp = (m.metadata as { consumer?: { generationId?: unknown; memberId?: unknown } } | undefined)?.consumer;
-      if (stamp?.generationId !== member.generationId || stamp.memberId !== member.memberId) return false;
-    }
-    return true;
-  }
-
   #allHeld(): boolean {
     if (this.#partitions.size === 0) return false;
     for (const state of this.#partitions.values()) if (state.heldUntil === undefined) return false;
@@ -461,7 +446,7 @@ export class PlatformaticStream implements KafkaStream {
         const first = list[0];
         if (first === undefined) continue;
         const { topic, partition } = first;
-        if (!this.#stampedByAssignment(list)) {
+        if (!stampedBy(list, this.#member)) {
           // Fetched across a rebalance: read again from the committed offsets once the new assignment is known.
           this.#log.debug({ topic, partition }, 'records stamped with another generation than the assignment: read again');
           this.#requestRebuild();
@@ -661,6 +646,26 @@ async function within(work: Promise<unknown>, ms: number, onError: (error: unkno
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([work.then(() => undefined, onError), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
+}
+
+/**
+ * True when every record carries `member`'s generation and member id, the ones its offset would be committed
+ * with (the client stamps each fetch response's records with the consumer's ids at the time it arrives).
+ */
+export function stampedBy(
+  list: readonly Pick<InMessage, 'metadata'>[],
+  member: { readonly generationId: number; readonly memberId: string } | undefined,
+): boolean {
+  if (member === undefined) return false;
+  let seen: unknown;
+  for (const m of list) {
+    // One metadata object per fetch response: each is looked at once.
+    if (m.metadata === seen) continue;
+    seen = m.metadata;
+    const stamp = (m.metadata as { consumer?: { generationId?: unknown; memberId?: unknown } } | undefined)?.consumer;
+    if (stamp?.generationId !== member.generationId || stamp.memberId !== member.memberId) return false;
+  }
+  return true;
 }
 
 function readUpTo(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, max: number): InMessage[] {
