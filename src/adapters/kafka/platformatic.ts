@@ -20,7 +20,6 @@ import {
   Admin,
   Consumer,
   FetchIsolationLevels,
-  murmur2,
   Producer,
   type BaseOptions,
   type Message,
@@ -31,7 +30,7 @@ import {
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import type { KafkaConnectionOptions } from './client.js';
-import { describeError, ensureTopics, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
+import { describeError, ensureTopics, errorTypes, FENCED_TYPES, murmur2, OutputGuard, splitRequests } from './delivery.js';
 import { headersFromPairs } from './headers.js';
 import type { DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
 
@@ -70,8 +69,12 @@ function retryDelay(_client: unknown, _operation: string, attempt: number): numb
   return Math.min(2_000, 50 * 2 ** Math.max(0, attempt - 1));
 }
 
-/** The Java client's partitioner (murmur2 of the key, positive): the same key lands on the same partition as on kafkajs. */
-function javaCompatiblePartitioner(): (message: OutMessage, key: Buffer | undefined) => number {
+/**
+ * The Java client's partitioner on our murmur2 (the one kafkajs is given too): the same key lands on the same
+ * partition on both clients. The client takes the result modulo the topic's partition count; keyless records
+ * go round the partitions.
+ */
+export function platformaticPartitioner(): (message: OutMessage, key: Buffer | undefined) => number {
   let next = 0;
   return (_message, key) => (Buffer.isBuffer(key) ? murmur2(key) & 0x7fffffff : next++);
 }
@@ -228,7 +231,7 @@ export class PlatformaticStream implements KafkaStream {
     const producer = new Producer({
       ...this.#base,
       idempotent: true,
-      partitioner: javaCompatiblePartitioner(),
+      partitioner: platformaticPartitioner(),
       // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
       // is refused with PRODUCER_FENCED once the transactional id has a history, i.e. on every restart.
       producerId: -1n,
