@@ -16,6 +16,9 @@
  * - rebalance: one worker; a second joins mid-stream and later leaves (SIGTERM), twice.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   closeClients,
@@ -53,6 +56,7 @@ const { values: args } = parseArgs({
     calls: { type: 'string', default: '12000' },
     seed: { type: 'string', default: String(Date.now() % 100_000) },
     'drain-timeout': { type: 'string', default: '240' },
+    logs: { type: 'string', default: join(tmpdir(), 'toolcall-campaign') },
   },
 });
 
@@ -137,10 +141,29 @@ async function owns(worker: WorkerHandle): Promise<boolean> {
 
 type Env = Record<string, string>;
 
+/** The workers of the run in hand, for their logs when the run is not clean. */
+let runWorkers: WorkerHandle[] = [];
+
+async function worker(env: Env): Promise<WorkerHandle> {
+  const handle = await startReadyWorker(env);
+  runWorkers.push(handle);
+  return handle;
+}
+
+/** Writes every worker's stdout and stderr of run `n` into the logs directory; returns the files. */
+function saveLogs(n: number): string[] {
+  mkdirSync(args.logs, { recursive: true });
+  return runWorkers.map((w, i) => {
+    const file = join(args.logs, `run-${String(n)}-worker-${String(i)}-${String(w.pid)}.log`);
+    writeFileSync(file, `${w.stdout()}\n--- stderr ---\n${w.stderr()}`);
+    return file;
+  });
+}
+
 /** Two workers; one frozen past its session twice, at random moments and for random spans, then thawed. */
 async function zombie(env: Env, topics: TestTopics, faults: string[]): Promise<void> {
-  const a = await startReadyWorker({ ...env, WORKER_ID: 'zombie-a' });
-  const b = await startReadyWorker({ ...env, WORKER_ID: 'zombie-b' });
+  const a = await worker({ ...env, WORKER_ID: 'zombie-a' });
+  const b = await worker({ ...env, WORKER_ID: 'zombie-b' });
   await until(async () => (await owns(a)) && (await owns(b)), 60_000);
   await until(async () => (await committedInputRecords(topics)) >= 300, 60_000, 100);
   for (let round = 0; round < 2; round++) {
@@ -156,7 +179,7 @@ async function zombie(env: Env, topics: TestTopics, faults: string[]): Promise<v
 /** Two workers; one killed twice at random moments, started again (same worker id) after a random pause. */
 async function kill(env: Env, topics: TestTopics, faults: string[]): Promise<void> {
   const ids = ['kill-a', 'kill-b'];
-  const workers = [await startReadyWorker({ ...env, WORKER_ID: 'kill-a' }), await startReadyWorker({ ...env, WORKER_ID: 'kill-b' })];
+  const workers = [await worker({ ...env, WORKER_ID: 'kill-a' }), await worker({ ...env, WORKER_ID: 'kill-b' })];
   await until(async () => (await committedInputRecords(topics)) >= 300, 60_000, 100);
   for (let round = 0; round < 2; round++) {
     await sleep(between(500, 5_000));
@@ -165,18 +188,18 @@ async function kill(env: Env, topics: TestTopics, faults: string[]): Promise<voi
     await workers[which]?.exited;
     const pauseMs = between(0, 4_000);
     await sleep(pauseMs);
-    workers[which] = await startReadyWorker({ ...env, WORKER_ID: ids[which] ?? 'kill-x' });
+    workers[which] = await worker({ ...env, WORKER_ID: ids[which] ?? 'kill-x' });
     faults.push(`kill ${ids[which] ?? '?'} +${(pauseMs / 1000).toFixed(1)}s`);
   }
 }
 
 /** One worker; a second joins at a random moment and leaves (SIGTERM) at another, twice. */
 async function rebalance(env: Env, topics: TestTopics, faults: string[]): Promise<void> {
-  await startReadyWorker({ ...env, WORKER_ID: 'rebalance-a' });
+  await worker({ ...env, WORKER_ID: 'rebalance-a' });
   await until(async () => (await committedInputRecords(topics)) >= 300, 60_000, 100);
   for (let round = 0; round < 2; round++) {
     await sleep(between(200, 3_000));
-    const b = await startReadyWorker({ ...env, WORKER_ID: 'rebalance-b' });
+    const b = await worker({ ...env, WORKER_ID: 'rebalance-b' });
     const stayMs = between(2_000, 8_000);
     await sleep(stayMs);
     const exit = await b.stop();
@@ -200,6 +223,7 @@ async function runOnce(scenario: Scenario, client: Client, load: number, templat
     LOG_LEVEL: 'warn',
   };
   const faults: string[] = [];
+  runWorkers = [];
   const busy = startLoad(load);
   let drainMs: number | undefined;
   let error: string | undefined;
@@ -230,7 +254,7 @@ async function runOnce(scenario: Scenario, client: Client, load: number, templat
     stopLoad(busy);
     await killAllWorkers();
   }
-  return {
+  const result: RunResult = {
     scenario,
     client,
     load,
@@ -244,6 +268,8 @@ async function runOnce(scenario: Scenario, client: Client, load: number, templat
     faults: faults.join(', '),
     ...(error === undefined ? {} : { error }),
   };
+  if (!clean(result)) console.log(`run ${String(index)}: worker logs in ${saveLogs(index).join(', ')}`);
+  return result;
 }
 
 function line(n: number, r: RunResult): string {
