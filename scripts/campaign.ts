@@ -7,7 +7,7 @@
  * campaign. Exit 1 when any run lost, doubled or invented a call, or failed to drain.
  *
  *   npm run build && npx tsx scripts/campaign.ts [--clients kafkajs,platformatic] [--scenarios zombie,kill,rebalance]
- *     [--runs 3] [--load 0,2] [--calls 12000] [--seed 1] [--drain-timeout 240]
+ *     [--runs 3] [--load 0,2] [--calls 12000] [--seed 1] [--drain-timeout 240] [--logs DIR] [--log-level warn]
  *
  * `--runs` runs of each scenario, client and load (busy-loop processes beside the workers); `--seed` makes the
  * timings repeatable. Scenarios (6 partitions, exactly-once, 8 s session; the calls stream in throughout):
@@ -57,6 +57,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 100_000) },
     'drain-timeout': { type: 'string', default: '240' },
     logs: { type: 'string', default: join(tmpdir(), 'toolcall-campaign') },
+    'log-level': { type: 'string', default: 'warn' },
   },
 });
 
@@ -220,7 +221,7 @@ async function runOnce(scenario: Scenario, client: Client, load: number, templat
     DELIVERY: 'exactly-once',
     KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS),
     REGISTRY_TIMEOUT_MS: '1500',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: args['log-level'],
   };
   const faults: string[] = [];
   runWorkers = [];
