@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas, type PushedTool } from '../../src/app/commands/schemas-command.js';
+import { kafkajsHeaders } from '../../src/adapters/kafka/headers.js';
 import { patchKafkajsRequestQueue } from '../../src/adapters/kafka/kafkajs-request-queue.js';
 import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENTS as ALL_KAFKA_CLIENTS } from '../../src/config/settings.js';
 import { freePort } from '../../scripts/free-port.js';
@@ -227,7 +228,8 @@ export interface ProduceMessage {
   readonly key: string | Buffer | null;
   /** null: a tombstone. */
   readonly value: string | Buffer | null;
-  readonly headers?: Readonly<Record<string, string | Buffer>>;
+  /** A list: the header repeated, in order. Names may be anything (`__proto__`, `constructor`). */
+  readonly headers?: Readonly<Record<string, string | Buffer | readonly (string | Buffer)[]>>;
   /** Explicit partition; by default the key's murmur2 partition (as the Java client). */
   readonly partition?: number;
 }
@@ -238,7 +240,7 @@ export async function produce(topic: string, messages: readonly ProduceMessage[]
   for (let i = 0; i < messages.length; i += CHUNK) {
     const chunk: Message[] = messages.slice(i, i + CHUNK).map((m) => {
       const message: Message = { key: m.key, value: m.value };
-      if (m.headers !== undefined) message.headers = { ...m.headers };
+      if (m.headers !== undefined) message.headers = Object.assign(Object.create(null) as IHeaders, m.headers);
       if (m.partition !== undefined) message.partition = m.partition;
       return message;
     });
@@ -261,6 +263,8 @@ export interface ReadMessage {
   readonly value: Buffer | null;
   /** Header values as UTF-8 text (the first value when a header repeats). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Every header as the record carries it: each value as UTF-8 text, a repeated name's values in order. */
+  readonly allHeaders: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ReadOptions {
@@ -307,6 +311,7 @@ export async function readAll(topics: readonly string[], options: ReadOptions): 
           key: message.key?.toString('utf8') ?? null,
           value: message.value,
           headers: headerText(message.headers),
+          allHeaders: allHeaderText(message.headers),
         });
         lastAt = Date.now();
         return Promise.resolve();
@@ -334,10 +339,18 @@ export async function readOutputs(topics: TestTopics, options: ReadOptions): Pro
 }
 
 function headerText(headers: IHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) out[name] = first.toString();
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, values] of Object.entries(allHeaderText(headers))) if (values[0] !== undefined) out[name] = values[0];
+  return out;
+}
+
+/** kafkajs's decoded headers with the inherited values its decoder folds in removed (src/adapters/kafka/headers.ts). */
+function allHeaderText(headers: IHeaders | undefined): Record<string, string[]> {
+  const out = Object.create(null) as Record<string, string[]>;
+  const repaired = kafkajsHeaders(headers);
+  for (const name of Object.keys(repaired)) {
+    const value = repaired[name];
+    out[name] = (Array.isArray(value) ? value : [value]).map((v) => (v === undefined ? '' : v.toString()));
   }
   return out;
 }

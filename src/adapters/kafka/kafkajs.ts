@@ -23,6 +23,7 @@ import {
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import { describeError, ensureTopics, errorTypes, headerBytes, murmur2, OutputGuard, splitRequests } from './delivery.js';
+import { kafkajsHeaders } from './headers.js';
 import type { BatchResult, DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
 
 interface PartitionState {
@@ -177,7 +178,12 @@ export class KafkajsStream implements KafkaStream {
         return;
       }
     }
-    const records: InputRecord[] = messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers ?? {}, offset: m.offset }));
+    const records: InputRecord[] = messages.map((m) => ({
+      key: m.key,
+      value: m.value,
+      headers: kafkajsHeaders(m.headers),
+      offset: m.offset,
+    }));
     const timer = this.#observer.batchTimer();
     this.#observer.inFlight(records.length);
     let delivered: BatchResult | undefined;

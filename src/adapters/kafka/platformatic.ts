@@ -20,7 +20,6 @@ import {
   Admin,
   Consumer,
   FetchIsolationLevels,
-  murmur2,
   Producer,
   type BaseOptions,
   type Message,
@@ -31,7 +30,8 @@ import {
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import type { KafkaConnectionOptions } from './client.js';
-import { describeError, ensureTopics, errorTypes, FENCED_TYPES, OutputGuard, splitRequests } from './delivery.js';
+import { describeError, ensureTopics, errorTypes, FENCED_TYPES, murmur2, OutputGuard, splitRequests } from './delivery.js';
+import { headersFromPairs } from './headers.js';
 import type { BatchResult, DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
 
 type InMessage = Message;
@@ -69,8 +69,12 @@ function retryDelay(_client: unknown, _operation: string, attempt: number): numb
   return Math.min(2_000, 50 * 2 ** Math.max(0, attempt - 1));
 }
 
-/** The Java client's partitioner (murmur2 of the key, positive): the same key lands on the same partition as on kafkajs. */
-function javaCompatiblePartitioner(): (message: OutMessage, key: Buffer | undefined) => number {
+/**
+ * The Java client's partitioner on our murmur2 (the one kafkajs is given too): the same key lands on the same
+ * partition on both clients. The client takes the result modulo the topic's partition count; keyless records
+ * go round the partitions.
+ */
+export function platformaticPartitioner(): (message: OutMessage, key: Buffer | undefined) => number {
   let next = 0;
   return (_message, key) => (Buffer.isBuffer(key) ? murmur2(key) & 0x7fffffff : next++);
 }
@@ -162,7 +166,14 @@ export class PlatformaticStream implements KafkaStream {
   readonly #observer: DeliveryObserver;
   readonly #log: Logger;
   readonly #consumer: Consumer;
-  readonly #producer: Producer<Buffer, Buffer, Buffer | string>;
+  #producer: Producer<Buffer, Buffer, Buffer | string>;
+  /**
+   * The group generation and member id of the assignment `#partitions` reflect (the last join). A record's
+   * offset is committed with the generation and member id the client stamped on it when it was fetched, and the
+   * client stamps the consumer's current ones, updated at JoinGroup, before the new assignment is known: a record
+   * stamped with any other than these is not delivered.
+   */
+  #member: { readonly generationId: number; readonly memberId: string } | undefined;
   readonly #admin: Admin;
   readonly #base: BaseOptions;
   readonly #guard: OutputGuard;
@@ -196,30 +207,14 @@ export class PlatformaticStream implements KafkaStream {
       heartbeatInterval: Math.max(1_000, Math.floor(sessionTimeoutMs / 10)),
       autocommit: false,
     });
-    const exactlyOnce = this.#options.delivery === 'exactly-once';
-    this.#producer = new Producer({
-      ...base,
-      idempotent: true,
-      partitioner: javaCompatiblePartitioner(),
-      // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
-      // is refused with PRODUCER_FENCED once the transactional id has a history, i.e. on every restart.
-      producerId: -1n,
-      producerEpoch: -1,
-      // Also the transaction timeout (InitProducerId): how long the broker keeps a dead worker's transaction open.
-      timeout: 10_000,
-      ...(exactlyOnce ? { transactionalId: `${this.#options.transactionalIdPrefix}-${this.#options.workerId}` } : {}),
-    });
-    if (exactlyOnce && !capAddPartitionsToTxn(this.#producer))
-      this.#log.warn(
-        'cannot cap AddPartitionsToTxn at v3: transactions fail on brokers with an authorizer unless the user may ClusterAction',
-      );
+    this.#producer = this.#newProducer();
     this.#admin = new Admin({ ...base });
     const { topics } = this.#options;
     this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
     this.#consumer.on(
       'consumer:group:join',
-      (payload: { generationId?: number; assignments?: { topic: string; partitions: number[] }[] }) => {
-        this.#onAssignment(payload.generationId, payload.assignments ?? []);
+      (payload: { generationId?: number; memberId?: string | null; assignments?: { topic: string; partitions: number[] }[] }) => {
+        this.#onAssignment(payload.generationId, payload.memberId ?? undefined, payload.assignments ?? []);
       },
     );
     this.#consumer.on('consumer:group:rebalance', () => {
@@ -229,6 +224,40 @@ export class PlatformaticStream implements KafkaStream {
     this.#consumer.on('consumer:heartbeat:error', (payload: { error?: unknown }) => {
       this.#log.debug({ err: describeError(payload.error) }, 'heartbeat failed; retried');
     });
+  }
+
+  #newProducer(): Producer<Buffer, Buffer, Buffer | string> {
+    const exactlyOnce = this.#options.delivery === 'exactly-once';
+    const producer = new Producer({
+      ...this.#base,
+      idempotent: true,
+      partitioner: platformaticPartitioner(),
+      // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
+      // is refused with PRODUCER_FENCED once the transactional id has a history, i.e. on every restart.
+      producerId: -1n,
+      producerEpoch: -1,
+      // Also the transaction timeout (InitProducerId): how long the broker keeps a dead worker's transaction open.
+      timeout: 10_000,
+      ...(exactlyOnce ? { transactionalId: `${this.#options.transactionalIdPrefix}-${this.#options.workerId}` } : {}),
+    });
+    if (exactlyOnce && !capAddPartitionsToTxn(producer))
+      this.#log.warn(
+        'cannot cap AddPartitionsToTxn at v3: transactions fail on brokers with an authorizer unless the user may ClusterAction',
+      );
+    return producer;
+  }
+
+  /**
+   * A new transactional producer in place of one whose transaction could not be aborted or whose epoch the
+   * broker has moved past (a transaction it timed out bumps the epoch): the client keeps such a producer's
+   * stale epoch for good, and every later transaction fails with PRODUCER_FENCED. The new one's InitProducerId
+   * takes the next epoch of the same transactional id, aborting whatever the old one left open.
+   */
+  async #renewProducer(error: unknown): Promise<void> {
+    const old = this.#producer;
+    this.#producer = this.#newProducer();
+    this.#log.warn({ err: describeError(error) }, 'transactional producer fenced or its transaction left open: replaced');
+    await within(old.close(), 5_000);
   }
 
   joined(): boolean {
@@ -330,7 +359,12 @@ export class PlatformaticStream implements KafkaStream {
     this.#wake?.();
   }
 
-  #onAssignment(generationId: number | undefined, assignments: readonly { topic: string; partitions: number[] }[]): void {
+  #onAssignment(
+    generationId: number | undefined,
+    memberId: string | undefined,
+    assignments: readonly { topic: string; partitions: number[] }[],
+  ): void {
+    this.#member = generationId === undefined || memberId === undefined ? undefined : { generationId, memberId };
     const assigned = new Map<string, TopicPartition>();
     for (const { topic, partitions } of assignments)
       for (const partition of partitions) assigned.set(`${topic}:${partition}`, { topic, partition });
@@ -416,6 +450,12 @@ export class PlatformaticStream implements KafkaStream {
         const first = list[0];
         if (first === undefined) continue;
         const { topic, partition } = first;
+        if (!stampedBy(list, this.#member)) {
+          // Fetched across a rebalance: read again from the committed offsets once the new assignment is known.
+          this.#log.debug({ topic, partition }, 'records stamped with another generation than the assignment: read again');
+          this.#requestRebuild();
+          continue;
+        }
         if (state.position === undefined) state.position = await this.#claim(topic, partition);
         const from = state.position;
         // A partition's records come in offset order: only a list that starts below the claimed offset needs a filter.
@@ -540,7 +580,13 @@ export class PlatformaticStream implements KafkaStream {
         for (const { last } of done) await transaction.addOffset(last);
         await transaction.commit();
       } catch (error) {
-        await transaction.abort().catch(() => transaction.cancel().catch(() => undefined));
+        const aborted = await transaction.abort().then(
+          () => true,
+          () => false,
+        );
+        if (!aborted) await transaction.cancel().catch(() => undefined);
+        if (!aborted || errorTypes(error).some((t) => t === 'PRODUCER_FENCED' || t === 'INVALID_PRODUCER_EPOCH'))
+          await this.#renewProducer(error);
         throw error;
       }
     }
@@ -607,6 +653,26 @@ async function within(work: Promise<unknown>, ms: number, onError: (error: unkno
   clearTimeout(timer);
 }
 
+/**
+ * True when every record carries `member`'s generation and member id, the ones its offset would be committed
+ * with (the client stamps each fetch response's records with the consumer's ids at the time it arrives).
+ */
+export function stampedBy(
+  list: readonly Pick<InMessage, 'metadata'>[],
+  member: { readonly generationId: number; readonly memberId: string } | undefined,
+): boolean {
+  if (member === undefined) return false;
+  let seen: unknown;
+  for (const m of list) {
+    // One metadata object per fetch response: each is looked at once.
+    if (m.metadata === seen) continue;
+    seen = m.metadata;
+    const stamp = (m.metadata as { consumer?: { generationId?: unknown; memberId?: unknown } } | undefined)?.consumer;
+    if (stamp?.generationId !== member.generationId || stamp.memberId !== member.memberId) return false;
+  }
+  return true;
+}
+
 function readUpTo(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, max: number): InMessage[] {
   const out: InMessage[] = [];
   for (let m = stream.read() as InMessage | null; m !== null; m = out.length < max ? (stream.read() as InMessage | null) : null)
@@ -615,16 +681,9 @@ function readUpTo(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, max: n
 }
 
 function inputRecord(message: InMessage): InputRecord {
-  const headers: Record<string, Buffer | Buffer[]> = {};
   // The client's types promise a key and a value; a record without one has undefined there.
-  for (const [name, value] of message.headers) {
-    const key = name.toString('utf8');
-    const existing = headers[key];
-    if (existing === undefined) headers[key] = value;
-    else headers[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
   const { key, value } = message as { key: Buffer | undefined; value: Buffer | undefined };
-  return { key: key ?? null, value: value ?? null, headers, offset: message.offset.toString() };
+  return { key: key ?? null, value: value ?? null, headers: headersFromPairs(message.headers), offset: message.offset.toString() };
 }
 
 /** Header names as the client takes them (bytes), made once per name; bounded, as incoming names are anyone's. */

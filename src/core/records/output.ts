@@ -219,10 +219,9 @@ export function buildBoundedOutput(
     const note =
       `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: ` +
       `read it at ${target.topic}/${String(target.partition)}@${input.offset}`;
-    const headers = {
-      ...message.headers,
+    const headers: Headers = Object.assign(Object.create(null) as Headers, message.headers, {
       [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE),
-    };
+    });
     message = { ...message, value: null, headers };
   }
   return { message, record: final };
@@ -266,8 +265,9 @@ export function serializeOutputRecord(record: OutputRecord): string {
   return JSON.stringify(record);
 }
 
+/** Header names are data (`__proto__`, `constructor`): the map has no prototype to collide with. */
 function carriedHeaders(incoming: Headers): Headers {
-  const out: Headers = {};
+  const out = Object.create(null) as Headers;
   for (const name of Object.keys(incoming)) {
     if (!OWN_HEADERS.has(name) && incoming[name] !== undefined) out[name] = incoming[name];
   }

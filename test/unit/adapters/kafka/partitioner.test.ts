@@ -9,6 +9,7 @@ import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { murmur2 } from '../../../../src/adapters/kafka/delivery.js';
 import { javaCompatiblePartitioner } from '../../../../src/adapters/kafka/kafkajs.js';
+import { platformaticPartitioner } from '../../../../src/adapters/kafka/platformatic.js';
 
 const require = createRequire(import.meta.url);
 const kafkajsMurmur2 = require(join(dirname(require.resolve('kafkajs')), 'src/producer/partitioners/default/murmur2.js')) as (
@@ -26,7 +27,25 @@ function keys(): Buffer[] {
 const metadata = (n: number): PartitionMetadata[] =>
   Array.from({ length: n }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
 
+/** Kafka's own figures for its Java `Utils.murmur2` (clients/src/test/.../utils/UtilsTest.java, testMurmur2). */
+const JAVA_MURMUR2: readonly [string, number][] = [
+  ['21', -973932308],
+  ['foobar', -790332482],
+  ['a-little-bit-long-string', -985981536],
+  ['a-little-bit-longer-string', -1486304829],
+  ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
+  ['abc', 479470107],
+];
+
 describe('murmur2', () => {
+  it("equals the Java client's on Kafka's own test keys, and so does the partition (toPositive, modulo)", () => {
+    for (const [key, hash] of JAVA_MURMUR2) {
+      expect(murmur2(Buffer.from(key))).toBe(hash);
+      for (const partitions of [1, 6, 12])
+        expect((murmur2(Buffer.from(key)) & 0x7fffffff) % partitions).toBe((hash & 0x7fffffff) % partitions);
+    }
+  });
+
   it("equals kafkajs's and @platformatic/kafka's on keys of every length and byte", () => {
     for (const key of keys()) {
       expect(murmur2(key)).toBe(kafkajsMurmur2(key));
@@ -58,5 +77,29 @@ describe('javaCompatiblePartitioner', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 30; i++) seen.add(ours({ topic: 't', partitionMetadata: noLeader, message: { key: null, value: null } }));
     expect([...seen].sort()).toEqual([0, 2, 3]);
+  });
+});
+
+describe('platformaticPartitioner', () => {
+  it('gives every key the partition the kafkajs partitioner gives it: one partitioner for both clients', () => {
+    const kafkajsSide = javaCompatiblePartitioner();
+    const platformaticSide = platformaticPartitioner();
+    const message = { topic: 't' };
+    for (const partitions of [1, 3, 6, 12]) {
+      const partitionMetadata = metadata(partitions);
+      for (const key of keys()) {
+        // @platformatic/kafka takes the partitioner's answer modulo the partition count (Transaction.addPartitions).
+        expect(platformaticSide(message, key) % partitions).toBe(
+          kafkajsSide({ topic: 't', partitionMetadata, message: { key, value: null } }),
+        );
+      }
+      for (const [key, hash] of JAVA_MURMUR2)
+        expect(platformaticSide(message, Buffer.from(key)) % partitions).toBe((hash & 0x7fffffff) % partitions);
+    }
+  });
+
+  it('spreads keyless records round the partitions', () => {
+    const partitioner = platformaticPartitioner();
+    expect(Array.from({ length: 6 }, () => partitioner({ topic: 't' }, undefined) % 3)).toEqual([0, 1, 2, 0, 1, 2]);
   });
 });

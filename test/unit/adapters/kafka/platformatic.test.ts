@@ -6,7 +6,7 @@
  */
 import { Producer } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
-import { capAddPartitionsToTxn, connectionRefusal } from '../../../../src/adapters/kafka/platformatic.js';
+import { capAddPartitionsToTxn, connectionRefusal, stampedBy } from '../../../../src/adapters/kafka/platformatic.js';
 
 /** The client's wrapping of one broker's connection failure: listing, "cannot connect to any broker", network. */
 function wrapped(cause: object): object {
@@ -79,5 +79,30 @@ describe('capAddPartitionsToTxn', () => {
 
   it('says so when the list is not where the client keeps it', () => {
     expect(capAddPartitionsToTxn({})).toBe(false);
+  });
+});
+
+describe('stampedBy', () => {
+  const member = { generationId: 4, memberId: 'worker-a-1' };
+  const stamp = (generationId: number, memberId = 'worker-a-1'): { metadata: Record<string, unknown> } => ({
+    metadata: { consumer: { groupId: 'g', generationId, memberId, coordinatorId: 1 } },
+  });
+
+  it('accepts records stamped with the assignment, one stamp shared by a fetch response or one each', () => {
+    const one = stamp(4);
+    expect(stampedBy([one, one, one], member)).toBe(true);
+    expect(stampedBy([stamp(4), stamp(4)], member)).toBe(true);
+  });
+
+  it('refuses a list with any record of another generation or member: fetched across a rebalance', () => {
+    // The client moves to the next generation at JoinGroup, before SyncGroup hands out the new assignment.
+    expect(stampedBy([stamp(4), stamp(5)], member)).toBe(false);
+    expect(stampedBy([stamp(3)], member)).toBe(false);
+    expect(stampedBy([stamp(4, 'worker-a-2')], member)).toBe(false);
+  });
+
+  it('refuses everything before the first assignment, and records without a stamp', () => {
+    expect(stampedBy([stamp(4)], undefined)).toBe(false);
+    expect(stampedBy([{ metadata: {} }], member)).toBe(false);
   });
 });
