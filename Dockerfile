@@ -36,7 +36,7 @@ COPY --chown=0:0 package.json ./
 # Files stay owned by root and read-only for the worker's user.
 USER 1000:1000
 # V8's young generation capped at 2 x 16 MB (Node.js 24 sizes it from the host's memory): peak RSS stays near the
-# live heap, for more scavenges per call (README "Memory and node flags"). npm run bench:worker reads this line; a
+# live heap, for more scavenges per call (docs/performance.md "Memory and node flags"). npm run bench:worker reads this line; a
 # NODE_OPTIONS set in the chart or compose replaces it whole, so keep the flag in it.
 ENV NODE_OPTIONS="--max-semi-space-size=16"
 ENV METRICS_PORT=9464

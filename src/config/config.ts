@@ -17,7 +17,7 @@ export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 
 export interface WorkerConfig {
   readonly kafka: {
-    /** Which Kafka client carries the worker (README "Delivery guarantees"): kafkajs or @platformatic/kafka. */
+    /** Which Kafka client carries the worker (docs/worker.md "Delivery guarantees"): kafkajs or @platformatic/kafka. */
     readonly client: KafkaClientName;
     /** Static group membership (KIP-345), @platformatic/kafka only: a restarted member keeps its partitions. */
     readonly groupInstanceId: string | undefined;

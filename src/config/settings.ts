@@ -1,6 +1,6 @@
 /**
  * Every environment variable the worker reads, once: its kind, default, bounds and meaning. The loader
- * (config.ts), README's configuration table (`npm run docs:settings`) and the chart's check
+ * (config.ts), the configuration table (docs/configuration.md) (`npm run docs:settings`) and the chart's check
  * (scripts/check-deploy.sh) all read this table, so a default or a bound is written in one place. The pipeline's
  * settings come from the core's table (src/core/records/settings.ts), which the CLI's flags and the library's
  * options share: here they get their environment variable, and {@link settingFlag} names their flag.
@@ -11,7 +11,7 @@ import { DEFAULT_SUBJECT_TEMPLATE } from '../core/schema/registry-document.js';
 import { DELIVERIES, KAFKA_CLIENTS, type KafkaClientName } from '../core/shared/stream.js';
 
 interface Described {
-  /** One line for README's table (Markdown). */
+  /** One line for the configuration table (Markdown). */
   readonly description: string;
   /** A pipeline setting's library option (its flag is {@link settingFlag} of it). */
   readonly option?: PipelineSettingName;
@@ -64,7 +64,7 @@ function pipeline<N extends PipelineSettingName>(name: N): (typeof PIPELINE_SETT
 }
 const DAY_MS = 86_400_000;
 
-/** In README's order. Settings without a default (`undefined`) are optional unless marked `(required)` by the loader. */
+/** In the configuration table's order. Settings without a default (`undefined`) are optional unless marked `(required)` by the loader. */
 export const SETTINGS = {
   KAFKA_BROKERS: {
     kind: 'list',
@@ -177,7 +177,7 @@ export type SettingOfKind<K extends SettingSpec['kind']> = {
   [N in SettingName]: (typeof SETTINGS)[N]['kind'] extends K ? N : never;
 }[SettingName];
 
-/** The default as README shows it. */
+/** The default as the configuration table shows it. */
 export function defaultText(spec: SettingSpec): string {
   if ('defaultText' in spec) return spec.defaultText;
   if (spec.default === undefined) return spec.kind === 'list' || spec.kind === 'url' ? '(required)' : '';
@@ -185,7 +185,7 @@ export function defaultText(spec: SettingSpec): string {
   return `\`${String(spec.default)}\``;
 }
 
-/** The values a setting accepts, as README shows them. */
+/** The values a setting accepts, as the configuration table shows them. */
 export function rangeText(spec: SettingSpec): string {
   switch (spec.kind) {
     case 'int':
@@ -209,7 +209,7 @@ export function rangeText(spec: SettingSpec): string {
   }
 }
 
-/** README's configuration table, rendered from {@link SETTINGS}. */
+/** the configuration table (docs/configuration.md), rendered from {@link SETTINGS}. */
 export function settingsMarkdownTable(): string {
   const rows = Object.entries(SETTINGS).map(([name, spec]: [string, SettingSpec]) => {
     const elsewhere = spec.option === undefined ? '' : `; flag \`--${settingFlag(spec.option)}\`, library option \`${spec.option}\``;

@@ -358,7 +358,7 @@ const RECORD_HINTS: Partial<Record<ErrorCode, string>> = {
   record_not_json: 'Send one complete JSON object per record (JSON Lines: one object per line).',
   record_not_object: 'Wrap the call in a JSON object in one of the supported envelopes.',
   record_unknown_envelope:
-    'Use one of the supported envelopes (README "Envelopes"): one call (canonical, OpenAI, Anthropic, ' +
+    'Use one of the supported envelopes (docs/envelopes.md): one call (canonical, OpenAI, Anthropic, ' +
     'MCP, Gemini, Bedrock, Mistral, Ollama, AI SDK, LangChain), or a whole assistant message holding calls.',
   record_no_tool_calls:
     'Publish assistant messages that hold tool calls (or the calls themselves); a message with only text has nothing to run.',

@@ -1,7 +1,7 @@
 /**
  * `import { createNormalizer } from 'toolcall-normalizer'`: the core in process. Every result comes from
  * `processRecord`: the core's two halves (`readRecord`, `finishRecord`) that the `normalize` command, `replay`
- * and the worker run, so the library, the CLI and the worker cannot disagree (README "Use it in process").
+ * and the worker run, so the library, the CLI and the worker cannot disagree (docs/library.md).
  */
 import type { CompiledTool } from '../core/schema/tool.js';
 import type { OutputRecord } from '../core/shared/types.js';
@@ -37,8 +37,9 @@ export type ArgumentsResult = Pick<OutputRecord, 'arguments' | 'valid' | 'dispos
 export interface Normalizer {
   /**
    * Decodes one record and returns an output record for each call it holds, exactly as the `normalize` command
-   * prints them (without `line`). The record is an envelope object (any of the supported envelopes, README
-   * "Envelopes"), its JSON text (a string), or its UTF-8 bytes (a `Uint8Array`, `Buffer` or `ArrayBuffer`).
+   * prints them (without `line`). The record is an envelope object (any of the supported envelopes,
+   * docs/envelopes.md), its JSON text (a string), or its UTF-8 bytes (an `ArrayBuffer`, `SharedArrayBuffer` or any
+   * view on one; a detached buffer is `record_not_json`).
    * Never throws on data: whatever is not JSON, not an object, too large or too deep (for objects: cycles,
    * BigInts, functions too) gives records with the command's error codes.
    */

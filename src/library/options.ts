@@ -14,7 +14,7 @@ import {
 } from '../core/records/settings.js';
 
 /**
- * How the rule is applied, as the `normalize` command's options (README "Command line"). Every field is optional;
+ * How the rule is applied, as the `normalize` command's options (docs/cli.md). Every field is optional;
  * the defaults are RT-TOOL-8 exactly, with the command's limits.
  */
 export type RuleOptions = PipelineSettings;

@@ -1,5 +1,5 @@
 /**
- * Tool definitions handed over in code, read as the schema directory reads its files (README "Tool definitions"):
+ * Tool definitions handed over in code, read as the schema directory reads its files (docs/cli.md "Tool definitions"):
  * a definition that cannot be used is reported and its tool kept as unusable, so its calls get
  * `tool_schema_unusable`. Unlike a directory, a list has no file names to fall back on, so a definition without a
  * name, or a name given twice, is the caller's mistake and throws.

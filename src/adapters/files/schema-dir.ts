@@ -1,5 +1,5 @@
 /**
- * Loads tool definitions from a directory: one `<tool>.json` per tool (format in README "Tool definitions").
+ * Loads tool definitions from a directory: one `<tool>.json` per tool (format in docs/cli.md "Tool definitions").
  * A file that cannot be used (unreadable, not UTF-8, not JSON, not a definition) is reported by name and its tool
  * is kept as unusable, so calls to it get `tool_schema_unusable` while every other tool keeps working. Symbolic
  * links are followed (Kubernetes mounts each ConfigMap key as `<key> -> ..data/<key>`), but not out of the

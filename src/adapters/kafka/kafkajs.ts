@@ -1,5 +1,5 @@
 /**
- * The port on kafkajs 2.2.4 (README "Delivery guarantees").
+ * The port on kafkajs 2.2.4 (docs/worker.md "Delivery guarantees").
  *
  * - exactly-once: each fetched batch of one input partition is published in one transaction together with its
  *   consumed offset. kafkajs has no KIP-447 fencing by consumer-group generation (its TxnOffsetCommit stops at

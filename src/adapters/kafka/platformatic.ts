@@ -1,5 +1,5 @@
 /**
- * The port on @platformatic/kafka 2.x (README "Delivery guarantees", "Choosing a client").
+ * The port on @platformatic/kafka 2.x (docs/worker.md "Delivery guarantees", "Choosing a client").
  *
  * - exactly-once (KIP-447): one transactional producer per worker, id `<prefix>-<workerId>`. What one read of the
  *   stream brings, all partitions together, is published in one transaction with each partition's consumed offset,

@@ -1,5 +1,5 @@
 /**
- * The worker's view of Kafka, whichever client carries it (README "Delivery guarantees"). The worker hands in
+ * The worker's view of Kafka, whichever client carries it (docs/worker.md "Delivery guarantees"). The worker hands in
  * what to do with one partition's batch of input records; an implementation owns the rest: group membership,
  * claiming partitions, holding a partition while a schema is missing, delivery (one transaction with the
  * consumed offsets, or idempotent produce then commit), and telling a retriable failure from a fatal one.

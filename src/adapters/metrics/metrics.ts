@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client). One registry per worker, so tests can run several side by side.
  * Names follow Prometheus conventions: `_total` counters, `_seconds` histograms, base units. Every histogram
- * has explicit buckets. README "Operating it" lists the metrics; deploy/ holds the dashboard and alerts
+ * has explicit buckets. docs/operating.md lists the metrics; deploy/ holds the dashboard and alerts
  * built on them (and test/integration/prometheus.test.ts proves each of their queries against the worker).
  *
  * The `tool` label is bounded: tool names come from models. A name is kept only when it is on the

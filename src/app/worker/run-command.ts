@@ -1,6 +1,5 @@
 /**
- * `toolcall-normalizer run`: the worker process. Configuration comes from the environment (README
- * "Configuration"); flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a
+ * `toolcall-normalizer run`: the worker process. Configuration comes from the environment (docs/configuration.md); flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a
  * fatal error or a shutdown that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
  */
 import type { Server } from 'node:http';
@@ -17,7 +16,7 @@ import { deliveryObserver, describeError, Worker } from './worker.js';
 
 export const RUN_USAGE = `Usage: toolcall-normalizer run
 
-Runs the stream worker. Configuration is read from environment variables (see README "Configuration"):
+Runs the stream worker. Configuration is read from environment variables (see docs/configuration.md):
 KAFKA_BROKERS and SCHEMA_REGISTRY_URL are required; INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC, DLQ_TOPIC,
 GROUP_ID, DELIVERY (exactly-once | at-least-once), METRICS_PORT, LOG_LEVEL and more are optional.`;
 

@@ -1,7 +1,7 @@
 /**
  * The stream worker: consumes raw tool calls, looks up each tool's schema, runs the core pipeline, and hands the
  * outputs (normalized, rejected or dead-letter) to the Kafka port (src/adapters/kafka/port.ts), which delivers
- * them with the consumed offsets on whichever client KAFKA_CLIENT names (README "Delivery guarantees").
+ * them with the consumed offsets on whichever client KAFKA_CLIENT names (docs/worker.md "Delivery guarantees").
  *
  * The worker keeps the lifecycle and the pipeline: records whose schema cannot be fetched (registry down) are
  * never dead-lettered: the batch stops before the record, what it finished is delivered, and the partition is

@@ -1,7 +1,7 @@
 /**
  * The pipeline's settings, declared once: name (the library option), kind, default, bounds and meaning. The
- * worker's environment table (src/config/settings.ts), the CLI's flags, the library's option checks and README's
- * table are derived from this table, and every source reports a violation with the same {@link settingRule}.
+ * worker's environment table (src/config/settings.ts), the CLI's flags, the library's option checks and the configuration
+ * table (docs/configuration.md) are derived from this table, and every source reports a violation with the same {@link settingRule}.
  * Pure data and checks: where a value comes from (environment, flag, option) is the caller's.
  */
 import { DEFAULT_NORMALIZE_OPTIONS, MAX_CONFIGURABLE_ENTITY_PASSES } from '../rule/normalize.js';

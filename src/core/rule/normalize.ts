@@ -1,7 +1,7 @@
 /**
  * RT-TOOL-8: reconcile a model's tool arguments with the tool's own input schema.
  *
- * Two independent repairs, in this order (see README "The rule, as implemented"):
+ * Two independent repairs, in this order (see docs/rule.md):
  * 1. JSON-string decoding, on top-level parameters only, looking at the argument as sent, once: a string is
  *    replaced by its parsed value only when the parameter's declared types include `array` or `object` but
  *    not `string`, the text parses, and the parsed value has a declared shape (a list for `array`, a map for

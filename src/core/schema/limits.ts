@@ -6,7 +6,7 @@
  * costs time superlinear in its size. Without a bound, a schema nested a few thousand levels deep overflows the
  * stack inside ajv and is reported as a `$ref` cycle, and one of several megabytes, or with a huge `enum`, stalls
  * the worker's event loop for seconds to minutes while it compiles. All are refused here with a message naming
- * the limit (README "Limits").
+ * the limit (docs/rule.md "Limits").
  */
 import { Buffer } from 'node:buffer';
 import type { JsonValue } from '../shared/json.js';
@@ -35,7 +35,7 @@ export interface SchemaLimits {
  *   several hundred levels without reaching the stack limit, so 128 leaves margin on both sides.
  * - `maxSchemaMembers`: 10 000, far more than a hand-written enum. Compile time grows faster than these counts
  *   (ajv checks a draft-07/06 `enum` for duplicates pairwise, as its meta-schema says `uniqueItems`), and the
- *   worker's event loop is blocked while it compiles; README "Limits" gives the figures.
+ *   worker's event loop is blocked while it compiles; docs/rule.md "Limits" gives the figures.
  * - `maxSchemaNodes`: 20 000. A compile cannot be interrupted, so its cost is bounded before it starts: ajv spends
  *   60-130 µs of CPU per value (a loaded 2-core machine), so 20 000 values compile in one to three seconds, while a
  *   schema of 1 MiB may hold 100 000 and more (48 000 took 25 s and 620 MB). Real tool schemas hold hundreds. Each

@@ -1,6 +1,6 @@
 /**
  * The one catalogue of error codes. Every code a record can carry is listed here with the place the worker
- * sends it and a sentence for the README; a test checks that README.md documents each one. Codes are stable:
+ * sends it and a sentence for the README; a test checks that docs/errors.md documents each one. Codes are stable:
  * agents and dashboards key on them, so a code is never renamed, only added.
  *
  * - `dead_letter`: the record (or one call of a whole message) cannot be processed at all: the worker sends it to
@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   },
   record_too_many_calls: {
     disposition: 'dead_letter',
-    doc: 'The message holds more tool calls than the per-record limit (README "Limits").',
+    doc: 'The message holds more tool calls than the per-record limit (docs/rule.md "Limits").',
   },
   record_too_large: { disposition: 'dead_letter', doc: 'The record is larger than the configured byte limit.' },
   record_too_deep: { disposition: 'dead_letter', doc: 'The record nests arrays/objects deeper than the configured bound.' },
@@ -100,7 +100,7 @@ export const ERROR_CODES = {
     disposition: 'rejected',
     doc:
       'Last in the list when the call has more violations than the limit of ' +
-      'diagnostics per call (README "Limits"): says that more were found and not listed.',
+      'diagnostics per call (docs/rule.md "Limits"): says that more were found and not listed.',
   },
 } as const satisfies Record<string, { disposition: 'dead_letter' | 'rejected'; doc: string }>;
 

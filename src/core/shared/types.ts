@@ -1,7 +1,7 @@
 import type { Disposition, ErrorCode } from './codes.js';
 import type { JsonObject, JsonValue } from './json.js';
 
-/** The envelope formats the decoder recognises (README "Envelopes"; detection order in records/envelopes/detect.ts). */
+/** The envelope formats the decoder recognises (docs/envelopes.md; detection order in records/envelopes/detect.ts). */
 export const ENVELOPE_FORMATS = [
   'canonical',
   'openai_chat',
