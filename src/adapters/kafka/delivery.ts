@@ -220,7 +220,8 @@ export async function ensureTopics(
   create: (missing: string[]) => Promise<void>,
   log: Logger,
 ): Promise<void> {
-  const wanted = Object.values(options.topics);
+  const { input, output, rejected, dlq } = options.topics;
+  const wanted = [input, output, rejected, dlq];
   const existing = new Set(await list());
   const missing = wanted.filter((t) => !existing.has(t));
   if (missing.length === 0) return;

@@ -5,10 +5,10 @@
  * consumed offsets, or idempotent produce then commit), and telling a retriable failure from a fatal one.
  */
 import type { InputMessage, OutputMessage } from '../../core/records/output.js';
+import type { Delivery, KafkaClientName, StreamTopics } from '../../core/shared/stream.js';
 import type { OutputTally } from '../metrics/metrics.js';
 
-export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
-export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
+export { KAFKA_CLIENTS, type KafkaClientName } from '../../core/shared/stream.js';
 
 /** One input record, as both clients read it: bytes, headers by name, the offset as decimal text; the core reads it as is. */
 export type InputRecord = InputMessage;
@@ -83,9 +83,9 @@ export interface KafkaStream {
 
 /** Identity and tuning of the stream, independent of the client. */
 export interface StreamOptions {
-  readonly topics: { readonly input: string; readonly output: string; readonly rejected: string; readonly dlq: string };
+  readonly topics: StreamTopics;
   readonly groupId: string;
-  readonly delivery: 'exactly-once' | 'at-least-once';
+  readonly delivery: Delivery;
   readonly transactionalIdPrefix: string;
   /** This worker's slot, stable across restarts where the platform gives one (a StatefulSet's pod name). */
   readonly workerId: string;
