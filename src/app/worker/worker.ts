@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { RegistryUnavailableError, RegistryError, type ToolSchemaSource } from '../../adapters/registry/client.js';
 import type { OutputTally, WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { describeError } from '../../adapters/kafka/delivery.js';
+import { BACKOFF_POLICIES, backoffDelay } from '../../adapters/shared/retry.js';
 import type {
   BatchControl,
   BatchResult,
@@ -79,8 +80,8 @@ export class Worker implements StreamHandler {
   #lastBatchAt: number | undefined;
   #stopping = false;
   readonly #onFatal: (error: Error) => void;
-  /** Backoff of the next schema wait per partition (doubles per consecutive wait, reset on progress). */
-  readonly #backoffMs = new Map<string, number>();
+  /** Consecutive schema waits per partition (the `schemaWait` backoff grows with them; progress resets them). */
+  readonly #waits = new Map<string, number>();
 
   constructor(deps: {
     config: WorkerConfig;
@@ -164,11 +165,11 @@ export class Worker implements StreamHandler {
       lastOffset = record.offset;
     }
     const key = `${topic}:${partition}`;
-    if (lastOffset !== undefined) this.#backoffMs.delete(key);
+    if (lastOffset !== undefined) this.#waits.delete(key);
     if (!blocked) return { outputs, lastOffset, holdMs: undefined, tally };
-    const previous = this.#backoffMs.get(key) ?? 0;
-    const holdMs = Math.min(this.#config.maxBackoffMs, previous === 0 ? 500 : previous * 2);
-    this.#backoffMs.set(key, holdMs);
+    const waits = this.#waits.get(key) ?? 0;
+    const holdMs = backoffDelay({ ...BACKOFF_POLICIES.schemaWait, maxMs: this.#config.maxBackoffMs }, waits);
+    this.#waits.set(key, waits + 1);
     this.#metrics.schemaWaits.inc();
     this.#log.warn({ topic, partition, retryInMs: holdMs }, 'schema registry unavailable: partition paused, records wait');
     return { outputs, lastOffset, holdMs, tally };
