@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import { describeError, ensureTopics, errorTypes, headerBytes, murmur2, OutputGuard, splitRequests } from './delivery.js';
 import { kafkajsHeaders } from './headers.js';
+import { BACKOFF_POLICIES, retry } from '../shared/retry.js';
 import type { BatchResult, DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
 
 interface PartitionState {
@@ -410,16 +411,22 @@ export async function commitInTransaction(
 
 /** kafkajs does not retry CONCURRENT_TRANSACTIONS from AddOffsetsToTxn (kafkajs issue #430). */
 async function withConcurrentTransactionRetry(action: () => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await action();
-      return;
-    } catch (error) {
-      const type = (error as { type?: unknown }).type;
-      if (type !== 'CONCURRENT_TRANSACTIONS' || attempt >= 10) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** Math.min(attempt, 5)));
-    }
-  }
+  await retry<undefined, unknown>(
+    async () => {
+      try {
+        await action();
+        return { done: true, value: undefined };
+      } catch (error) {
+        if ((error as { type?: unknown }).type !== 'CONCURRENT_TRANSACTIONS') throw error;
+        return { done: false, failure: error };
+      }
+    },
+    {
+      policy: BACKOFF_POLICIES.concurrentTransactions,
+      maxRetries: 10,
+      giveUp: (failure) => (failure instanceof Error ? failure : new Error(String(failure))),
+    },
+  );
 }
 
 /**

@@ -25,6 +25,8 @@ export const BACKOFF_POLICIES = {
    * `maxMs` is the worker's `MAX_BACKOFF_MS`.
    */
   schemaWait: { firstMs: 500, factor: 2, maxMs: 30_000, jitter: 'none' },
+  /** kafkajs's `sendOffsets` answered CONCURRENT_TRANSACTIONS, which kafkajs does not retry (src/adapters/kafka/kafkajs.ts). */
+  concurrentTransactions: { firstMs: 50, factor: 2, maxMs: 1_600, jitter: 'none' },
 } as const satisfies Record<string, BackoffPolicy>;
 
 /**
