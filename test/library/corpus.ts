@@ -18,18 +18,29 @@ export function corpus(): string[] {
 }
 
 /**
- * The parsed line when an object caller could hold it: numbers JSON text writes but JavaScript cannot hold finite
- * (1e400) become Infinity, which no JSON value is; a string is JSON text to `normalize`, so a record that is a
+ * The parsed line when an object caller could hold it: a number JSON text writes but a double cannot hold (1e400
+ * becomes Infinity, 1e-400 zero, 9007199254740993 another integer) leaves no such object; a string is JSON text to `normalize`, so a record that is a
  * JSON string has no object form.
  */
 export function carriedByJson(line: string): unknown {
   let value: unknown;
+  const lost: string[] = [];
   try {
-    value = JSON.parse(line.replace(/^\ufeff/, ''));
+    // A number whose literal a double does not hold (beyond the range, below it, an integer past 2^53 that changes)
+    // is lost once parsed: the text is `number_out_of_range`, the object cannot say so.
+    value = JSON.parse(line.replace(/^\ufeff/, ''), (_key, node: unknown, context?: { source?: string }) => {
+      if (typeof node === 'number' && !survives(node, context?.source ?? String(node))) lost.push(String(node));
+      return node;
+    });
   } catch {
     return undefined;
   }
-  const finite = (node: unknown): boolean =>
-    typeof node === 'number' ? Number.isFinite(node) : typeof node !== 'object' || node === null || Object.values(node).every(finite);
-  return finite(value) && typeof value !== 'string' ? value : undefined;
+  return lost.length === 0 && typeof value !== 'string' ? value : undefined;
+}
+
+/** Whether a parsed number still says what its literal said, as far as a double can. */
+function survives(value: number, literal: string): boolean {
+  if (!Number.isFinite(value)) return false;
+  if (value === 0) return !/[1-9]/.test(literal.split(/[eE]/)[0] ?? '');
+  return !/^-?\d+$/.test(literal) || BigInt(literal) === BigInt(value);
 }
