@@ -328,7 +328,7 @@ function escapedCodePoint(reader: Reader): number {
     reader.index++;
     return char.charCodeAt(0);
   }
-  // The u flag allows no other escape: V8 refused the pattern before this point.
+  // The u flag allows no other escape, and every pattern is compiled by V8 first, which refuses it.
   return reader.codePoint();
 }
 
