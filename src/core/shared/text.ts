@@ -174,11 +174,6 @@ export function codePointLength(text: string): number {
   return count;
 }
 
-/** Rounds away binary floating-point noise (0.30000000000000004 → 0.3) in suggested values. */
-export function roundNoise(value: number): number {
-  return Number.isFinite(value) ? Number(value.toPrecision(12)) : value;
-}
-
 /** A case-insensitive (or whitespace-insensitive) match of a received string among the allowed values. */
 export function closeValue(data: unknown, allowed: readonly unknown[]): unknown {
   if (typeof data !== 'string') return undefined;
