@@ -1,6 +1,7 @@
 /**
- * `toolcall-normalizer run`: the worker process. Configuration comes from the environment (docs/configuration.md); flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a
- * fatal error or a shutdown that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
+ * `toolcall-normalizer run`: the worker process. Configuration comes from the environment (docs/configuration.md);
+ * flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a fatal error or a shutdown
+ * that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
  */
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
