@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { finishRecord, processCall, processRecord, readRecord } from '../../../src/core/pipeline.js';
 import { compileTool } from '../../../src/core/schema/tool.js';
-import { parseToolDefinition } from '../../../src/core/schema/tool-definition.js';
+import { searchTool } from '../search-tool.js';
 import { createSchemaCompiler } from '../../../src/core/validation/validate.js';
 import type { DecodedCall } from '../../../src/core/shared/types.js';
 
@@ -50,21 +50,7 @@ describe('processCall for an unknown tool', () => {
 });
 
 describe('processRecord: one output per call', () => {
-  const compiler = createSchemaCompiler();
-  const search = parseToolDefinition(
-    {
-      name: 'search_issues',
-      inputSchema: {
-        type: 'object',
-        properties: { query: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } },
-        required: ['query'],
-        additionalProperties: false,
-      },
-    },
-    'search_issues',
-  );
-  if (!search.ok) throw new Error(search.reason);
-  const tools = new Map([['search_issues', compileTool(search.definition, compiler)]]);
+  const tools = new Map([['search_issues', searchTool()]]);
   const lookup = (name: string) => tools.get(name);
   const run = (value: unknown) => processRecord(JSON.stringify(value), lookup);
 

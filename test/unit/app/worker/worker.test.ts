@@ -6,27 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RegistryUnavailableError } from '../../../../src/adapters/registry/client.js';
-import { compileTool, type CompiledTool } from '../../../../src/core/schema/tool.js';
-import { parseToolDefinition } from '../../../../src/core/schema/tool-definition.js';
-import { createSchemaCompiler } from '../../../../src/core/validation/validate.js';
+import type { CompiledTool } from '../../../../src/core/schema/tool.js';
+import { searchTool as sharedSearchTool } from '../../search-tool.js';
 import { HEADER } from '../../../../src/core/records/output.js';
 import { batchOf, counterValues, fakeWorker, FakeSchemas } from './fake-port.js';
 
 function searchTool(): CompiledTool {
-  const parsed = parseToolDefinition(
-    {
-      name: 'search_issues',
-      inputSchema: {
-        type: 'object',
-        properties: { query: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } },
-        required: ['query'],
-        additionalProperties: false,
-      },
-    },
-    'search_issues',
-  );
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return compileTool(parsed.definition, createSchemaCompiler(), { subject: 'search_issues', version: 1, id: 42 });
+  return sharedSearchTool({ subject: 'search_issues', version: 1, id: 42 });
 }
 
 const tools = new Map([['search_issues', searchTool()]]);
