@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Message, type Producer } from 'kafkajs';
 import { pushToolSchemas, type PushedTool } from '../../src/app/commands/schemas-command.js';
 import { kafkajsHeaders } from '../../src/adapters/kafka/headers.js';
+import { patchKafkajsAbortedFilter } from '../../src/adapters/kafka/kafkajs-aborted.js';
 import { patchKafkajsRequestQueue } from '../../src/adapters/kafka/kafkajs-request-queue.js';
 import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENTS as ALL_KAFKA_CLIENTS } from '../../src/config/settings.js';
 import { freePort } from '../../scripts/free-port.js';
@@ -95,6 +96,7 @@ export function uniqueSubjectTemplate(prefix: string): string {
 let kafkaClient: Kafka | undefined;
 function kafka(): Kafka {
   patchKafkajsRequestQueue(); // as the worker does: no 1 ms poll per connection, no TimeoutNegativeWarning
+  patchKafkajsAbortedFilter(); // as the worker does: a killed worker's aborted outputs are not read as committed
   kafkaClient ??= new Kafka({
     clientId: `it-harness-${RUN_ID}`,
     brokers: [...stackEnv().brokers],
@@ -157,6 +159,13 @@ async function resetProducer(): Promise<void> {
   const old = sharedProducer;
   sharedProducer = undefined;
   if (old !== undefined) await old.then((c) => c.disconnect()).catch(() => undefined);
+}
+
+/** A connected transactional producer of its own (the caller disconnects it): upstream transactions in a test. */
+export async function transactionalProducer(transactionalId: string): Promise<Producer> {
+  const client = kafka().producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+  await client.connect();
+  return client;
 }
 
 /** Disconnects the shared admin and producer (call in afterAll). */
