@@ -38,9 +38,15 @@ async function interleavedAborts(topic: string): Promise<string[]> {
     const tb = await b.transaction();
     await tb.send({ topic, messages: [0, 1, 2].map((i) => call('aborted-b', i)) });
     await tb.abort();
-    await produce(topic, [0, 1, 2, 3, 4].map((i) => call('committed', i)));
+    await produce(
+      topic,
+      [0, 1, 2, 3, 4].map((i) => call('committed', i)),
+    );
     await ta.abort();
-    await produce(topic, [5, 6, 7, 8, 9].map((i) => call('committed', i)));
+    await produce(
+      topic,
+      [5, 6, 7, 8, 9].map((i) => call('committed', i)),
+    );
   } finally {
     await Promise.all([a.disconnect(), b.disconnect()]);
   }
