@@ -205,7 +205,7 @@ export class KafkajsStream implements KafkaStream {
             this.#stopping ||
             (await this.#stopIfOutputUnavailable(error, written, topic, partition, records[0]?.offset ?? result.lastOffset));
           // Once stopping, as kafkajs threw it: a retry would only fetch the batch again for nothing.
-          throw stopped ? error : retriableIfNotAttempted(error, errorTypes(error));
+          throw stopped ? error : forKafkajsRunner(error, errorTypes(error));
         }
         this.#guard.delivered();
         payload.resolveOffset(result.lastOffset);
@@ -430,14 +430,28 @@ async function withConcurrentTransactionRetry(action: () => Promise<void>): Prom
 }
 
 /**
- * kafkajs marks OPERATION_NOT_ATTEMPTED not retriable: thrown from a batch as it is, the consumer crashes for good
- * on the first one, transient or not. Rethrown as an error kafkajs retries, the batch is fetched and delivered
- * again, and the output guard decides when the repeats are a refusal.
+ * Producer answers that mean this worker's transactional id is no longer its own: another worker claimed the
+ * partition (a rebalance this worker has not seen yet, as after a freeze), or the coordinator expired it.
  */
-function retriableIfNotAttempted(error: unknown, types: readonly string[]): unknown {
-  if (!types.includes('OPERATION_NOT_ATTEMPTED') || types.includes('TOPIC_AUTHORIZATION_FAILED')) return error;
+const FENCED_TYPES = ['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING'];
+
+/**
+ * A delivery failure as kafkajs's runner should act on it. kafkajs marks a fenced producer's answer and
+ * OPERATION_NOT_ATTEMPTED not retriable: thrown from a batch as they are, the consumer crashes for good.
+ * - Fenced: typed as a rebalance, so the runner rejoins the group before it fetches again. The partition is claimed
+ *   again only if the new generation gives it back, never fenced back from its new owner within the old one.
+ * - Not attempted: retriable, so the batch is fetched and delivered again, and the output guard decides when the
+ *   repeats are a refusal.
+ */
+export function forKafkajsRunner(error: unknown, types: readonly string[]): unknown {
   const message = error instanceof Error ? error.message : String(error);
-  // No `cause`: kafkajs judges a crash by the innermost cause's `retriable`, which is false here.
+  // No `cause` on either: kafkajs judges a crash by the innermost cause's `retriable`, which is false in both.
+  if (types.some((type) => FENCED_TYPES.includes(type)) && !types.includes('TRANSACTIONAL_ID_AUTHORIZATION_FAILED'))
+    return Object.assign(new Error(`producer fenced, the partition is given up and the group rejoined: ${message}`), {
+      retriable: true,
+      type: 'REBALANCE_IN_PROGRESS',
+    });
+  if (!types.includes('OPERATION_NOT_ATTEMPTED') || types.includes('TOPIC_AUTHORIZATION_FAILED')) return error;
   return Object.assign(new Error(`delivery not attempted by the broker, will retry: ${message}`), {
     retriable: true,
     type: 'OPERATION_NOT_ATTEMPTED',
