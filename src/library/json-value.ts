@@ -7,6 +7,7 @@
 import type { ErrorCode } from '../core/shared/codes.js';
 import type { JsonObject, JsonValue } from '../core/shared/json.js';
 import { childPointer } from '../core/shared/json-pointer.js';
+import { setOwn } from '../core/shared/own.js';
 import { tooDeepFailure } from '../core/records/bytes.js';
 
 /** Bounds on the value; `maxBytes` is compared with a lower bound of its JSON text's UTF-8 size. */
@@ -114,10 +115,7 @@ class Walk {
         const item = this.value((container as Record<string, unknown>)[name], name, childPointer(pointer, name), depth + 1);
         if (item === undefined) continue;
         this.count(name.length + 4);
-        // An own `__proto__` key is data (JSON.parse makes one); plain assignment would set the prototype instead.
-        if (name === '__proto__')
-          Object.defineProperty(object, name, { value: item, enumerable: true, writable: true, configurable: true });
-        else object[name] = item;
+        setOwn(object, name, item);
       }
       out = object;
     }

@@ -3,6 +3,7 @@
  * Kafka adapter only moves these bytes.
  */
 import { createHash } from 'node:crypto';
+import { setOwn } from '../shared/own.js';
 import { truncate } from '../shared/text.js';
 import type { JsonValue } from '../shared/json.js';
 import type { SchemaIdentity } from '../schema/tool.js';
@@ -219,9 +220,8 @@ export function buildBoundedOutput(
     const note =
       `; the input value (${String(inputSize)} bytes, over the ${String(maxBytes)}-byte output bound) is not copied: ` +
       `read it at ${target.topic}/${String(target.partition)}@${input.offset}`;
-    const headers: Headers = Object.assign(Object.create(null) as Headers, message.headers, {
-      [HEADER.dlqMessage]: truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE),
-    });
+    const headers = carriedHeaders(message.headers, false);
+    headers[HEADER.dlqMessage] = truncate(`${String(message.headers[HEADER.dlqMessage] ?? '')}${note}`, MAX_HEADER_MESSAGE);
     message = { ...message, value: null, headers };
   }
   return { message, record: final };
@@ -265,11 +265,15 @@ export function serializeOutputRecord(record: OutputRecord): string {
   return JSON.stringify(record);
 }
 
-/** Header names are data (`__proto__`, `constructor`): the map has no prototype to collide with. */
-function carriedHeaders(incoming: Headers): Headers {
-  const out = Object.create(null) as Headers;
+/**
+ * A copy of `incoming` without our own headers (unless `dropOwn` is false). Header names are data (`__proto__`,
+ * `constructor`): each is an own key of the map ({@link setOwn}).
+ */
+function carriedHeaders(incoming: Headers, dropOwn = true): Headers {
+  const out: Headers = {};
   for (const name of Object.keys(incoming)) {
-    if (!OWN_HEADERS.has(name) && incoming[name] !== undefined) out[name] = incoming[name];
+    const value = incoming[name];
+    if (value !== undefined && !(dropOwn && OWN_HEADERS.has(name))) setOwn<Headers[string]>(out, name, value);
   }
   return out;
 }

@@ -24,6 +24,7 @@ import {
   type JsonValue,
 } from '../shared/json.js';
 import { childPointer } from '../shared/json-pointer.js';
+import { setOwn } from '../shared/own.js';
 import type { ParamRule, Schema, SchemaPlan } from './plan.js';
 import { MAX_PATTERN_WORK_PER_CALL, PatternMeter } from '../shared/patterns.js';
 import type { PassThrough, PassThroughReason, Repair } from '../shared/types.js';
@@ -84,10 +85,6 @@ export function normalizeArguments(
   const passThroughs: PassThrough[] = [];
   // The plan's pattern tests over this call's keys, bounded as validation bounds its own (core/shared/patterns.ts).
   const meter = new PatternMeter(MAX_PATTERN_WORK_PER_CALL);
-  const calls: SchemaPlan = {
-    ruleForProperty: (name, schema) => plan.ruleForProperty(name, schema, meter),
-    ruleForItem: (index, schema) => plan.ruleForItem(index, schema),
-  };
   let out: JsonObject | undefined;
   // One stack of tokens for the whole entity walk: it is back to empty after each parameter.
   const path: (string | number)[] = [];
@@ -97,7 +94,7 @@ export function normalizeArguments(
     // Only a string (or, in deep mode, any value) asks the plan: the rest of the walk needs no rule.
     let rule: ParamRule | undefined;
     if (typeof sent === 'string') {
-      rule = calls.ruleForProperty(key);
+      rule = plan.ruleForProperty(key, undefined, meter);
       const decision = decideJson(sent, rule, options.maxDepth - 1);
       if (decision.ok) {
         value = decision.value;
@@ -107,8 +104,8 @@ export function normalizeArguments(
       }
     }
     if (options.deep) {
-      rule ??= calls.ruleForProperty(key);
-      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), { plan: calls, options, repairs }, 2);
+      rule ??= plan.ruleForProperty(key, undefined, meter);
+      if (rule.kind === 'decode') value = decodeNested(value, rule.schema, childPointer('', key), { plan, meter, options, repairs }, 2);
     }
     if (entities && !options.entityExemptParameters.has(key)) value = decodeEntitiesDeep(value, '', key, options, repairs, path);
     if (value !== sent) {
@@ -174,6 +171,7 @@ function decideJson(text: string, rule: ParamRule, depthBudget: number): JsonDec
 /** What a deep-mode walk carries unchanged through every level. */
 interface DeepWalk {
   readonly plan: SchemaPlan;
+  readonly meter: PatternMeter;
   readonly options: NormalizeOptions;
   readonly repairs: Repair[];
 }
@@ -197,7 +195,7 @@ function decodeNested(value: JsonValue, schema: Schema, pointer: string, walk: D
     let out: JsonObject | undefined;
     for (const key of Object.keys(value)) {
       const child = value[key] as JsonValue;
-      const next = decodeChild(child, walk.plan.ruleForProperty(key, schema), childPointer(pointer, key), walk, depth);
+      const next = decodeChild(child, walk.plan.ruleForProperty(key, schema, walk.meter), childPointer(pointer, key), walk, depth);
       if (next !== child) {
         out ??= copyObject(value);
         setOwn(out, key, next);
@@ -367,7 +365,3 @@ function copyObject(source: JsonObject): JsonObject {
 }
 
 /** Assignment would call the `__proto__` setter (changing the prototype and losing the key); define instead. */
-function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}

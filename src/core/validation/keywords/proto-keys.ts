@@ -9,6 +9,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json.js';
 import { isListKeyword, isMapKeyword, isSingleKeyword } from '../../shared/schema-refs.js';
+import { setOwn } from '../../shared/own.js';
 
 const PROTO = '__proto__';
 /** Matches exactly the key `__proto__`, as `properties.__proto__` does. */
@@ -35,7 +36,7 @@ function rewrite(node: JsonValue, depth: number): JsonValue {
     else if (isSingleKeyword(key)) next = rewrite(value, depth + 1);
     if (next !== value) {
       out ??= { ...node };
-      define(out, key, next);
+      setOwn(out, key, next);
     }
   }
   const base = out ?? node;
@@ -87,7 +88,7 @@ function mapEntries(map: JsonObject, depth: number): JsonObject {
     const next = rewrite(value, depth + 1);
     if (next !== value) {
       out ??= { ...map };
-      define(out, name, next);
+      setOwn(out, name, next);
     }
   }
   return out ?? map;
@@ -104,9 +105,4 @@ function mapItems(items: JsonValue[], depth: number): JsonValue[] {
     }
   }
   return out ?? items;
-}
-
-/** Assignment to `__proto__` would set the prototype: define the own data property instead. */
-function define(target: JsonObject, key: string, value: JsonValue): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

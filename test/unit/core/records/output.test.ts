@@ -108,6 +108,24 @@ describe('buildOutputMessage headers', () => {
     expect(message.headers).toEqual({ traceparent: '00-abc-def-01', [HEADER.idempotencyKey]: 'call-1' });
   });
 
+  it('carries header names that Object.prototype has as own keys, the map keeping its prototype', () => {
+    const incoming = Object.create(null) as InputMessage['headers'];
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) incoming[name] = `${name}-value`;
+    const check = (headers: InputMessage['headers']) => {
+      expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+      for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        expect(Object.hasOwn(headers, name)).toBe(true);
+        expect(headers[name]).toBe(`${name}-value`);
+      }
+    };
+    check(buildOutputMessage(input(incoming), record('normalized'), schema, undefined, target).headers);
+    // The bounded dead letter copies the headers once more, to lengthen its message.
+    const huge = { ...input(incoming), value: Buffer.alloc(2_000, 'x') };
+    const bounded = buildBoundedOutput(huge, record('dead_letter', null), undefined, undefined, { ...target, maxOutputBytes: 1_000 });
+    expect(bounded.message.value).toBeNull();
+    check(bounded.message.headers);
+  });
+
   it('names the first error of a rejected call in a header and sends it to the rejected topic', () => {
     const message = buildOutputMessage(input(), record('rejected'), schema, { id: 'call-1' }, target);
     expect(message.topic).toBe(topics.rejected);
