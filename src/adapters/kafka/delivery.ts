@@ -43,7 +43,7 @@ export function splitRequests<T>(messages: readonly T[], bytesOf: (message: T) =
 /** The bytes of a message's headers (names and values) as given in an output message. */
 export function headerBytes(headers: OutputMessage['headers']): number {
   let size = 0;
-  for (const name in headers) {
+  for (const name of Object.keys(headers)) {
     const value = headers[name];
     if (value === undefined) continue;
     size += name.length;

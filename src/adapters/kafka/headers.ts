@@ -1,26 +1,22 @@
 /**
  * A record's headers by name, as both clients hand them to the worker. Header names are anyone's: `constructor`,
- * `toString` or `__proto__` are data, so every map is built without a prototype (an inherited name is never
- * mistaken for a header already seen, and `__proto__` is an own key, not the map's prototype).
+ * `toString` or `__proto__` are data, so every name is an own key ({@link setOwn}), only own keys are read (an
+ * inherited name is never mistaken for a header already seen), and `__proto__` never becomes the map's prototype.
  */
 import type { HeaderValue, Headers } from '../../core/records/output.js';
-
-/** An empty header map without a prototype. */
-export function headerMap(): Headers {
-  return Object.create(null) as Headers;
-}
+import { setOwn } from '../../core/shared/own.js';
 
 /** Adds one header to the map, a repeated name becoming a list in record order. */
 export function addHeader(headers: Headers, name: string, value: HeaderValue): void {
   const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
-  if (existing === undefined) headers[name] = value;
+  if (existing === undefined) setOwn<Headers[string]>(headers, name, value);
   else if (Array.isArray(existing)) existing.push(value);
   else headers[name] = [existing, value];
 }
 
 /** The headers of a record from its (name, value) pairs in record order (@platformatic/kafka's `Map`). */
 export function headersFromPairs(pairs: Iterable<readonly [Buffer, Buffer]>): Headers {
-  const headers = headerMap();
+  const headers: Headers = {};
   for (const [name, value] of pairs) addHeader(headers, name.toString('utf8'), value);
   return headers;
 }
@@ -35,7 +31,7 @@ const PLAIN: Readonly<Record<string, unknown>> = {};
  * encoder takes. A header value is bytes or null, never that inherited value, so dropping it restores the record.
  */
 export function kafkajsHeaders(decoded: Readonly<Record<string, unknown>> | undefined): Headers {
-  const headers = headerMap();
+  const headers: Headers = {};
   if (decoded === undefined) return headers;
   for (const name of Object.keys(decoded)) {
     let value = decoded[name];
@@ -43,7 +39,7 @@ export function kafkajsHeaders(decoded: Readonly<Record<string, unknown>> | unde
     if (inherited !== undefined && Array.isArray(value) && value[0] === inherited) {
       value = value.length === 2 ? value[1] : value.slice(1);
     }
-    headers[name] = value as Headers[string];
+    setOwn(headers, name, value as Headers[string]);
   }
   return headers;
 }

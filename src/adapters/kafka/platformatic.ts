@@ -703,7 +703,7 @@ function headerName(name: string): Buffer {
 /** An output as the client's message: bytes only (header names too). */
 export function outMessage(out: OutputMessage): OutMessage {
   const headers = new Map<Buffer, Buffer>();
-  for (const name in out.headers) {
+  for (const name of Object.keys(out.headers)) {
     const value = out.headers[name];
     if (value === undefined) continue;
     if (!Array.isArray(value)) headers.set(headerName(name), toBuffer(value));
