@@ -1,5 +1,5 @@
 /**
- * The command (package.json `bin`, dist/bin.js) on a Node.js older than `engines.node`: one line naming the version
+ * The command (package.json `bin`, dist/cli.js, as the image runs it) on a Node.js older than `engines.node`: one line naming the version
  * it needs, exit 1, no stack trace. Run with each older node this machine has (`/usr/bin/node`, Node.js 20 on this
  * kind of machine); on the current one it runs the CLI.
  */
@@ -30,8 +30,8 @@ function otherNodes(): { path: string; version: string }[] {
 const older = otherNodes().filter(({ version }) => Number(version.split('.')[0]) < 24);
 
 describe('the command on an unsupported Node.js', () => {
-  it('package.json names dist/bin.js, and engines.node starts at the version the message names', () => {
-    expect(BIN).toBe(join(ROOT, 'dist', 'bin.js'));
+  it('package.json names dist/cli.js, and engines.node starts at the version the message names', () => {
+    expect(BIN).toBe(join(ROOT, 'dist', 'cli.js'));
     expect((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node).toBe(
       `^${MINIMUM}`,
     );

@@ -20,8 +20,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: ['core'],
   library: ['core'],
   app: ['core', 'audit', 'adapters', 'config', 'library'],
-  'cli.ts': ['app', 'config'],
-  'bin.ts': ['cli.js'], // the built name: imports name the .js file
+  'cli.ts': ['app'],
 };
 
 /** Node modules the pure core may use: computation only, no I/O, no environment. */
