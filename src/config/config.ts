@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { intWithin, settingViolation } from '../core/records/settings.js';
 import type { Delivery, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
+import { forTerminal } from '../core/shared/text.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
 import { LOG_LEVELS, PIPELINE_ENV, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
@@ -66,9 +67,10 @@ export interface WorkerConfig {
   readonly metricsToolLabels: readonly string[];
 }
 
+/** Every problem found, one per line; a problem quotes the value it found, escaped for a terminal ({@link forTerminal}). */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(`invalid configuration:\n${problems.map((p) => `  - ${forTerminal(p)}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

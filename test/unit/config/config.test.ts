@@ -28,6 +28,22 @@ describe('loadConfig', () => {
     expect(() => toolSchemaSource(config)).not.toThrow();
   });
 
+  it('quotes a value with control characters escaped, one line per problem', () => {
+    const hostile = 'x\u001b[2J\nforged: line\u202e';
+    try {
+      loadConfig({ ...BASE, KAFKA_BROKERS: hostile, WORKER_CONCURRENCY: hostile });
+      expect.fail('loadConfig accepted a hostile value');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const { message, problems } = error as ConfigError;
+      expect(problems.length).toBeGreaterThan(0);
+      expect(message.split('\n')).toHaveLength(problems.length + 1);
+      const codes = Array.from({ length: message.length }, (_, k) => message.charCodeAt(k));
+      expect(codes.filter((code) => code !== 10 && (code < 32 || code === 0x7f || code === 0x202e))).toEqual([]);
+      expect(message).toContain('\\x1b[2J\\nforged');
+    }
+  });
+
   describe('registry settings the schema source would refuse later are refused here, naming the variable', () => {
     it.each([
       ['a query', 'http://registry:8080/apis/ccompat/v7?x=1'],
