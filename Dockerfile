@@ -1,4 +1,5 @@
-# toolcall-normalizer worker image; helm/ and deploy/compose.yaml run it. Build: docker build -t toolcall-normalizer:0.1.0 .
+# toolcall-normalizer worker image; helm/ and deploy/compose.yaml run it. Build: docker build -t toolcall-normalizer:0.1.0 \
+#   --build-arg IMAGE_VERSION=0.1.0 --build-arg IMAGE_REVISION=$(git rev-parse HEAD) --build-arg IMAGE_SOURCE=<repo URL> .
 # Without an image registry, `npm run images` (scripts/images.sh) builds it on locally built bases, and CI runs
 # the image hardened as the chart does (test/image/worker-image.test.ts).
 #
@@ -7,6 +8,8 @@
 #   points it at a base carrying its CA, which so stays out of the final image;
 # - build stage: `npm ci` with dev dependencies, then the TypeScript build (dist/);
 # - deps stage: production dependencies only (`npm ci --omit=dev`);
+# - sbom stage: a CycloneDX 1.6 bill of materials of exactly the deps stage's node_modules (cyclonedx-npm, a dev
+#   dependency, run with --omit dev), shipped as /usr/share/toolcall-normalizer/sbom.cdx.json;
 # - runtime: node + dist/ + production node_modules, running as uid/gid 1000 (numeric, so Kubernetes can
 #   check runAsNonRoot). The worker writes nothing to disk: it runs with a read-only root filesystem
 #   (the chart mounts an emptyDir on /tmp, the only writable path, for anything Node.js may need there).
@@ -28,11 +31,20 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
+# The generator reads the shipped tree (npm ls over the deps stage's node_modules), not the build stage's.
+FROM build AS sbom
+WORKDIR /shipped
+COPY package.json package-lock.json ./
+COPY --from=deps /app/node_modules ./node_modules
+RUN node /app/node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js --omit dev --spec-version 1.6 \
+      --output-reproducible --output-format JSON --output-file /sbom.cdx.json package.json
+
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY --from=deps --chown=0:0 /app/node_modules ./node_modules
 COPY --from=build --chown=0:0 /app/dist ./dist
 COPY --chown=0:0 package.json ./
+COPY --from=sbom --chown=0:0 /sbom.cdx.json /usr/share/toolcall-normalizer/sbom.cdx.json
 # Files stay owned by root and read-only for the worker's user.
 USER 1000:1000
 # V8's young generation capped at 2 x 16 MB (Node.js 24 sizes it from the host's memory): peak RSS stays near the
@@ -44,3 +56,15 @@ EXPOSE 9464
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "dist/cli.js"]
 CMD ["run"]
+# OCI annotations: scripts/images.sh passes version (package.json), revision (the newest commit of the image's
+# inputs) and source (IMAGE_SOURCE, else the git remote). Last, so a new revision relabels without rebuilding a layer.
+ARG IMAGE_VERSION=unknown
+ARG IMAGE_REVISION=unknown
+ARG IMAGE_SOURCE=unknown
+LABEL org.opencontainers.image.title="toolcall-normalizer" \
+      org.opencontainers.image.description="Repairs and validates LLM tool-call arguments (RT-TOOL-8): Kafka stream worker" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${IMAGE_VERSION}" \
+      org.opencontainers.image.revision="${IMAGE_REVISION}" \
+      org.opencontainers.image.source="${IMAGE_SOURCE}" \
+      toolcall-normalizer.sbom="/usr/share/toolcall-normalizer/sbom.cdx.json"

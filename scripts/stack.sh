@@ -49,11 +49,21 @@
 #                                           sasl-scram  SASL_PLAINTEXT, SCRAM-SHA-256 and SCRAM-SHA-512, on KAFKA_SASL_PORT
 #                                           tls         SSL (server certificate only), on KAFKA_TLS_PORT
 #                                           sasl-tls    SASL_SSL (SCRAM over TLS), on KAFKA_SASL_TLS_PORT
+#                                           oauth       SASL_PLAINTEXT with OAUTHBEARER, on KAFKA_OAUTH_PORT: tokens are
+#                                                       JWTs of a real OIDC provider (scripts/oidc-provider.ts, npm's
+#                                                       oidc-provider) on KAFKA_OIDC_PORT, checked by Kafka's
+#                                                       OAuthBearerValidatorCallbackHandler (JWKS, audience, issuer)
 #                                         With any of them the broker runs the StandardAuthorizer; super users are
 #                                         User:ANONYMOUS (the PLAINTEXT and controller listeners) and KAFKA_SUPER_USERS.
 #                                         `up`/`up-kafka`/`env` then also print KAFKA_SASL_BROKERS=, KAFKA_TLS_BROKERS=,
 #                                         KAFKA_SASL_TLS_BROKERS= (those enabled) and KAFKA_TLS_CA_FILE= (with TLS).
 #   KAFKA_SASL_PORT / KAFKA_TLS_PORT / KAFKA_SASL_TLS_PORT   default KAFKA_PORT+2 / +3 / +4
+#   KAFKA_OAUTH_PORT / KAFKA_OIDC_PORT    default KAFKA_PORT+5 / +6 (oauth: the listener, the OIDC provider)
+#   KAFKA_OAUTH_TOKEN_TTL=60              oauth: access token lifetime in seconds; the broker makes clients
+#                                         re-authenticate when it runs out (connections.max.reauth.ms). `up` prints
+#                                         KAFKA_OAUTH_BROKERS=, KAFKA_OAUTH_TOKEN_URL=, KAFKA_OAUTH_CLIENT_ID= and
+#                                         KAFKA_OAUTH_CLIENT_SECRET_FILE= (<state>/oidc/client-secret, 0600; the
+#                                         client `toolcall-worker` is a super user).
 #   KAFKA_SCRAM_USERS=name:password[,...] SCRAM users (both mechanisms) created by `kafka-storage format --add-scram`
 #                                         when the log dir is formatted; passwords [A-Za-z0-9._-]. Default: one user
 #                                         `toolcall` with a random password. Written to <state>/kafka/scram-users (0600).
@@ -146,17 +156,22 @@ done
 KAFKA_SASL_PORT=${KAFKA_SASL_PORT:-$((KAFKA_PORT + 2))}
 KAFKA_TLS_PORT=${KAFKA_TLS_PORT:-$((KAFKA_PORT + 3))}
 KAFKA_SASL_TLS_PORT=${KAFKA_SASL_TLS_PORT:-$((KAFKA_PORT + 4))}
+KAFKA_OAUTH_PORT=${KAFKA_OAUTH_PORT:-$((KAFKA_PORT + 5))}
+KAFKA_OIDC_PORT=${KAFKA_OIDC_PORT:-$((KAFKA_PORT + 6))}
+KAFKA_OAUTH_TOKEN_TTL=${KAFKA_OAUTH_TOKEN_TTL:-60}
+OAUTH_CLIENT_ID=toolcall-worker
+OAUTH_AUDIENCE=urn:toolcall:kafka
 
 check_security_settings() { # validates KAFKA_SECURITY and the SCRAM settings (also after loading recorded ones)
   local item n
-  for n in KAFKA_SASL_PORT KAFKA_TLS_PORT KAFKA_SASL_TLS_PORT; do
+  for n in KAFKA_SASL_PORT KAFKA_TLS_PORT KAFKA_SASL_TLS_PORT KAFKA_OAUTH_PORT KAFKA_OIDC_PORT KAFKA_OAUTH_TOKEN_TTL; do
     [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer (got '${!n}')"
   done
   [[ -z $KAFKA_SECURITY ]] && return 0
   IFS=, read -r -a items <<<"$KAFKA_SECURITY"
   for item in "${items[@]}"; do
-    [[ $item == sasl-scram || $item == tls || $item == sasl-tls ]] ||
-      die "KAFKA_SECURITY: '$item' is not one of sasl-scram, tls, sasl-tls (comma-separated)"
+    [[ $item == sasl-scram || $item == tls || $item == sasl-tls || $item == oauth ]] ||
+      die "KAFKA_SECURITY: '$item' is not one of sasl-scram, tls, sasl-tls, oauth (comma-separated)"
   done
   [[ -z $KAFKA_SCRAM_USERS || $KAFKA_SCRAM_USERS =~ ^[A-Za-z0-9._-]+:[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+:[A-Za-z0-9._-]+)*$ ]] ||
     die "KAFKA_SCRAM_USERS must be name:password[,name:password...] with names and passwords of [A-Za-z0-9._-]"
@@ -247,12 +262,18 @@ security_lines() { # the secured listeners of KAFKA_SECURITY (nothing when it is
   if security_has tls; then printf 'KAFKA_TLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_TLS_PORT"; fi
   if security_has sasl-tls; then printf 'KAFKA_SASL_TLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_SASL_TLS_PORT"; fi
   if security_has tls || security_has sasl-tls; then printf 'KAFKA_TLS_CA_FILE=%s\n' "$KAFKA_STATE/tls/ca.pem"; fi
+  if security_has oauth; then
+    printf 'KAFKA_OAUTH_BROKERS=127.0.0.1:%s\nKAFKA_OAUTH_TOKEN_URL=http://127.0.0.1:%s/token\n' "$KAFKA_OAUTH_PORT" "$KAFKA_OIDC_PORT"
+    printf 'KAFKA_OAUTH_CLIENT_ID=%s\nKAFKA_OAUTH_CLIENT_SECRET_FILE=%s\n' "$OAUTH_CLIENT_ID" "$STATE_DIR/oidc/client-secret"
+  fi
 }
 
 # The security settings a stack was created with (recorded only when they differ from the defaults).
 record_security() {
   [[ -z $KAFKA_SECURITY ]] || printf 'kafka_security=%s\nkafka_sasl_port=%s\nkafka_tls_port=%s\nkafka_sasl_tls_port=%s\nkafka_super_users=%s\n' \
     "$KAFKA_SECURITY" "$KAFKA_SASL_PORT" "$KAFKA_TLS_PORT" "$KAFKA_SASL_TLS_PORT" "$KAFKA_SUPER_USERS"
+  [[ -z $KAFKA_SECURITY ]] || printf 'kafka_oauth_port=%s\nkafka_oidc_port=%s\nkafka_oauth_token_ttl=%s\n' \
+    "$KAFKA_OAUTH_PORT" "$KAFKA_OIDC_PORT" "$KAFKA_OAUTH_TOKEN_TTL"
   [[ $KAFKA_AUTO_CREATE_TOPICS == true ]] || printf 'kafka_auto_create_topics=%s\n' "$KAFKA_AUTO_CREATE_TOPICS"
 }
 
@@ -276,6 +297,9 @@ load_recorded_ports() {
       kafka_tls_port) REC_KAFKA_TLS_PORT=$v ;;
       kafka_sasl_tls_port) REC_KAFKA_SASL_TLS_PORT=$v ;;
       kafka_super_users) REC_KAFKA_SUPER_USERS=$v ;;
+      kafka_oauth_port) REC_KAFKA_OAUTH_PORT=$v ;;
+      kafka_oidc_port) REC_KAFKA_OIDC_PORT=$v ;;
+      kafka_oauth_token_ttl) REC_KAFKA_OAUTH_TOKEN_TTL=$v ;;
     esac
   done <"$ENV_FILE"
 }
@@ -285,6 +309,8 @@ adopt_recorded_security() { # after load_recorded_ports: the stack's own securit
   if [[ -n $KAFKA_SECURITY ]]; then
     KAFKA_SASL_PORT=${REC_KAFKA_SASL_PORT:-$KAFKA_SASL_PORT} KAFKA_TLS_PORT=${REC_KAFKA_TLS_PORT:-$KAFKA_TLS_PORT}
     KAFKA_SASL_TLS_PORT=${REC_KAFKA_SASL_TLS_PORT:-$KAFKA_SASL_TLS_PORT} KAFKA_SUPER_USERS=${REC_KAFKA_SUPER_USERS:-}
+    KAFKA_OAUTH_PORT=${REC_KAFKA_OAUTH_PORT:-$KAFKA_OAUTH_PORT} KAFKA_OIDC_PORT=${REC_KAFKA_OIDC_PORT:-$KAFKA_OIDC_PORT}
+    KAFKA_OAUTH_TOKEN_TTL=${REC_KAFKA_OAUTH_TOKEN_TTL:-$KAFKA_OAUTH_TOKEN_TTL}
   fi
   check_security_settings
 }
@@ -403,6 +429,7 @@ security_properties() { # server.properties lines for KAFKA_SECURITY (appended t
   users=$(cut -d: -f1 "$KAFKA_STATE/scram-users" | paste -sd, -)
   IFS=, read -r -a names <<<"${KAFKA_SUPER_USERS:-$users}"
   for u in "${names[@]}"; do super+=";User:$u"; done
+  if security_has oauth; then super+=";User:$OAUTH_CLIENT_ID"; fi
   printf '# KAFKA_SECURITY=%s: the listeners above beside PLAINTEXT, which stays for inter-broker traffic and tools.\n' "$KAFKA_SECURITY"
   printf 'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n'
   printf 'allow.everyone.if.no.acl.found=false\n'
@@ -414,11 +441,44 @@ security_properties() { # server.properties lines for KAFKA_SECURITY (appended t
       printf 'listener.name.%s.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;\n' "$l"
     done
   fi
+  if security_has oauth; then
+    local jwks="http://127.0.0.1:$KAFKA_OIDC_PORT/jwks" o=listener.name.oauth.oauthbearer
+    printf 'listener.name.oauth.sasl.enabled.mechanisms=OAUTHBEARER\n'
+    printf '%s.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;\n' "$o"
+    printf '%s.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler\n' "$o"
+    printf '%s.connections.max.reauth.ms=3600000\n' "$o"
+    printf 'sasl.oauthbearer.jwks.endpoint.url=%s\nsasl.oauthbearer.expected.audience=%s\n' "$jwks" "$OAUTH_AUDIENCE"
+    printf 'sasl.oauthbearer.expected.issuer=http://127.0.0.1:%s\n' "$KAFKA_OIDC_PORT"
+  fi
   if security_has tls || security_has sasl-tls; then
     printf 'ssl.keystore.type=PKCS12\nssl.keystore.location=%s\n' "$KAFKA_STATE/tls/broker.p12"
     printf 'ssl.keystore.password=%s\nssl.key.password=%s\n' "$(<"$KAFKA_STATE/tls/keystore.password")" "$(<"$KAFKA_STATE/tls/keystore.password")"
     printf 'ssl.client.auth=none\n'
   fi
+}
+
+# ------------------------------------------------------------------------------------ OIDC provider (oauth)
+
+start_oidc() { # the OIDC provider of KAFKA_SECURITY=oauth, before Kafka (its validator reads the JWKS at start)
+  local d="$STATE_DIR/oidc" node i
+  mkdir -p "$d"
+  if pid_of oidc >/dev/null; then return 0; fi
+  [[ -s $d/client-secret ]] || (umask 077 && random_secret >"$d/client-secret")
+  [[ -d $REPO_DIR/node_modules/oidc-provider ]] || die "KAFKA_SECURITY=oauth needs the npm package oidc-provider (npm ci)"
+  node=$(bash "$SCRIPT_DIR/node-lts.sh")/node
+  ! port_busy "$KAFKA_OIDC_PORT" || die "port $KAFKA_OIDC_PORT is in use by another process; set KAFKA_OIDC_PORT"
+  log "starting the OIDC provider on 127.0.0.1:$KAFKA_OIDC_PORT (token TTL ${KAFKA_OAUTH_TOKEN_TTL}s)"
+  # The trailing marker arguments let pid_of/stray_pids find it like the JVMs (the script ignores them).
+  launch "$d/oidc.pid" "$REPO_DIR" "$d/oidc.log" "$node" "$SCRIPT_DIR/oidc-provider.ts" "$KAFKA_OIDC_PORT" "$OAUTH_CLIENT_ID" \
+    "$d/client-secret" "$OAUTH_AUDIENCE" "$KAFKA_OAUTH_TOKEN_TTL" -Dtoolcall.stack.component=oidc -Dtoolcall.stack.dir="$STATE_DIR" end
+  STARTED+=(oidc)
+  for ((i = 0; i < 100; i++)); do
+    grep -q '^ready ' "$d/oidc.log" 2>/dev/null && return 0
+    pid_of oidc >/dev/null || { show_log_tail "$d/oidc.log"; die "the OIDC provider exited during startup (see $d/oidc.log)"; }
+    sleep 0.2
+  done
+  show_log_tail "$d/oidc.log"
+  die "the OIDC provider did not start within 20 s (see $d/oidc.log)"
 }
 
 # ----------------------------------------------------------------------------------------------- kafka
@@ -433,6 +493,7 @@ start_kafka() { # uses KAFKA_PORT / KAFKA_CONTROLLER_PORT; keeps an already form
     if security_has tls; then extra_listeners+=",SSL://127.0.0.1:$KAFKA_TLS_PORT" extra_map+=",SSL:SSL"; fi
     if security_has sasl-tls; then extra_listeners+=",SASL_SSL://127.0.0.1:$KAFKA_SASL_TLS_PORT" extra_map+=",SASL_SSL:SASL_SSL"; fi
     if security_has tls || security_has sasl-tls; then ensure_tls_material; fi
+    if security_has oauth; then extra_listeners+=",OAUTH://127.0.0.1:$KAFKA_OAUTH_PORT" extra_map+=",OAUTH:SASL_PLAINTEXT"; start_oidc; fi
     local name password
     while IFS=: read -r name password; do
       [[ -n $name ]] || continue
@@ -478,13 +539,15 @@ EOF
       die "formatting the Kafka log dir failed (see $KAFKA_STATE/logs/format.log)"
     fi
   fi
-  local heap jvm
+  local heap jvm oauth_jvm=()
+  # Kafka 4 fetches only the JWKS URLs this property allows.
+  if security_has oauth; then oauth_jvm=(-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="http://127.0.0.1:$KAFKA_OIDC_PORT/jwks"); fi
   read -r -a heap <<<"$KAFKA_HEAP_OPTS"
   read -r -a jvm <<<"$KAFKA_JVM_OPTS"
   log "starting Kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$KAFKA_PORT, controller :$KAFKA_CONTROLLER_PORT, $how (log: $KAFKA_LOG)"
   launch "$KAFKA_STATE/kafka.pid" "$KAFKA_STATE" "$KAFKA_STATE/logs/stdout.log" \
     "$java" "${heap[@]}" "${jvm[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
-    -Dtoolcall.stack.component=kafka -Dtoolcall.stack.dir="$STATE_DIR" \
+    -Dtoolcall.stack.component=kafka -Dtoolcall.stack.dir="$STATE_DIR" "${oauth_jvm[@]}" \
     -Dlog4j2.configurationFile="$STACK_FILES/kafka-log4j2.xml" -Dkafka.logs.dir="$KAFKA_STATE/logs" \
     -cp "$KAFKA_HOME/lib/*" kafka.Kafka "$KAFKA_STATE/server.properties"
 }
@@ -700,7 +763,7 @@ cmd_up() {
 cmd_down() {
   take_lock
   local pids=() c p
-  for c in kafka registry; do
+  for c in kafka registry oidc; do
     if p=$(pid_of "$c"); then log "stopping $c (pid $p)"; pids+=("$p"); fi
   done
   for p in $(stray_pids); do

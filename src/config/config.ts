@@ -15,6 +15,22 @@ import { LOG_LEVELS, PIPELINE_ENV, SASL_MECHANISMS, SETTINGS, type SettingName, 
 
 export type { Delivery };
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+export type PasswordSasl = {
+  readonly mechanism: Exclude<SaslMechanism, 'oauthbearer'>;
+  readonly username: string;
+  readonly password: string;
+};
+/** KAFKA_OAUTH_*: what the token source (src/adapters/kafka/oauth.ts) needs. */
+export interface OAuthClientSettings {
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope: string | undefined;
+  readonly audience: string | undefined;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+}
+export type OAuthSasl = { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientSettings };
 
 export interface WorkerConfig {
   readonly kafka: {
@@ -25,7 +41,7 @@ export interface WorkerConfig {
     readonly brokers: readonly string[];
     readonly clientId: string;
     readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
-    readonly sasl: { readonly mechanism: SaslMechanism; readonly username: string; readonly password: string } | undefined;
+    readonly sasl: PasswordSasl | OAuthSasl | undefined;
     readonly connectionTimeoutMs: number;
     /** Consumer group session timeout: how long a dead worker keeps its partitions before the group moves them. */
     readonly sessionTimeoutMs: number;
@@ -112,11 +128,51 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   const mechanismText = read.optional('KAFKA_SASL_MECHANISM');
   const mechanism = read.oneOf('KAFKA_SASL_MECHANISM', { caseInsensitive: true });
   let sasl: WorkerConfig['kafka']['sasl'];
-  if (mechanism !== undefined) {
+  const oauthNames = [
+    'KAFKA_OAUTH_TOKEN_URL',
+    'KAFKA_OAUTH_CLIENT_ID',
+    'KAFKA_OAUTH_CLIENT_SECRET_FILE',
+    'KAFKA_OAUTH_SCOPE',
+    'KAFKA_OAUTH_AUDIENCE',
+  ] as const;
+  // Read whatever the mechanism, so a bad value is refused even before oauthbearer is chosen.
+  const oauthTimeoutMs = read.int('KAFKA_OAUTH_TIMEOUT_MS');
+  const oauthMaxRetries = read.int('KAFKA_OAUTH_MAX_RETRIES');
+  if (mechanism === 'oauthbearer') {
+    const tokenUrl = read.required('KAFKA_OAUTH_TOKEN_URL');
+    if (tokenUrl !== '') {
+      const problem = tokenUrlProblem(tokenUrl);
+      if (problem !== undefined) problems.push(`KAFKA_OAUTH_TOKEN_URL: ${problem}`);
+    }
+    const clientId = read.required('KAFKA_OAUTH_CLIENT_ID');
+    if (read.optional('KAFKA_OAUTH_CLIENT_SECRET_FILE') === undefined) problems.push('KAFKA_OAUTH_CLIENT_SECRET_FILE: required');
+    const clientSecret = file('KAFKA_OAUTH_CLIENT_SECRET_FILE')?.replace(/\r?\n$/, '');
+    if (clientSecret === '') problems.push('KAFKA_OAUTH_CLIENT_SECRET_FILE: the file is empty');
+    const orphans = (['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const).filter((name) => read.optional(name) !== undefined);
+    if (orphans.length > 0)
+      problems.push(`${orphans.join(' and ')}: not used by KAFKA_SASL_MECHANISM=oauthbearer (it signs in with KAFKA_OAUTH_*)`);
+    sasl = {
+      mechanism,
+      oauth: {
+        tokenUrl,
+        clientId,
+        clientSecret: clientSecret ?? '',
+        scope: read.optional('KAFKA_OAUTH_SCOPE'),
+        audience: read.optional('KAFKA_OAUTH_AUDIENCE'),
+        timeoutMs: oauthTimeoutMs,
+        maxRetries: oauthMaxRetries,
+      },
+    };
+  } else if (mechanism !== undefined) {
     const username = read.required('KAFKA_SASL_USERNAME');
     const password = read.required('KAFKA_SASL_PASSWORD');
     sasl = { mechanism, username, password };
-  } else if (mechanismText === undefined) {
+  }
+  if (mechanism !== 'oauthbearer') {
+    const unused = oauthNames.filter((name) => read.optional(name) !== undefined);
+    if (unused.length > 0) problems.push(`${unused.join(', ')}: set without KAFKA_SASL_MECHANISM=oauthbearer, so they would be ignored`);
+  }
+  if (mechanism === undefined && mechanismText === undefined) {
     // Credentials without a mechanism would be ignored: the worker would connect without authenticating.
     const orphans = (['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const).filter((name) => read.optional(name) !== undefined);
     if (orphans.length > 0) {
@@ -337,6 +393,25 @@ class Reader {
     }
     return (value !== undefined && spec.values.includes(value) ? value : spec.default) as EnumResult<N>;
   }
+}
+
+/**
+ * Why a token endpoint URL is refused: the client secret travels in it, so only HTTPS, or plain HTTP to this host.
+ * Messages never quote the URL (it could carry credentials).
+ */
+export function tokenUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not carry credentials (the secret goes in KAFKA_OAUTH_CLIENT_SECRET_FILE)';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol !== 'http:') return `must be an https:// URL, not ${url.protocol}`;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+  return loopback ? undefined : `must be https:// outside loopback (http:// sends the client secret in clear text to ${url.hostname})`;
 }
 
 function optionalField<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

@@ -37,7 +37,7 @@ const topic = (value: string, description: string) => ({ kind: 'topic', default:
 const secret = (description: string) => ({ kind: 'secret', default: undefined, description }) as const;
 const file = (description: string) => ({ kind: 'file', default: undefined, description }) as const;
 
-export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'] as const;
 export { DELIVERIES, KAFKA_CLIENTS };
 /** The client a worker runs on without KAFKA_CLIENT; the tests' default too, so flipping it is this one line. */
 export const DEFAULT_KAFKA_CLIENT: KafkaClientName = 'kafkajs';
@@ -127,10 +127,37 @@ export const SETTINGS = {
     kind: 'enum',
     values: SASL_MECHANISMS,
     default: undefined,
-    description: 'SASL authentication, with `KAFKA_SASL_USERNAME` and `KAFKA_SASL_PASSWORD` (credentials without a mechanism are refused)',
+    description:
+      'SASL authentication: `plain` and `scram-*` with `KAFKA_SASL_USERNAME` and `KAFKA_SASL_PASSWORD` (credentials without a ' +
+      'mechanism are refused); `oauthbearer` with the `KAFKA_OAUTH_*` settings (see [Security](security.md#oauthbearer))',
   },
-  KAFKA_SASL_USERNAME: secret('SASL user (with `KAFKA_SASL_MECHANISM`)'),
-  KAFKA_SASL_PASSWORD: secret('SASL password (with `KAFKA_SASL_MECHANISM`)'),
+  KAFKA_SASL_USERNAME: secret('SASL user (with `KAFKA_SASL_MECHANISM` `plain` or `scram-*`)'),
+  KAFKA_SASL_PASSWORD: secret('SASL password (with `KAFKA_SASL_MECHANISM` `plain` or `scram-*`)'),
+  KAFKA_OAUTH_TOKEN_URL: {
+    kind: 'string',
+    default: undefined,
+    description:
+      'OIDC token endpoint for `oauthbearer` (required with it): `https://`, or `http://` only to a loopback host; tokens by the ' +
+      'client credentials grant, refreshed at 80% of their lifetime',
+  },
+  KAFKA_OAUTH_CLIENT_ID: { kind: 'string', default: undefined, description: 'OAuth client id (required with `oauthbearer`)' },
+  KAFKA_OAUTH_CLIENT_SECRET_FILE: file(
+    'file holding the OAuth client secret (required with `oauthbearer`; a trailing newline is dropped; the chart mounts it from a Secret)',
+  ),
+  KAFKA_OAUTH_SCOPE: { kind: 'string', default: undefined, description: 'space-separated scopes to ask for (with `oauthbearer`)' },
+  KAFKA_OAUTH_AUDIENCE: {
+    kind: 'string',
+    default: undefined,
+    description: '`audience` parameter of the token request, for providers that want one (with `oauthbearer`)',
+  },
+  KAFKA_OAUTH_TIMEOUT_MS: int(10_000, 100, 120_000, 'per token request (with `oauthbearer`)'),
+  KAFKA_OAUTH_MAX_RETRIES: int(
+    10,
+    0,
+    100,
+    'retries of the first token at start (network errors, timeouts, 408/425/429/5xx; backoff 0.5 s doubling to 30 s); a refused ' +
+      'secret is not retried',
+  ),
   KAFKA_CONNECTION_TIMEOUT_MS: int(10_000, 100, 300_000, 'connecting to a broker'),
   // 6 s is the broker's default group.min.session.timeout.ms.
   KAFKA_SESSION_TIMEOUT_MS: int(30_000, 6_000, 300_000, 'consumer group session: how long a dead worker keeps its partitions'),

@@ -50,6 +50,7 @@ describe('scripts/check-deploy.sh', () => {
       'ci/servicemonitor-pdb-values.yaml',
       'ci/sasl-tls-values.yaml',
       'ci/platformatic-values.yaml',
+      'ci/oauth-values.yaml',
     ];
     for (const values of valuesFiles) {
       expect(result.stdout).toContain(`ok    helm lint --strict (${values})`);

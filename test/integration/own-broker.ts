@@ -26,6 +26,16 @@ export interface OwnBrokerOptions {
   readonly superUsers?: string;
   /** KAFKA_AUTO_CREATE_TOPICS (default true). */
   readonly autoCreateTopics?: boolean;
+  /** KAFKA_OAUTH_TOKEN_TTL in seconds (with the `oauth` listener). */
+  readonly oauthTokenTtlS?: number;
+}
+
+/** The OAUTHBEARER listener and its OIDC provider (KAFKA_SECURITY=oauth). */
+export interface OwnOAuth {
+  readonly brokers: string;
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecretFile: string;
 }
 
 export interface OwnBroker {
@@ -39,6 +49,8 @@ export interface OwnBroker {
   readonly saslTls: string | undefined;
   /** The CA that signed the broker certificate (PEM), when TLS is enabled. */
   readonly caFile: string | undefined;
+  /** The OAUTHBEARER listener and its OIDC provider, when enabled. */
+  readonly oauth: OwnOAuth | undefined;
   readonly stateDir: string;
   /** The broker's server.log (every line so far). */
   serverLog(): string;
@@ -61,6 +73,9 @@ function stackEnvFor(stateDir: string, extra: Record<string, string>): NodeJS.Pr
     'KAFKA_SASL_PORT',
     'KAFKA_TLS_PORT',
     'KAFKA_SASL_TLS_PORT',
+    'KAFKA_OAUTH_PORT',
+    'KAFKA_OIDC_PORT',
+    'KAFKA_OAUTH_TOKEN_TTL',
   ]) {
     if (!(name in extra)) Reflect.deleteProperty(env, name);
   }
@@ -96,7 +111,9 @@ async function runStack(command: string, env: NodeJS.ProcessEnv, timeoutMs: numb
 /** Starts a Kafka of this test's own (`scripts/stack.sh up-kafka`) on free ports in a fresh state dir. */
 export async function startOwnBroker(options: OwnBrokerOptions = {}): Promise<OwnBroker> {
   const stateDir = mkdtempSync(join(tmpdir(), 'toolcall-own-broker-'));
-  const [kafkaPort, controllerPort, saslPort, tlsPort, saslTlsPort] = [
+  const [kafkaPort, controllerPort, saslPort, tlsPort, saslTlsPort, oauthPort, oidcPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -109,12 +126,15 @@ export async function startOwnBroker(options: OwnBrokerOptions = {}): Promise<Ow
     KAFKA_SASL_PORT: String(saslPort),
     KAFKA_TLS_PORT: String(tlsPort),
     KAFKA_SASL_TLS_PORT: String(saslTlsPort),
+    KAFKA_OAUTH_PORT: String(oauthPort),
+    KAFKA_OIDC_PORT: String(oidcPort),
     KAFKA_NUM_PARTITIONS: '3',
   };
   if (options.security !== undefined) extra.KAFKA_SECURITY = options.security;
   if (options.scramUsers !== undefined) extra.KAFKA_SCRAM_USERS = options.scramUsers;
   if (options.superUsers !== undefined) extra.KAFKA_SUPER_USERS = options.superUsers;
   if (options.autoCreateTopics !== undefined) extra.KAFKA_AUTO_CREATE_TOPICS = String(options.autoCreateTopics);
+  if (options.oauthTokenTtlS !== undefined) extra.KAFKA_OAUTH_TOKEN_TTL = String(options.oauthTokenTtlS);
   const env = stackEnvFor(stateDir, extra);
   running.add(stateDir);
   let out: string;
@@ -146,6 +166,14 @@ export async function startOwnBroker(options: OwnBrokerOptions = {}): Promise<Ow
     tls: lines.get('KAFKA_TLS_BROKERS'),
     saslTls: lines.get('KAFKA_SASL_TLS_BROKERS'),
     caFile: lines.get('KAFKA_TLS_CA_FILE'),
+    oauth: lines.has('KAFKA_OAUTH_BROKERS')
+      ? {
+          brokers: lines.get('KAFKA_OAUTH_BROKERS') ?? '',
+          tokenUrl: lines.get('KAFKA_OAUTH_TOKEN_URL') ?? '',
+          clientId: lines.get('KAFKA_OAUTH_CLIENT_ID') ?? '',
+          clientSecretFile: lines.get('KAFKA_OAUTH_CLIENT_SECRET_FILE') ?? '',
+        }
+      : undefined,
     stateDir,
     serverLog,
     failedAuthentications: () =>

@@ -108,6 +108,17 @@ instance id are per pod; a Deployment for kafkajs, whose transactional ids are p
 {{- if and .Values.kafka.sasl.mechanism (not .Values.kafka.sasl.existingSecret) -}}
 {{- fail "kafka.sasl.mechanism is set: kafka.sasl.existingSecret must name the Secret holding the SASL username and password" -}}
 {{- end -}}
+{{- if eq .Values.kafka.sasl.mechanism "oauthbearer" -}}
+{{- if not .Values.kafka.sasl.oauth.tokenUrl -}}
+{{- fail "kafka.sasl.mechanism is oauthbearer: set kafka.sasl.oauth.tokenUrl (the OIDC token endpoint)" -}}
+{{- end -}}
+{{- if not (or .Values.kafka.sasl.oauth.clientId .Values.kafka.sasl.oauth.clientIdKey) -}}
+{{- fail "kafka.sasl.mechanism is oauthbearer: set kafka.sasl.oauth.clientId, or clientIdKey to read it from kafka.sasl.existingSecret" -}}
+{{- end -}}
+{{- if .Values.keda.enabled -}}
+{{- fail "keda.enabled with kafka.sasl.mechanism=oauthbearer: the chart does not give KEDA's kafka scaler OAuth credentials yet; scale with autoscaling (HPA) instead" -}}
+{{- end -}}
+{{- end -}}
 {{- if and .Values.kafka.tls.enabled .Values.kafka.tls.existingSecret (not (or .Values.kafka.tls.caKey .Values.kafka.tls.certKey)) -}}
 {{- fail "kafka.tls.existingSecret is set: name at least kafka.tls.caKey or kafka.tls.certKey" -}}
 {{- end -}}

@@ -11,9 +11,20 @@ export interface KafkaConnectionOptions {
   readonly brokers: readonly string[];
   readonly clientId: string;
   readonly ssl: false | { readonly ca?: string; readonly cert?: string; readonly key?: string; readonly rejectUnauthorized: boolean };
-  readonly sasl:
-    { readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; readonly username: string; readonly password: string } | undefined;
+  readonly sasl: PasswordSaslOptions | OAuthBearerSaslOptions | undefined;
   readonly connectionTimeoutMs: number;
+}
+
+export interface PasswordSaslOptions {
+  readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+  readonly username: string;
+  readonly password: string;
+}
+
+/** OAUTHBEARER: `token` is asked on every (re-)authentication, so a refreshed token reaches the next one. */
+export interface OAuthBearerSaslOptions {
+  readonly mechanism: 'oauthbearer';
+  readonly token: () => Promise<string>;
 }
 
 export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kafka {
@@ -46,7 +57,10 @@ export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kaf
     },
   };
   if (config.ssl !== false) options.ssl = { ...config.ssl };
-  if (config.sasl !== undefined) options.sasl = { ...config.sasl } as SASLOptions;
+  const sasl = config.sasl;
+  if (sasl?.mechanism === 'oauthbearer') {
+    options.sasl = { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: await sasl.token() }) };
+  } else if (sasl !== undefined) options.sasl = { ...sasl } as SASLOptions;
   return new Kafka(options);
 }
 

@@ -88,11 +88,14 @@ export function platformaticBaseOptions(connection: KafkaConnectionOptions): Bas
     retryDelay,
   };
   if (connection.ssl !== false) options.tls = { ...connection.ssl };
-  if (connection.sasl !== undefined) {
+  const sasl = connection.sasl;
+  if (sasl?.mechanism === 'oauthbearer') {
+    options.sasl = { mechanism: 'OAUTHBEARER', token: () => sasl.token() };
+  } else if (sasl !== undefined) {
     options.sasl = {
-      mechanism: connection.sasl.mechanism.toUpperCase() as SASLMechanismValue,
-      username: connection.sasl.username,
-      password: connection.sasl.password,
+      mechanism: sasl.mechanism.toUpperCase() as SASLMechanismValue,
+      username: sasl.username,
+      password: sasl.password,
     };
   }
   return options;

@@ -27,6 +27,8 @@ export const BACKOFF_POLICIES = {
   schemaWait: { firstMs: 500, factor: 2, maxMs: 30_000, jitter: 'none' },
   /** kafkajs's `sendOffsets` answered CONCURRENT_TRANSACTIONS, which kafkajs does not retry (src/adapters/kafka/kafkajs.ts). */
   concurrentTransactions: { firstMs: 50, factor: 2, maxMs: 1_600, jitter: 'none' },
+  /** OAUTHBEARER token requests (src/adapters/kafka/oauth.ts): the first token at start, and refreshes that fail. */
+  oauthToken: { firstMs: 500, factor: 2, maxMs: 30_000, jitter: 'equal' },
 } as const satisfies Record<string, BackoffPolicy>;
 
 /**

@@ -28,6 +28,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createKafka } from '../../../../src/adapters/kafka/client.js';
 import { DEFAULT_REGISTRY_CONFIG, ToolSchemaSource } from '../../../../src/adapters/registry/client.js';
 import { describeError } from '../../../../src/app/worker/worker.js';
+import { kafkaConnection } from '../../../../src/app/worker/run-command.js';
 import { ConfigError, loadConfig } from '../../../../src/config/config.js';
 import { createSchemaCompiler } from '../../../../src/core/validation/validate.js';
 
@@ -233,9 +234,9 @@ describe('secrets never reach a log line or an error message', () => {
   it('the Kafka client refused by the broker: SASL password sent, never logged or in the error', async () => {
     const broker = await fakeSaslBroker();
     const config = loadConfig(secretEnv({ KAFKA_BROKERS: `127.0.0.1:${broker.port}`, KAFKA_CONNECTION_TIMEOUT_MS: '2000' }));
-    expect(config.kafka.sasl?.password).toBe(SASL_PASSWORD);
+    expect(config.kafka.sasl).toMatchObject({ password: SASL_PASSWORD });
     const { logger, text, lines } = memoryLogger();
-    const admin = createKafka(config.kafka, logger).admin();
+    const admin = createKafka(kafkaConnection(config.kafka), logger).admin();
     let caught: unknown;
     try {
       await admin.connect();
@@ -272,7 +273,7 @@ describe('secrets never reach a log line or an error message', () => {
     );
     expect(config.kafka.ssl === false ? undefined : config.kafka.ssl.key).toBe(TLS_KEY);
     const { logger, text, lines } = memoryLogger();
-    const admin = createKafka(config.kafka, logger).admin();
+    const admin = createKafka(kafkaConnection(config.kafka), logger).admin();
     let caught: unknown;
     // kafkajs retries the connection; the first error lines are what we look at.
     const connecting = admin.connect().catch((error: unknown) => {

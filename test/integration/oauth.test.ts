@@ -1,0 +1,118 @@
+/**
+ * The worker binary signing in with SASL/OAUTHBEARER, for real: a Kafka of this file's own (`scripts/stack.sh
+ * up-kafka` with KAFKA_SECURITY=oauth on free ports, taken down in afterAll) whose OAUTHBEARER listener checks
+ * tokens with Kafka's OAuthBearerValidatorCallbackHandler against the JWKS, audience and issuer of a real OIDC
+ * provider (npm's oidc-provider, scripts/oidc-provider.ts) issuing 30-second JWTs by client credentials.
+ *
+ * Sign-in, then refresh across several expiries while calls keep flowing (the broker makes the clients
+ * re-authenticate when a token runs out): every call once on its topic, no secret or token in the output. A wrong
+ * client secret: one fatal line that says so, exit 1, nothing consumed. The harness's own clients use the
+ * broker's PLAINTEXT listener. Runs on TEST_KAFKA_CLIENT (.ci/run runs it on both clients).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  committedOffsets,
+  eventually,
+  freshTopics,
+  misplacedCalls,
+  numberedCalls,
+  numberedIds,
+  produce,
+  readOutputs,
+  sleep,
+  startReadyWorker,
+  startWorker,
+  sumOffsets,
+  tally,
+} from './harness.js';
+import { pointHarnessAt, startOwnBroker, type OwnBroker, type OwnOAuth } from './own-broker.js';
+import { workerSuite } from './worker-suite.js';
+
+const TOKEN_TTL_S = 30;
+let broker: OwnBroker | undefined;
+let restoreSharedBrokers: (() => void) | undefined;
+let scratch = '';
+
+const suite = workerSuite('itoauth', {
+  setUp: async () => {
+    broker = await startOwnBroker({ security: 'oauth', oauthTokenTtlS: TOKEN_TTL_S });
+    restoreSharedBrokers = pointHarnessAt(broker);
+    scratch = mkdtempSync(join(tmpdir(), 'toolcall-oauth-'));
+  },
+  tearDown: async () => {
+    await broker?.down();
+    restoreSharedBrokers?.();
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  },
+});
+
+function oauth(): OwnOAuth {
+  if (broker?.oauth === undefined) throw new Error('the test broker has no OAUTHBEARER listener (see beforeAll)');
+  return broker.oauth;
+}
+
+function oauthEnv(secretFile = oauth().clientSecretFile): Record<string, string> {
+  return {
+    KAFKA_BROKERS: oauth().brokers,
+    KAFKA_SASL_MECHANISM: 'oauthbearer',
+    KAFKA_OAUTH_TOKEN_URL: oauth().tokenUrl,
+    KAFKA_OAUTH_CLIENT_ID: oauth().clientId,
+    KAFKA_OAUTH_CLIENT_SECRET_FILE: secretFile,
+    KAFKA_OAUTH_SCOPE: 'kafka',
+  };
+}
+
+const obtained = (lines: readonly { msg?: string }[]): number => lines.filter((l) => l.msg === 'OAUTHBEARER: access token obtained').length;
+
+describe('Kafka SASL/OAUTHBEARER with a real OIDC provider', () => {
+  it('signs in, refreshes across expiries while calls flow: every call once, no secret in the output', async () => {
+    const topics = await freshTopics('itoauth-flow', 3);
+    const secret = readFileSync(oauth().clientSecretFile, 'utf8').trim();
+    const worker = await startReadyWorker(suite.env(topics, oauthEnv()));
+    const batches = 3;
+    const per = 100;
+    for (let b = 0; b < batches; b++) {
+      await produce(topics.input, numberedCalls('oa', b * per, (b + 1) * per, 7));
+      // Each batch after a token's lifetime has (about) passed: the next batch needs the refreshed token.
+      await eventually(() => obtained(worker.logs()) >= b + 1, `token ${b + 1} obtained`, (TOKEN_TTL_S + 20) * 1000);
+    }
+    const total = batches * per;
+    const out = await readOutputs(topics, { until: total, timeoutMs: 90_000, settleMs: 1500 });
+    const result = tally(out, numberedIds('oa', total));
+    expect(result.missing, worker.tail()).toEqual([]);
+    expect(result.duplicates).toBe(0);
+    expect(misplacedCalls(out, topics, 'oa')).toEqual([]);
+    expect(obtained(worker.logs())).toBeGreaterThanOrEqual(batches);
+    expect(worker.running(), worker.tail()).toBe(true);
+    expect(await worker.stop(), worker.tail()).toBe(0);
+    const output = worker.stdout() + worker.stderr();
+    expect(output).not.toContain(secret);
+    expect(output).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}/); // no JWT
+    console.log(
+      `OAUTHBEARER: ${total} calls end to end over ${oauth().brokers} with ${obtained(worker.logs())} tokens of ${TOKEN_TTL_S} s; ` +
+        `failed authentications in the broker log: ${broker?.failedAuthentications() ?? 0}`,
+    );
+  }, 240_000);
+
+  it('a wrong client secret: one fatal line naming the refusal, exit 1, nothing consumed, no secret in the output', async () => {
+    const topics = await freshTopics('itoauth-bad', 1);
+    await produce(topics.input, numberedCalls('ob', 0, 10, 7));
+    const wrong = join(scratch, 'wrong-secret');
+    writeFileSync(wrong, 'not-the-secret-0123456789\n');
+    const started = Date.now();
+    const worker = await startWorker(suite.env(topics, oauthEnv(wrong)));
+    const code = await Promise.race([worker.exited, sleep(30_000).then(() => 'still running' as const)]);
+    expect(code, worker.tail()).toBe(1);
+    const errors = worker.logs().filter((l) => (l.level ?? 0) >= 50);
+    expect(errors, worker.tail()).toHaveLength(1);
+    expect(errors[0]?.msg).toMatch(
+      /^OAUTHBEARER: the OIDC token endpoint refused the client credentials of KAFKA_OAUTH_CLIENT_ID "toolcall-worker": HTTP 401 invalid_client/,
+    );
+    expect(worker.stdout() + worker.stderr()).not.toContain('not-the-secret-0123456789');
+    expect(sumOffsets(await committedOffsets(topics.groupId, topics.input))).toBe(0);
+    console.log(`OAUTHBEARER, wrong secret: exit ${String(code)} after ${Date.now() - started} ms, ${errors.length} error line`);
+  }, 120_000);
+});
