@@ -365,7 +365,11 @@ down() {
     local deadline=$((SECONDS + 15))
     while [[ -n $("${ctr[@]}" tasks ls -q 2>/dev/null | head -n 1) ]] && ((SECONDS < deadline)); do sleep 0.3; done
     for t in $("${ctr[@]}" tasks ls -q 2>/dev/null); do "${ctr[@]}" tasks delete -f "$t" >/dev/null 2>&1 || true; done
-    for t in $("${ctr[@]}" containers ls -q 2>/dev/null); do "${ctr[@]}" containers delete "$t" >/dev/null 2>&1 || true; done
+    # The pods' network namespaces, named in their sandboxes' specs (removed below, after containerd).
+    for t in $("${ctr[@]}" containers ls -q 2>/dev/null); do
+      "${ctr[@]}" containers info "$t" 2>/dev/null | grep -o '/var/run/netns/cni-[0-9a-f-]*' >>"$STATE/netns" || true
+      "${ctr[@]}" containers delete "$t" >/dev/null 2>&1 || true
+    done
   fi
   stop_pid kube-proxy 10
   stop_pid kube-scheduler 10
@@ -375,13 +379,14 @@ down() {
   stop_pid containerd 15
   # containerd-shim processes of our containerd (their command line names our socket).
   for p in $(pgrep -f "containerd-shim.*-address $CTR_SOCK" || true); do kill -KILL "$p" 2>/dev/null || true; done
-  # Pod network namespaces: the CNI data names each container's netns.
   local ns
-  for ns in $(ip netns list 2>/dev/null | awk '/^cni-/ { print $1 }'); do ip netns delete "$ns" 2>/dev/null || true; done
+  for ns in $(sort -u "$STATE/netns" 2>/dev/null); do
+    umount -l "$ns" 2>/dev/null || true
+    ip netns delete "${ns##*/}" 2>/dev/null || rm -f "$ns"
+  done
   # Mounts under the state dir, deepest first.
   local m
   for m in $(awk -v s="$STATE" 'index($2, s) == 1 { print $2 }' /proc/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done
-  for m in $(awk '$2 ~ /^\/run\/netns\/cni-/ { print $2 }' /proc/mounts); do umount -l "$m" 2>/dev/null || true; done
   remove_chains
   ip route del "$SERVICE_CIDR" dev "$SVC_BRIDGE" 2>/dev/null || true
   local link

@@ -104,51 +104,74 @@ interface ContainerStatus {
   lastState?: { terminated?: { exitCode: number; reason?: string; finishedAt?: string } };
 }
 
-/** Every update of every pod of a namespace, from `kubectl get pods -w` (a poll could miss the last status). */
+/** Every update of every pod of a namespace, from `kubectl get pods -w -o json` (a poll could miss the last status). */
 class PodWatch {
   readonly pods = new Map<string, PodRecord>();
   private readonly child: ChildProcess;
-  private buffer = '';
+  // The watch prints one indented JSON object per update: split them by brace depth, outside strings.
+  private text = '';
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
 
   constructor(namespace: string) {
-    const template =
-      '{.metadata.uid}{"\\t"}{.metadata.name}{"\\t"}{.metadata.deletionTimestamp}{"\\t"}' +
-      '{.spec.terminationGracePeriodSeconds}{"\\t"}{.status.containerStatuses}{"\\n"}';
     this.child = spawn(
       join(env('K8S_BIN'), 'kubectl'),
-      ['--kubeconfig', env('KUBECONFIG'), 'get', 'pods', '-n', namespace, '-w', '-o', `jsonpath=${template}`],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
+      ['--kubeconfig', env('KUBECONFIG'), 'get', 'pods', '-n', namespace, '-w', '-o', 'json'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
     );
     this.child.stdout?.on('data', (chunk: Buffer) => {
-      this.buffer += chunk.toString('utf8');
-      let newline = this.buffer.indexOf('\n');
-      while (newline >= 0) {
-        this.line(this.buffer.slice(0, newline));
-        this.buffer = this.buffer.slice(newline + 1);
-        newline = this.buffer.indexOf('\n');
-      }
+      for (const char of chunk.toString('utf8')) this.feed(char);
     });
   }
 
-  private line(line: string): void {
-    const [uid = '', name = '', deletion = '', grace = '', statuses = ''] = line.split('\t');
+  private feed(char: string): void {
+    if (this.depth === 0 && char !== '{') return;
+    this.text += char;
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (char === '\\') this.escaped = true;
+      else if (char === '"') this.inString = false;
+      return;
+    }
+    if (char === '"') this.inString = true;
+    else if (char === '{') this.depth += 1;
+    else if (char === '}') {
+      this.depth -= 1;
+      if (this.depth === 0) {
+        this.object(JSON.parse(this.text) as WatchedPod);
+        this.text = '';
+      }
+    }
+  }
+
+  private object(pod: WatchedPod): void {
+    const uid = pod.metadata?.uid ?? '';
     if (uid === '') return;
     const previous = this.pods.get(uid);
-    const parsed = statuses === '' ? [] : (JSON.parse(statuses) as ContainerStatus[]);
+    const statuses = pod.status?.containerStatuses ?? [];
     this.pods.set(uid, {
-      name,
-      deletion: deletion === '' ? (previous?.deletion ?? '') : deletion,
-      grace: Number(grace),
-      statuses: parsed.length > 0 ? parsed : (previous?.statuses ?? []),
+      name: pod.metadata?.name ?? '',
+      deletion: pod.metadata?.deletionTimestamp ?? previous?.deletion ?? '',
+      grace: pod.spec?.terminationGracePeriodSeconds ?? 0,
+      statuses: statuses.length > 0 ? statuses : (previous?.statuses ?? []),
     });
   }
 
-  /** Pods deleted (rollout, scale-down) and how their worker container ended: `name: exit N reason, at T (deadline D)`. */
-  terminated(): { name: string; exitCode: number | undefined; reason: string; inGrace: boolean }[] {
-    return [...this.pods.values()]
-      .filter((pod) => pod.deletion !== '')
-      .map((pod) => {
+  /** Uids of the pods not being deleted. */
+  live(): string[] {
+    return [...this.pods.entries()].filter(([, pod]) => pod.deletion === '').map(([uid]) => uid);
+  }
+
+  /** Pods deleted (rollout, scale-down, uninstall), of `uids` when given, and how their worker container ended. */
+  terminated(uids?: readonly string[]): { name: string; exitCode: number | undefined; reason: string; inGrace: boolean }[] {
+    return [...this.pods.entries()]
+      .filter(([uid, pod]) => pod.deletion !== '' && (uids === undefined || uids.includes(uid)))
+      .map(([, pod]) => {
         const end = pod.statuses.find((s) => s.name === 'worker')?.state?.terminated;
+        // deletionTimestamp is the moment of the delete plus the grace period: the kubelet's SIGKILL deadline.
         const inGrace = end?.finishedAt !== undefined && Date.parse(end.finishedAt) <= Date.parse(pod.deletion);
         return { name: pod.name, exitCode: end?.exitCode, reason: end?.reason ?? 'no terminated state seen', inGrace };
       });
@@ -157,6 +180,12 @@ class PodWatch {
   stop(): void {
     this.child.kill('SIGTERM');
   }
+}
+
+interface WatchedPod {
+  metadata?: { uid?: string; name?: string; deletionTimestamp?: string };
+  spec?: { terminationGracePeriodSeconds?: number };
+  status?: { containerStatuses?: ContainerStatus[] };
 }
 
 /** Produces held-out calls `from`... in the background until stopped; resolves with the next unused number. */
@@ -424,11 +453,18 @@ describe.skipIf(SKIP !== '').each(CLIENTS)('the chart on a real cluster: $client
   }, 900_000);
 
   it('helm uninstall: every pod ends with exit 0 within its grace period', async () => {
+    const before = watch.live();
+    expect(before.length).toBeGreaterThan(0);
     await helm(['uninstall', release, '-n', namespace, '--wait', '--timeout', '3m']);
     await eventually(async () => (await workerPods()).length === 0, 'no pod left', 120_000);
-    await sleep(1_000);
-    const last = watch.terminated().slice(-1);
-    for (const pod of last) expect(pod).toMatchObject({ exitCode: 0, inGrace: true });
+    await eventually(
+      () => Promise.resolve(watch.terminated(before).every((p) => p.exitCode !== undefined)),
+      'the last statuses',
+      60_000,
+    ).catch(() => undefined);
+    const ended = watch.terminated(before);
+    expect(ended.length).toBe(before.length);
+    for (const pod of ended) expect(pod, JSON.stringify(ended)).toMatchObject({ exitCode: 0, reason: 'Completed', inGrace: true });
   }, 300_000);
 });
 
