@@ -96,9 +96,12 @@ make_networks() {
   ip route replace "$SERVICE_CIDR" dev "$SVC_BRIDGE"
 }
 
+# Writes stdin to FILE only when it changed: a running kube-proxy exits when its configuration file changes.
+put() { local tmp; tmp=$(mktemp "$1.XXXX"); cat >"$tmp"; if cmp -s "$tmp" "$1"; then rm -f "$tmp"; else mv "$tmp" "$1"; fi; }
+
 write_configs() {
   mkdir -p "$STATE"/{pki,cni/net.d,cni/data,containerd,kubelet,etcd,logs,pids,images}
-  cat >"$STATE/containerd/config.toml" <<EOF
+  put "$STATE/containerd/config.toml" <<EOF
 version = 2
 root = "$STATE/containerd/root"
 state = "$STATE/containerd/state"
@@ -126,7 +129,7 @@ state = "$STATE/containerd/state"
     bin_dir = "/usr/lib/cni"
     conf_dir = "$STATE/cni/net.d"
 EOF
-  cat >"$STATE/cni/net.d/10-tcn.conflist" <<EOF
+  put "$STATE/cni/net.d/10-tcn.conflist" <<EOF
 {
   "cniVersion": "1.0.0",
   "name": "tcn",
@@ -140,7 +143,7 @@ EOF
   ]
 }
 EOF
-  cat >"$STATE/kubeadm.yaml" <<EOF
+  put "$STATE/kubeadm.yaml" <<EOF
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
 localAPIEndpoint:
@@ -162,7 +165,7 @@ networking:
 apiServer:
   certSANs: [$HOST_IP, 127.0.0.1]
 EOF
-  cat >"$STATE/kubelet/config.yaml" <<EOF
+  put "$STATE/kubelet/config.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 address: $HOST_IP
@@ -191,7 +194,7 @@ imageGCLowThresholdPercent: 99
 serializeImagePulls: false
 localStorageCapacityIsolation: true
 EOF
-  cat >"$STATE/kube-proxy.yaml" <<EOF
+  put "$STATE/kube-proxy.yaml" <<EOF
 apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
 clientConnection: { kubeconfig: $STATE/admin.conf }
