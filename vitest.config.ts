@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// The Kubernetes project starts a cluster (test/k8s/global-setup.ts): only when asked for by name
+// (`vitest run --project k8s`, as .ci/run does), never as part of a plain `vitest run` / `npm test`.
+const argv = process.argv.slice(2);
+const k8sAsked = argv.some((arg, i) => arg === '--project=k8s' || (arg === '--project' && argv[i + 1] === 'k8s'));
+
 // Projects: only `integration` (the worker against Kafka and the registry, and the worker image) gets the stack
 // setup; unit, CLI, fuzz and deploy tests start no service, and compose brings its own. `npm run test:unit` runs
 // `--project unit --project cli`; `npm test` runs them all.
@@ -26,6 +31,9 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'compose', include: ['test/compose/**/*.test.ts'] } },
+      ...(k8sAsked
+        ? [{ extends: true as const, test: { name: 'k8s', include: ['test/k8s/**/*.test.ts'], globalSetup: ['test/k8s/global-setup.ts'] } }]
+        : []),
     ],
   },
 });

@@ -68,6 +68,11 @@ install_debian_packages() {
   [[ -x /usr/bin/prometheus && -x /usr/bin/promtool ]] || missing+=(prometheus)
   command -v dockerd >/dev/null || missing+=(docker.io)
   command -v debootstrap >/dev/null || missing+=(debootstrap)
+  # scripts/k8s.sh: its own containerd, runc, the CNI plugins, and gcc for the static pause binary.
+  command -v containerd >/dev/null || missing+=(containerd)
+  command -v runc >/dev/null || missing+=(runc)
+  [[ -x /usr/lib/cni/bridge ]] || missing+=(containernetworking-plugins)
+  command -v gcc >/dev/null || missing+=(gcc libc6-dev)
   ((${#missing[@]} > 0)) || return 0
   [[ $(id -u) -eq 0 ]] || { echo "Debian packages missing and this is not root: apt-get install ${missing[*]}"; return 1; }
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -32,6 +32,7 @@
 #
 # Environment (all optional):
 #   KAFKA_PORT=19092  KAFKA_CONTROLLER_PORT=19093  REGISTRY_PORT=18081  REGISTRY_MANAGEMENT_PORT=19000
+#   STACK_HOST=127.0.0.1                  the address both listen on and advertise (scripts/k8s.sh: K8S_HOST_IP for pods)
 #   KAFKA_NUM_PARTITIONS=3                default partitions of auto-created / admin-created topics
 #   KAFKA_HEAP_OPTS="-Xms256m -Xmx512m"   REGISTRY_HEAP_OPTS="-Xms128m -Xmx512m"
 #   KAFKA_JVM_OPTS / REGISTRY_JVM_OPTS    default "-XX:TieredStopAtLevel=1" (set to "" for the full C2 JIT)
@@ -108,6 +109,9 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 STACK_FILES="$SCRIPT_DIR/stack"
 
+# Address Kafka and the registry listen on and advertise: loopback, or an address of a network made for pods
+# (scripts/k8s.sh: K8S_HOST_IP) so a cluster's pods reach them.
+STACK_HOST=${STACK_HOST:-127.0.0.1}
 KAFKA_PORT=${KAFKA_PORT:-19092}
 KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-19093}
 REGISTRY_PORT=${REGISTRY_PORT:-18081}
@@ -235,32 +239,32 @@ stray_pids() { # processes of this state dir whose pid file is gone (e.g. .stack
   ps -ww -eo pid=,args= | grep -F -- "-Dtoolcall.stack.dir=$STATE_DIR " | grep -v -F 'grep' | awk '{print $1}' || true
 }
 
-port_busy() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+port_busy() { timeout 2 bash -c "exec 3<>/dev/tcp/$STACK_HOST/$1" 2>/dev/null; }
 
 # Kafka ApiVersions v0 request over /dev/tcp: correlation id 1, client id "stack". True when the broker
 # answers with correlation id 1 and error code 0.
 kafka_answers() {
   local hex
-  hex=$(timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1 &&
+  hex=$(timeout 3 bash -c "exec 3<>/dev/tcp/$STACK_HOST/$1 &&
     printf '\x00\x00\x00\x0f\x00\x12\x00\x00\x00\x00\x00\x01\x00\x05stack' >&3 && head -c 10 <&3" 2>/dev/null |
     od -An -tx1 | tr -d ' \n') || return 1
   [[ ${hex:8:12} == 000000010000 ]]
 }
 
 registry_answers() { # /health/ready on the management port AND the ccompat API answers 200
-  curl -fsS -m 3 -o /dev/null "http://127.0.0.1:$2/health/ready" 2>/dev/null || return 1
-  [[ $(curl -sS -m 3 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/apis/ccompat/v7/subjects" 2>/dev/null) == 200 ]]
+  curl -fsS -m 3 -o /dev/null "http://$STACK_HOST:$2/health/ready" 2>/dev/null || return 1
+  [[ $(curl -sS -m 3 -o /dev/null -w '%{http_code}' "http://$STACK_HOST:$1/apis/ccompat/v7/subjects" 2>/dev/null) == 200 ]]
 }
 
 env_lines() {
-  printf 'KAFKA_BROKERS=127.0.0.1:%s\n' "$1"
-  printf 'SCHEMA_REGISTRY_URL=http://127.0.0.1:%s/apis/ccompat/v7\n' "$2"
+  printf 'KAFKA_BROKERS=%s:%s\n' "$STACK_HOST" "$1"
+  printf 'SCHEMA_REGISTRY_URL=http://%s:%s/apis/ccompat/v7\n' "$STACK_HOST" "$2"
 }
 
 security_lines() { # the secured listeners of KAFKA_SECURITY (nothing when it is empty)
-  if security_has sasl-scram; then printf 'KAFKA_SASL_BROKERS=127.0.0.1:%s\n' "$KAFKA_SASL_PORT"; fi
-  if security_has tls; then printf 'KAFKA_TLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_TLS_PORT"; fi
-  if security_has sasl-tls; then printf 'KAFKA_SASL_TLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_SASL_TLS_PORT"; fi
+  if security_has sasl-scram; then printf 'KAFKA_SASL_BROKERS=%s:%s\n' "$STACK_HOST" "$KAFKA_SASL_PORT"; fi
+  if security_has tls; then printf 'KAFKA_TLS_BROKERS=%s:%s\n' "$STACK_HOST" "$KAFKA_TLS_PORT"; fi
+  if security_has sasl-tls; then printf 'KAFKA_SASL_TLS_BROKERS=%s:%s\n' "$STACK_HOST" "$KAFKA_SASL_TLS_PORT"; fi
   if security_has tls || security_has sasl-tls; then printf 'KAFKA_TLS_CA_FILE=%s\n' "$KAFKA_STATE/tls/ca.pem"; fi
   if security_has oauth; then
     printf 'KAFKA_OAUTH_BROKERS=127.0.0.1:%s\nKAFKA_OAUTH_TOKEN_URL=http://127.0.0.1:%s/token\n' "$KAFKA_OAUTH_PORT" "$KAFKA_OIDC_PORT"
@@ -489,9 +493,9 @@ start_kafka() { # uses KAFKA_PORT / KAFKA_CONTROLLER_PORT; keeps an already form
   local extra_listeners='' extra_map='' format_extra=()
   if [[ -n $KAFKA_SECURITY ]]; then
     ensure_scram_users
-    if security_has sasl-scram; then extra_listeners+=",SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT" extra_map+=",SASL_PLAINTEXT:SASL_PLAINTEXT"; fi
-    if security_has tls; then extra_listeners+=",SSL://127.0.0.1:$KAFKA_TLS_PORT" extra_map+=",SSL:SSL"; fi
-    if security_has sasl-tls; then extra_listeners+=",SASL_SSL://127.0.0.1:$KAFKA_SASL_TLS_PORT" extra_map+=",SASL_SSL:SASL_SSL"; fi
+    if security_has sasl-scram; then extra_listeners+=",SASL_PLAINTEXT://$STACK_HOST:$KAFKA_SASL_PORT" extra_map+=",SASL_PLAINTEXT:SASL_PLAINTEXT"; fi
+    if security_has tls; then extra_listeners+=",SSL://$STACK_HOST:$KAFKA_TLS_PORT" extra_map+=",SSL:SSL"; fi
+    if security_has sasl-tls; then extra_listeners+=",SASL_SSL://$STACK_HOST:$KAFKA_SASL_TLS_PORT" extra_map+=",SASL_SSL:SASL_SSL"; fi
     if security_has tls || security_has sasl-tls; then ensure_tls_material; fi
     if security_has oauth; then extra_listeners+=",OAUTH://127.0.0.1:$KAFKA_OAUTH_PORT" extra_map+=",OAUTH:SASL_PLAINTEXT"; start_oidc; fi
     local name password
@@ -504,9 +508,9 @@ start_kafka() { # uses KAFKA_PORT / KAFKA_CONTROLLER_PORT; keeps an already form
 # Written by scripts/stack.sh: single-node KRaft, combined broker+controller, loopback only.
 process.roles=broker,controller
 node.id=1
-controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT$extra_listeners
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT$extra_listeners
+controller.quorum.voters=1@$STACK_HOST:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://$STACK_HOST:$KAFKA_PORT,CONTROLLER://$STACK_HOST:$KAFKA_CONTROLLER_PORT$extra_listeners
+advertised.listeners=PLAINTEXT://$STACK_HOST:$KAFKA_PORT$extra_listeners
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT$extra_map
@@ -544,7 +548,7 @@ EOF
   if security_has oauth; then oauth_jvm=(-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="http://127.0.0.1:$KAFKA_OIDC_PORT/jwks"); fi
   read -r -a heap <<<"$KAFKA_HEAP_OPTS"
   read -r -a jvm <<<"$KAFKA_JVM_OPTS"
-  log "starting Kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$KAFKA_PORT, controller :$KAFKA_CONTROLLER_PORT, $how (log: $KAFKA_LOG)"
+  log "starting Kafka $KAFKA_VERSION (KRaft) on $STACK_HOST:$KAFKA_PORT, controller :$KAFKA_CONTROLLER_PORT, $how (log: $KAFKA_LOG)"
   launch "$KAFKA_STATE/kafka.pid" "$KAFKA_STATE" "$KAFKA_STATE/logs/stdout.log" \
     "$java" "${heap[@]}" "${jvm[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dtoolcall.stack.component=kafka -Dtoolcall.stack.dir="$STATE_DIR" "${oauth_jvm[@]}" \
@@ -563,14 +567,14 @@ wait_kafka() { # wait_kafka JAVA PORT DEADLINE DEEP_CHECK(0|1)
       # Reached only once the broker serves requests; in KRaft that is after it caught up with metadata.
       [[ $deep == 1 ]] || return 0
       if timeout 60 "$java" "${TOOL_JVM_OPTS[@]}" -Dlog4j2.configurationFile="$STACK_FILES/tools-log4j2.xml" -cp "$KAFKA_HOME/lib/*" \
-        org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "127.0.0.1:$port" \
+        org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$STACK_HOST:$port" \
         >"$KAFKA_STATE/logs/api-versions.log" 2>&1 && grep -q 'isFenced: false' "$KAFKA_STATE/logs/api-versions.log"; then
         return 0
       fi
     fi
     ((SECONDS < deadline)) || {
       show_log_tail "$KAFKA_LOG"
-      die "Kafka did not become ready on 127.0.0.1:$port within ${STACK_TIMEOUT}s; see $KAFKA_LOG"
+      die "Kafka did not become ready on $STACK_HOST:$port within ${STACK_TIMEOUT}s; see $KAFKA_LOG"
     }
     sleep 0.3
   done
@@ -602,13 +606,13 @@ start_registry() { # uses REGISTRY_PORT / REGISTRY_MANAGEMENT_PORT; keeps the H2
     # -Xlog:cds*=error: the dump lists ~20 harmless "Skipping <class>" warnings otherwise.
     jvm+=(-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$jsa" '-Xlog:cds*=error')
   fi
-  log "starting Apicurio Registry $APICURIO_VERSION on 127.0.0.1:$REGISTRY_PORT, management :$REGISTRY_MANAGEMENT_PORT, $how (log: $REGISTRY_LOG)"
+  log "starting Apicurio Registry $APICURIO_VERSION on $STACK_HOST:$REGISTRY_PORT, management :$REGISTRY_MANAGEMENT_PORT, $how (log: $REGISTRY_LOG)"
   launch "$REGISTRY_STATE/registry.pid" "$REGISTRY_STATE" "$REGISTRY_LOG" \
     "$java" "${heap[@]}" "${jvm[@]}" -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dtoolcall.stack.component=registry -Dtoolcall.stack.dir="$STATE_DIR" \
     -Djava.io.tmpdir="$REGISTRY_STATE/tmp" \
-    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$REGISTRY_PORT" \
-    -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$REGISTRY_MANAGEMENT_PORT" \
+    -Dquarkus.http.host=$STACK_HOST -Dquarkus.http.port="$REGISTRY_PORT" \
+    -Dquarkus.management.host=$STACK_HOST -Dquarkus.management.port="$REGISTRY_MANAGEMENT_PORT" \
     -Dapicurio.storage.kind=sql -Dapicurio.storage.sql.kind=h2 \
     -Dapicurio.datasource.url="jdbc:h2:file:$REGISTRY_DB;$REGISTRY_H2_OPTIONS" \
     -Dapicurio.datasource.username=sa -Dapicurio.datasource.password=sa \
@@ -628,7 +632,7 @@ wait_registry() { # wait_registry PORT MANAGEMENT_PORT DEADLINE
     registry_answers "$port" "$mport" && return 0
     ((SECONDS < deadline)) || {
       show_log_tail "$REGISTRY_LOG"
-      die "Apicurio Registry did not become ready on 127.0.0.1:$port (management :$mport) within ${STACK_TIMEOUT}s; see $REGISTRY_LOG"
+      die "Apicurio Registry did not become ready on $STACK_HOST:$port (management :$mport) within ${STACK_TIMEOUT}s; see $REGISTRY_LOG"
     }
     sleep 0.3
   done
@@ -698,7 +702,7 @@ ports_must_be_free() { # ports_must_be_free kafka|registry [HINT] : for what we 
 has_kept_data() { [[ -f $KAFKA_STATE/data/meta.properties || -f $REGISTRY_DB.mv.db ]]; }
 
 up_lines() { # what `up` (both) or `up-kafka` (KAFKA_ONLY=1) prints
-  if ((KAFKA_ONLY)); then printf 'KAFKA_BROKERS=127.0.0.1:%s\n' "$KAFKA_PORT"; else env_lines "$KAFKA_PORT" "$REGISTRY_PORT"; fi
+  if ((KAFKA_ONLY)); then printf 'KAFKA_BROKERS=%s:%s\n' "$STACK_HOST" "$KAFKA_PORT"; else env_lines "$KAFKA_PORT" "$REGISTRY_PORT"; fi
   security_lines
 }
 
@@ -751,10 +755,10 @@ cmd_up() {
   if [[ -z $kafka_pid ]]; then STARTED+=(kafka); start_kafka "$KJAVA"; fi
 
   wait_kafka "$KJAVA" "$KAFKA_PORT" "$deadline" "$([[ -z $kafka_pid ]] && echo 1 || echo 0)"
-  log "Kafka ready on 127.0.0.1:$KAFKA_PORT${KAFKA_SECURITY:+ (also $KAFKA_SECURITY)}"
+  log "Kafka ready on $STACK_HOST:$KAFKA_PORT${KAFKA_SECURITY:+ (also $KAFKA_SECURITY)}"
   if ((!KAFKA_ONLY)); then
     wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
-    log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
+    log "Apicurio Registry ready on $STACK_HOST:$REGISTRY_PORT"
   fi
   trap - EXIT
   up_lines
@@ -813,7 +817,7 @@ cmd_start_one() { # cmd_start_one kafka|registry : start one service again with 
       wait_kafka "$KJAVA" "$KAFKA_PORT" "$deadline" 1
       trap - EXIT
     fi
-    log "Kafka ready on 127.0.0.1:$KAFKA_PORT"
+    log "Kafka ready on $STACK_HOST:$KAFKA_PORT"
   else
     resolve_registry_java
     if pid=$(pid_of registry); then
@@ -827,7 +831,7 @@ cmd_start_one() { # cmd_start_one kafka|registry : start one service again with 
     fi
     wait_registry "$REGISTRY_PORT" "$REGISTRY_MANAGEMENT_PORT" "$deadline"
     trap - EXIT
-    log "Apicurio Registry ready on 127.0.0.1:$REGISTRY_PORT"
+    log "Apicurio Registry ready on $STACK_HOST:$REGISTRY_PORT"
   fi
 }
 
@@ -843,9 +847,9 @@ cmd_status() {
   local ok=0 p
   if p=$(pid_of kafka); then
     if kafka_answers "$REC_KAFKA_PORT"; then
-      echo "kafka: running (pid $p) on 127.0.0.1:$REC_KAFKA_PORT, controller :$REC_KAFKA_CONTROLLER_PORT, Kafka $KAFKA_VERSION; log $KAFKA_LOG"
+      echo "kafka: running (pid $p) on $STACK_HOST:$REC_KAFKA_PORT, controller :$REC_KAFKA_CONTROLLER_PORT, Kafka $KAFKA_VERSION; log $KAFKA_LOG"
     else
-      echo "kafka: process $p runs but 127.0.0.1:$REC_KAFKA_PORT does not answer; log $KAFKA_LOG"; ok=1
+      echo "kafka: process $p runs but $STACK_HOST:$REC_KAFKA_PORT does not answer; log $KAFKA_LOG"; ok=1
     fi
   elif [[ -f $KAFKA_STATE/data/meta.properties ]]; then
     echo "kafka: not running, data kept in $KAFKA_STATE/data ('bash scripts/stack.sh start-kafka' or 'up' starts it)"; ok=1
@@ -854,9 +858,9 @@ cmd_status() {
   fi
   if p=$(pid_of registry); then
     if registry_answers "$REC_REGISTRY_PORT" "$REC_REGISTRY_MANAGEMENT_PORT"; then
-      echo "registry: running (pid $p) on 127.0.0.1:$REC_REGISTRY_PORT, management :$REC_REGISTRY_MANAGEMENT_PORT, Apicurio Registry $APICURIO_VERSION; log $REGISTRY_LOG"
+      echo "registry: running (pid $p) on $STACK_HOST:$REC_REGISTRY_PORT, management :$REC_REGISTRY_MANAGEMENT_PORT, Apicurio Registry $APICURIO_VERSION; log $REGISTRY_LOG"
     else
-      echo "registry: process $p runs but is not ready on 127.0.0.1:$REC_REGISTRY_PORT; log $REGISTRY_LOG"; ok=1
+      echo "registry: process $p runs but is not ready on $STACK_HOST:$REC_REGISTRY_PORT; log $REGISTRY_LOG"; ok=1
     fi
   elif [[ -f $REGISTRY_DB.mv.db ]]; then
     echo "registry: not running, data kept in $REGISTRY_DB.mv.db ('bash scripts/stack.sh start-registry' or 'up' starts it)"; ok=1
