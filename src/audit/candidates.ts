@@ -65,6 +65,8 @@ export interface DefaultCandidate extends CandidateBase {
   readonly literal: JsonValue | undefined;
   /** False when the literal cannot be compared with a schema `default` (a number with a unit, `5 minutes`). */
   readonly comparable: boolean;
+  /** The literal as written when it is a number glued to a unit (`2h`, `10KB`): a string schema's default spells it so. */
+  readonly written?: string;
 }
 
 export interface RequiredCandidate extends CandidateBase {

@@ -25,6 +25,12 @@ const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveL
 
 /** Where a bound lands: which family of keywords, on the node itself or on its array items. */
 export function boundTarget(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
+  const target = boundTargetOf(node, candidate);
+  // "Latitude between -90 and 90" on a string or list: a negative number is no length or count.
+  return target !== undefined && target.family !== 'number' && candidate.value < 0 ? undefined : target;
+}
+
+function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
   const view = node.view;
   const cls = unitClass(candidate.unit);
   const hasNumber = view.types !== undefined && (view.types.has('number') || view.types.has('integer'));
@@ -729,6 +735,8 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList):
   const site = firstSite(view, 'default');
   if (site !== undefined) {
     if (c.literal === undefined || !c.comparable) return;
+    // "Default: 10KB (10240 bytes)" against `default: 10240`: a number with a unit is not compared with a count.
+    if (typeof site.value === 'number' && (c.written !== undefined || (typeof c.literal === 'string' && /^[-−\d]/.test(c.literal)))) return;
     if (sameDefault(site.value, c.literal)) return;
     // "defaults to false" against `default: null` where null means false is still a disagreement worth a look,
     // but a string default spelled differently in prose ("open" vs "OPEN") is not.
@@ -741,6 +749,11 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList):
     return;
   }
   if (c.literal === undefined) return;
+  // "(default: 2h)" on a string: the default is the text as written.
+  if (typeof c.literal === 'number' && c.written !== undefined && !allows(view, 'number') && allows(view, 'string')) {
+    defaultClaim(claim, { ...c, literal: c.written, comparable: true }, findings);
+    return;
+  }
   if (typeof c.literal === 'string' && !allows(view, 'string')) return;
   if (typeof c.literal === 'number' && !allows(view, 'number')) return;
   if (typeof c.literal === 'boolean' && !allows(view, 'boolean')) return;

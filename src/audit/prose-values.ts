@@ -127,7 +127,17 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
       const unit = unitOf(number[2], number[3]);
       const measured = unit !== undefined && MEASURE_UNITS.test(unit);
       const end = at + number[0].length;
-      return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: parsed.value, comparable: parsed.plain && !measured }];
+      const glued = /^[-−\d.,]+[A-Za-z]+/.exec(rest)?.[0];
+      return [
+        {
+          ...base,
+          end,
+          phrase: sentence.slice(m.index, end).trim(),
+          literal: parsed.value,
+          comparable: parsed.plain && !measured,
+          ...(glued === undefined ? {} : { written: glued }),
+        },
+      ];
     }
   }
   const assigned = /^[A-Za-z_][\w.]*=(['"])([^'"]+)\1/.exec(rest);

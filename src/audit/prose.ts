@@ -15,7 +15,7 @@
  */
 import type { BoundCandidate, Candidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
 import { clauseBefore, GLOSS, lastSeparator, NUM, parseNumber, textBefore, UNIT, unitOf } from './prose-text.js';
-import { defaultCandidate, enumCandidate } from './prose-values.js';
+import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The rules table
@@ -289,7 +289,9 @@ export const RULES: readonly Rule[] = [
   {
     name: 'default',
     pattern: re(
-      String.raw`\bdefaults?\s+(?:to|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|\(\s*default(?:s)?(?:\s*:|\s+is|\s*=)?\s*|\bdefault:\s*`,
+      String.raw`\bdefaults?\s+(?:to|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|\(\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|` +
+        // "(Optional, default true)": a default given after another remark in the same parentheses.
+        String.raw`\(\s*optional\s*,\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|\bdefault:\s*`,
     ),
     build: (m, s) => defaultCandidate(m, s),
   },
@@ -415,7 +417,7 @@ export const RULES: readonly Rule[] = [
     name: 'always-provide',
     pattern: re(
       String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|` +
-        String.raw`\brequires?\s+(?=(?:a|an|the)\s|\`)`,
+        String.raw`\brequires?\s+(?=(?:a|an|the)\s|[\`'"])`,
     ),
     build: (m, s) => requiredCandidate(m, s, 'after'),
   },
@@ -463,6 +465,12 @@ export const RULES: readonly Rule[] = [
     pattern: re(String.raw`^(?:[^()]*\(\s*['\x60"][\w.-]+['\x60"]\s*\)){2}`),
     build: (_m, s) => glossedValues(s),
   },
+  // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"
+  {
+    name: 'labelled-values',
+    pattern: re(String.raw`:[ \t]*(?=['"\x60“])|\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)`),
+    build: (m, s) => labelledValues(m, s),
+  },
   // ---- value lists: "one of `a`, `b`", "either asc or desc", "allowed values: x, y"
   {
     name: 'one-of',
@@ -503,6 +511,48 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
       end: at,
       phrase: sentence.slice(m.index, at).trim(),
       rule: 'format-template',
+    },
+  ];
+}
+
+/** Words before a colon that introduce examples or a syntax, not the allowed values. */
+const EXAMPLE_LABEL = /\b(?:examples?|e\.\s?g\.?|eg|such\s+as|like|syntax|i\.\s?e\.?|usage|note|see|returns?)\s*$/i;
+
+/**
+ * A list right after a label's colon ("task type: 'shell_command', 'AI', or 'http'") or in parentheses with `|` or
+ * `/` ("(true/false)"), that ends its clause. Not a list of examples ("Examples: 'a', 'b'", "Duration: '30m', '2h'":
+ * values that are all a number and a unit show a format, not the values).
+ */
+export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
+  const paren = m[0].startsWith('(');
+  if (paren) {
+    const inner = /^[ \t]*([\w-]+(?:[ \t]*[|/][ \t]*[\w-]+)+)[ \t]*\)/.exec(sentence.slice(m.index + 1));
+    if (inner === null) return [];
+    const values = (inner[1] ?? '').split(/[|/]/).map((v) => v.trim());
+    if (values.every((v) => /^\d/.test(v))) return [];
+    const end = m.index + 1 + inner[0].length - 1;
+    return [
+      { kind: 'enum', values, quoted: false, start: m.index + 1, end, phrase: sentence.slice(m.index, end + 1), rule: 'labelled-values' },
+    ];
+  }
+  const list = parseValueList(sentence, m.index + m[0].length);
+  if (list === undefined || list.values.length < 2) return [];
+  const after = sentence.slice(list.end);
+  {
+    if (!list.quoted || EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
+    if (!/^\s*(?:$|[.;)(]|-\s|—)/.test(after)) return [];
+  }
+  if (list.values.every((v) => /^[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}$/.test(v))) return [];
+  const start = m.index + m[0].length;
+  return [
+    {
+      kind: 'enum',
+      values: list.values,
+      quoted: list.quoted,
+      start,
+      end: list.end,
+      phrase: sentence.slice(start, list.end).trim(),
+      rule: 'labelled-values',
     },
   ];
 }
@@ -548,6 +598,8 @@ export function formatCandidate(m: RegExpExecArray, format: string | undefined, 
 /** Conditional requirement ("required when...", "if set, X must also be provided"): not a `required` home. */
 export function isConditional(sentence: string, start: number, end: number): boolean {
   if (/^\s*(?:if|when|unless|whenever|only)\b/i.test(sentence)) return true;
+  // "For namespaced resources, always provide the namespace": said of some values only.
+  if (/^[\s*-]*for\s+[^,.;]{1,60},/i.test(sentence) && start > sentence.indexOf(',')) return true;
   if (/\balso\b/i.test(sentence.slice(start, end))) return true;
   const clauseStart = Math.max(lastSeparator(sentence, start), 0);
   if (/\b(?:if|when|unless|whenever|only\s+(?:if|when))\b/i.test(clauseBefore(sentence, clauseStart, start))) return true;
@@ -561,14 +613,28 @@ export function requiredCandidate(m: RegExpExecArray, sentence: string, subject:
   const end = m.index + m[0].length;
   if (isConditional(sentence, start, end)) return [];
   if (/\b(?:not|never|no\s+longer|n't)\s+$/i.test(textBefore(sentence, start))) return [];
+  // "must provide the full absolute path to ...": a requirement on the value's form, not on its presence.
+  if (subject === 'after' && /^\s*(?:the\s+|an?\s+)?(?:full|complete|absolute|exact|valid|correct)\b/i.test(sentence.slice(end))) return [];
   return [{ kind: 'required', subject, start, end, phrase: m[0].trim(), rule: subject === 'after' ? 'always-provide' : 'is-required' }];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Extraction
 
+/**
+ * Advice about good values, not a limit: "Use lower values (10-50) for faster queries", "Start with a small time range
+ * (15-30 minutes)", "values are recommended to be less than 1", "Use 2 or more replicas for production workloads".
+ */
+export const ADVICE =
+  /^[\s*-]*(?:start\s+with|try)\b|\b(?:lower|higher|smaller|larger|bigger)\s+values?\b|\brecommended\b|\bfor\s+(?:production|faster|better|best|most)\b|\bideally\b|\bpreferably\b/i;
+
 /** Every candidate constraint in one sentence, in order of position, without duplicates. */
 export function extractCandidates(sentence: string): Candidate[] {
+  const candidates = extractAll(sentence);
+  return ADVICE.test(sentence) ? candidates.filter((c) => c.kind !== 'bound') : candidates;
+}
+
+function extractAll(sentence: string): Candidate[] {
   const out: Candidate[] = [];
   for (const rule of RULES) {
     rule.pattern.lastIndex = 0;

@@ -1,0 +1,336 @@
+/**
+ * Regenerates test/fixtures/audit/unseen: the tools of public MCP servers the audit's rules were not written
+ * against, each listed by starting the server as its registry publishes it (npm package, PyPI package, or the Go
+ * binary its npm package ships) and asking it for tools/list with the MCP SDK client. The schemas are exactly what
+ * the server's own library (zod through the TypeScript SDK, pydantic through the Python SDK/FastMCP, Go structs
+ * through the Go SDK) emits. Recorded, not run in CI (it installs packages and starts servers).
+ *
+ *   tsx scripts/audit-corpus/regenerate.ts WORKDIR [SERVER...]
+ *
+ * Servers start with placeholder credentials and, where they need an endpoint, a loopback address that nothing
+ * listens on: tools/list needs neither. labels.json in each server's folder is written by hand and left alone.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+type Ecosystem = 'zod' | 'pydantic' | 'go' | 'json';
+interface Server {
+  readonly repository: string;
+  readonly path: string;
+  readonly install: { readonly npm: string } | { readonly pypi: string };
+  /** The command, relative to the install folder. */
+  readonly command: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly ecosystem: Ecosystem;
+  readonly library: string;
+  /** `training`: the rules may be tuned on it; `held-out`: figures are reported on it, never tuned on. */
+  readonly split: 'training' | 'held-out';
+}
+
+const LOOPBACK = 'http://127.0.0.1:1';
+const npmBin = (name: string): string[] => [`node_modules/.bin/${name}`];
+const goBin = (pkg: string, bin: string): string[] => [`node_modules/${pkg}/bin/${bin}`];
+
+export const SERVERS: Readonly<Record<string, Server>> = {
+  playwright: {
+    repository: 'microsoft/playwright-mcp',
+    path: 'packages/playwright-mcp',
+    install: { npm: '@playwright/mcp@0.0.83' },
+    command: npmBin('playwright-mcp'),
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod)',
+    split: 'training',
+  },
+  'chrome-devtools': {
+    repository: 'ChromeDevTools/chrome-devtools-mcp',
+    path: 'src/tools',
+    install: { npm: 'chrome-devtools-mcp@1.11.0' },
+    command: npmBin('chrome-devtools-mcp'),
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod)',
+    split: 'training',
+  },
+  'cyanheads-git': {
+    repository: 'cyanheads/git-mcp-server',
+    path: 'src/mcp-server/tools/definitions',
+    install: { npm: '@cyanheads/git-mcp-server@2.15.3' },
+    command: npmBin('git-mcp-server'),
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod)',
+    split: 'training',
+  },
+  notion: {
+    repository: 'makenotion/notion-mcp-server',
+    path: 'scripts/notion-openapi.json',
+    install: { npm: '@notionhq/notion-mcp-server@2.5.2' },
+    command: npmBin('notion-mcp-server'),
+    env: { NOTION_TOKEN: 'ntn_placeholder' },
+    ecosystem: 'json',
+    library: '@modelcontextprotocol/sdk (JSON Schema from its OpenAPI document)',
+    split: 'training',
+  },
+  'desktop-commander': {
+    repository: 'wonderwhy-er/DesktopCommanderMCP',
+    path: 'src/tools/schemas.ts',
+    install: { npm: '@wonderwhy-er/desktop-commander@0.2.52' },
+    command: npmBin('desktop-commander'),
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 3 via zod-to-json-schema)',
+    split: 'training',
+  },
+  'office-word': {
+    repository: 'GongRzhe/Office-Word-MCP-Server',
+    path: 'word_document_server/main.py',
+    install: { pypi: 'office-word-mcp-server==1.1.11' },
+    command: ['bin/word_mcp_server'],
+    env: { MCP_TRANSPORT: 'stdio' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14)',
+    split: 'training',
+  },
+  prometheus: {
+    repository: 'jeanlopezxyz/mcp-prometheus',
+    path: 'pkg/tools',
+    install: { npm: 'mcp-prometheus-linux-amd64@2.1.1' },
+    command: goBin('mcp-prometheus-linux-amd64', 'mcp-prometheus-linux-amd64'),
+    env: { PROMETHEUS_URL: LOOPBACK },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.2.0 (google/jsonschema-go)',
+    split: 'training',
+  },
+  'antv-chart': {
+    repository: 'antvis/mcp-server-chart',
+    path: 'src/charts',
+    install: { npm: '@antv/mcp-server-chart@0.9.10' },
+    command: npmBin('mcp-server-chart'),
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 4)',
+    split: 'training',
+  },
+  kubernetes: {
+    repository: 'containers/kubernetes-mcp-server',
+    path: 'pkg/toolsets',
+    install: { npm: 'kubernetes-mcp-server-linux-amd64@0.0.67' },
+    command: goBin('kubernetes-mcp-server-linux-amd64', 'kubernetes-mcp-server-linux-amd64'),
+    // A kubeconfig naming a loopback cluster: the server reads it at start and lists tools without calling it.
+    env: { KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.8.0 (google/jsonschema-go)',
+    split: 'training',
+  },
+  'aws-eks': {
+    repository: 'awslabs/mcp',
+    path: 'src/eks-mcp-server/awslabs/eks_mcp_server',
+    install: { pypi: 'awslabs.eks-mcp-server==0.2.1' },
+    command: ['bin/awslabs.eks-mcp-server', '--allow-write', '--allow-sensitive-data-access'],
+    env: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'placeholder',
+      AWS_SECRET_ACCESS_KEY: 'placeholder',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
+    split: 'training',
+  },
+  alertmanager: {
+    repository: 'jeanlopezxyz/mcp-alertmanager',
+    path: 'pkg/tools',
+    install: { npm: 'mcp-alertmanager-linux-amd64@2.1.1' },
+    command: goBin('mcp-alertmanager-linux-amd64', 'mcp-alertmanager-linux-amd64'),
+    env: { ALERTMANAGER_URL: LOOPBACK },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.2.0 (google/jsonschema-go)',
+    split: 'training',
+  },
+  cron: {
+    repository: 'jolks/mcp-cron',
+    path: 'internal/server',
+    install: { npm: 'mcp-cron-linux-amd64@0.9.1' },
+    command: [...goBin('mcp-cron-linux-amd64', 'mcp-cron'), '--transport', 'stdio'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.4.1 (google/jsonschema-go)',
+    split: 'training',
+  },
+  currents: {
+    repository: 'currents-dev/currents-mcp',
+    path: 'mcp-server/src/tools',
+    install: { npm: '@currents/mcp@2.1.1' },
+    command: npmBin('mcp'),
+    env: { CURRENTS_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 3)',
+    split: 'training',
+  },
+  tavily: {
+    repository: 'tavily-ai/tavily-mcp',
+    path: 'src/index.ts',
+    install: { npm: 'tavily-mcp@0.2.22' },
+    command: npmBin('tavily-mcp'),
+    env: { TAVILY_API_KEY: 'placeholder' },
+    ecosystem: 'json',
+    library: '@modelcontextprotocol/sdk (hand-written JSON Schema)',
+    split: 'training',
+  },
+  elasticsearch: {
+    repository: 'elastic/mcp-server-elasticsearch',
+    path: 'index.ts',
+    install: { npm: '@elastic/mcp-server-elasticsearch@0.3.1' },
+    command: npmBin('mcp-server-elasticsearch'),
+    env: { ES_URL: LOOPBACK, ES_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.13 (zod 3)',
+    split: 'training',
+  },
+  // Held out: read and labelled only after the rules were frozen.
+  circleci: {
+    repository: 'CircleCI-Public/mcp-server-circleci',
+    path: 'src/tools',
+    install: { npm: '@circleci/mcp-server-circleci@0.20.0' },
+    command: npmBin('mcp-server-circleci'),
+    env: { CIRCLECI_TOKEN: 'placeholder', CIRCLECI_BASE_URL: LOOPBACK },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 3)',
+    split: 'held-out',
+  },
+  browserbase: {
+    repository: 'browserbase/mcp-server-browserbase',
+    path: 'src/tools',
+    install: { npm: '@browserbasehq/mcp-server-browserbase@2.4.3' },
+    command: npmBin('mcp-server-browserbase'),
+    env: { BROWSERBASE_API_KEY: 'placeholder', BROWSERBASE_PROJECT_ID: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 3)',
+    split: 'held-out',
+  },
+  context7: {
+    repository: 'upstash/context7',
+    path: 'packages/mcp/src/index.ts',
+    install: { npm: '@upstash/context7-mcp@4.1.1' },
+    command: npmBin('context7-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 4)',
+    split: 'held-out',
+  },
+  'aws-pricing': {
+    repository: 'awslabs/mcp',
+    path: 'src/aws-pricing-mcp-server/awslabs/aws_pricing_mcp_server/server.py',
+    install: { pypi: 'awslabs.aws-pricing-mcp-server==1.1.1' },
+    command: ['bin/awslabs.aws-pricing-mcp-server'],
+    env: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'placeholder',
+      AWS_SECRET_ACCESS_KEY: 'placeholder',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
+    split: 'held-out',
+  },
+  arxiv: {
+    repository: 'blazickjp/arxiv-mcp-server',
+    path: 'src/arxiv_mcp_server/tools',
+    install: { pypi: 'arxiv-mcp-server==0.8.2' },
+    command: ['bin/arxiv-mcp-server', '--storage-path', '{WORKDIR}/home/arxiv'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 (pydantic 2.14)',
+    split: 'held-out',
+  },
+  duckduckgo: {
+    repository: 'nickclyde/duckduckgo-mcp-server',
+    path: 'src/duckduckgo_mcp_server/server.py',
+    install: { pypi: 'duckduckgo-mcp-server==0.7.0' },
+    command: ['bin/duckduckgo-mcp-server'],
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
+    split: 'held-out',
+  },
+  clickhouse: {
+    repository: 'ClickHouse/mcp-clickhouse',
+    path: 'mcp_clickhouse/mcp_server.py',
+    install: { pypi: 'mcp-clickhouse==0.7.0' },
+    command: ['bin/mcp-clickhouse'],
+    env: { CLICKHOUSE_HOST: '127.0.0.1', CLICKHOUSE_PORT: '1', CLICKHOUSE_USER: 'placeholder', CLICKHOUSE_PASSWORD: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.0.11 (pydantic 2.14)',
+    split: 'held-out',
+  },
+  'digitalocean-droplets': {
+    repository: 'digitalocean-labs/mcp-digitalocean',
+    path: 'pkg/registry/droplet',
+    install: { npm: '@digitalocean/mcp@1.0.70' },
+    // The Go binary the npm package ships, with one of its services (the whole server lists 353 tools).
+    command: ['node_modules/@digitalocean/mcp/dist/mcp-digitalocean-linux-amd64', '--services', 'droplets'],
+    env: { DIGITALOCEAN_API_TOKEN: 'placeholder' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.55.1',
+    split: 'held-out',
+  },
+  'mcp-time': {
+    repository: 'TheoBrigitte/mcp-time',
+    path: 'pkg/tools',
+    install: { npm: 'mcp-time-linux-x64@0.4.0' },
+    command: goBin('mcp-time-linux-x64', 'mcp-time'),
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.33.0',
+    split: 'held-out',
+  },
+};
+
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
+const LISTER = fileURLToPath(new URL('./list-tools.ts', import.meta.url));
+
+function install(workdir: string, name: string, server: Server): string {
+  const dir = join(workdir, name);
+  if ('npm' in server.install) {
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private": true}\n');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', server.install.npm], { cwd: dir, stdio: 'inherit' });
+  } else {
+    if (!existsSync(join(dir, 'bin', 'pip'))) execFileSync('python3', ['-m', 'venv', dir], { stdio: 'inherit' });
+    execFileSync(join(dir, 'bin', 'pip'), ['install', '-q', server.install.pypi], { stdio: 'inherit' });
+  }
+  return dir;
+}
+
+function regenerate(workdir: string, name: string, server: Server): void {
+  const dir = install(workdir, name, server);
+  const fill = (s: string): string => s.replaceAll('{WORKDIR}', workdir);
+  writeFileSync(
+    join(workdir, 'kubeconfig'),
+    'apiVersion: v1\nkind: Config\nclusters:\n- cluster: {server: "https://127.0.0.1:1"}\n  name: local\ncontexts:\n' +
+      '- context: {cluster: local, user: u}\n  name: local\ncurrent-context: local\nusers:\n- name: u\n  user: {token: placeholder}\n',
+  );
+  mkdirSync(join(workdir, 'home'), { recursive: true });
+  const envArgs = Object.entries(server.env ?? {}).flatMap(([k, v]) => ['--env', `${k}=${fill(v)}`]);
+  const [command, ...args] = server.command.map(fill);
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', LISTER, '--cwd', dir, ...envArgs, '--', join(dir, command ?? ''), ...args],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const listed = JSON.parse(out) as { server: unknown; tools: { name: string }[] };
+  const target = join(FIXTURES, name);
+  mkdirSync(target, { recursive: true });
+  const keep = new Set(['labels.json']);
+  for (const file of readdirSync(target)) if (!keep.has(file)) rmSync(join(target, file));
+  const tools = [...listed.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  writeFileSync(join(target, 'tools.json'), `${JSON.stringify(tools, null, 1)}\n`);
+  const { install: how, repository, path, ecosystem, library, split } = server;
+  const rest = { repository, path, ecosystem, library, split };
+  const source = { ...rest, package: 'npm' in how ? `npm:${how.npm}` : `pypi:${how.pypi}`, serverInfo: listed.server, tools: tools.length };
+  writeFileSync(join(target, 'source.json'), `${JSON.stringify(source, null, 1)}\n`);
+  process.stdout.write(`${name}: ${tools.length} tools\n`);
+}
+
+const [workdir, ...only] = process.argv.slice(2);
+if (workdir === undefined) {
+  process.stderr.write('usage: regenerate.ts WORKDIR [SERVER...]\n');
+  process.exit(2);
+}
+for (const [name, server] of Object.entries(SERVERS)) if (only.length === 0 || only.includes(name)) regenerate(workdir, name, server);

@@ -1,0 +1,144 @@
+/**
+ * Scores the audit on test/fixtures/audit/unseen: each server's tools.json (as its server lists them) against its
+ * labels.json (classified by reading: `must-find`, `acceptable`, `must-not`, each with the quoted text).
+ *
+ * - precision: findings labelled `must-find` or `acceptable`, over all findings (an unlabelled finding counts against);
+ * - recall: `must-find` labels found, over all `must-find` labels;
+ * - per confidence level: the precision of the findings at that level.
+ *
+ *   tsx scripts/audit-corpus/score.ts [--split held-out|training|all] [--verbose]
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { auditTool, type Finding } from '../../src/audit/index.js';
+import type { JsonValue } from '../../src/core/shared/json.js';
+import { parseToolDefinition, type ToolDefinition } from '../../src/core/schema/tool-definition.js';
+
+export const UNSEEN = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
+
+export type LabelClass = 'must-find' | 'acceptable' | 'must-not';
+export interface Label {
+  readonly class: LabelClass;
+  readonly layer: string;
+  readonly parameter: string | null;
+  readonly keyword: string;
+  readonly quote: string;
+}
+export interface CorpusServer {
+  readonly name: string;
+  readonly split: 'training' | 'held-out';
+  readonly ecosystem: string;
+  readonly repository: string;
+  readonly definitions: readonly ToolDefinition[];
+  readonly labels: Readonly<Record<string, readonly Label[]>>;
+}
+
+export function loadCorpus(root = UNSEEN): CorpusServer[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .map((name) => {
+      const dir = join(root, name);
+      const source = JSON.parse(readFileSync(join(dir, 'source.json'), 'utf8')) as {
+        split: 'training' | 'held-out';
+        ecosystem: string;
+        repository: string;
+      };
+      const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as JsonValue[];
+      const definitions = tools.map((tool, i) => {
+        const read = parseToolDefinition(tool, `${name}-${i}`);
+        if (!read.ok) throw new Error(`${name}: tool ${i}: ${read.reason}`);
+        return read.definition;
+      });
+      let labels: Record<string, Label[]> = {};
+      try {
+        labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as Record<string, Label[]>;
+      } catch {
+        labels = {};
+      }
+      return { name, split: source.split, ecosystem: source.ecosystem, repository: source.repository, definitions, labels };
+    });
+}
+
+export const labelKey = (e: { layer: string; parameter: string | null; keyword: string }): string =>
+  `${e.layer} ${e.parameter ?? '-'} ${e.keyword}`;
+
+export interface Figures {
+  readonly tools: number;
+  readonly servers: number;
+  readonly found: number;
+  readonly correct: number;
+  readonly mustFind: number;
+  readonly recalled: number;
+  readonly byConfidence: Readonly<Record<string, { found: number; correct: number }>>;
+  readonly wrong: readonly string[];
+  readonly misses: readonly string[];
+}
+
+export function score(servers: readonly CorpusServer[]): Figures {
+  let found = 0;
+  let correct = 0;
+  let mustFind = 0;
+  let recalled = 0;
+  const byConfidence: Record<string, { found: number; correct: number }> = {
+    high: { found: 0, correct: 0 },
+    medium: { found: 0, correct: 0 },
+    low: { found: 0, correct: 0 },
+  };
+  const wrong: string[] = [];
+  const misses: string[] = [];
+  let tools = 0;
+  for (const server of servers)
+    for (const definition of server.definitions) {
+      tools++;
+      const findings: Finding[] = auditTool(definition);
+      const labels = server.labels[definition.name] ?? [];
+      const good = new Set(labels.filter((l) => l.class !== 'must-not').map(labelKey));
+      const got = new Set(findings.map(labelKey));
+      for (const f of findings) {
+        found++;
+        const level = byConfidence[f.confidence] ?? { found: 0, correct: 0 };
+        level.found++;
+        if (good.has(labelKey(f))) {
+          correct++;
+          level.correct++;
+        } else wrong.push(`${server.name} ${f.tool} ${labelKey(f)} [${f.confidence}]: ${f.evidence.slice(0, 140)}`);
+      }
+      for (const l of labels.filter((x) => x.class === 'must-find')) {
+        mustFind++;
+        if (got.has(labelKey(l))) recalled++;
+        else misses.push(`${server.name} ${definition.name} ${labelKey(l)}: ${l.quote.slice(0, 140)}`);
+      }
+    }
+  return { tools, servers: servers.length, found, correct, mustFind, recalled, byConfidence, wrong, misses };
+}
+
+export const ratio = (a: number, b: number): number => (b === 0 ? 1 : a / b);
+
+export function describeFigures(label: string, f: Figures): string {
+  const lines = [
+    `${label}: ${f.servers} servers, ${f.tools} tools, ${f.found} findings, ${f.mustFind} must-find`,
+    `  precision ${ratio(f.correct, f.found).toFixed(2)} (${f.correct}/${f.found})  recall ${ratio(f.recalled, f.mustFind).toFixed(2)} (${f.recalled}/${f.mustFind})`,
+  ];
+  for (const level of ['high', 'medium', 'low']) {
+    const l = f.byConfidence[level] ?? { found: 0, correct: 0 };
+    lines.push(`  ${level.padEnd(6)} precision ${ratio(l.correct, l.found).toFixed(2)} (${l.correct}/${l.found})`);
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'held-out';
+  const verbose = args.includes('--verbose');
+  const corpus = loadCorpus();
+  const chosen = corpus.filter((s) => split === 'all' || s.split === split);
+  const figures = score(chosen);
+  console.log(describeFigures(`${split} (${chosen.map((s) => s.name).join(', ')})`, figures));
+  if (verbose)
+    console.log(
+      ['  not worth fixing:', ...figures.wrong.map((w) => `    ${w}`), '  missed:', ...figures.misses.map((m) => `    ${m}`)].join('\n'),
+    );
+}
