@@ -37,7 +37,9 @@ export interface ConnectOptions {
 /** Connects the SDK's Client to `command args`, directly or through the proxy. */
 export async function connect(command: string, args: readonly string[], options: ConnectOptions = {}): Promise<Connected> {
   if (options.proxy !== undefined && !existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
-  const argv = options.proxy === undefined ? [...args] : [CLI, 'mcp-proxy', ...options.proxy, '--', command, ...args];
+  // An empty command: the proxy's own options name the upstream (--upstream-url).
+  const upstream = command === '' ? [] : ['--', command, ...args];
+  const argv = options.proxy === undefined ? [...args] : [CLI, 'mcp-proxy', ...options.proxy, ...upstream];
   const transport = new StdioClientTransport({
     command: options.proxy === undefined ? command : process.execPath,
     args: argv,
@@ -49,7 +51,12 @@ export async function connect(command: string, args: readonly string[], options:
     stderr += chunk.toString('utf8');
   });
   const client = new Client({ name: 'proxy-test', version: '1.0.0' }, options.capabilities);
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // What the proxy or server said on its way out tells why.
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; stderr: ${stderr}`);
+  }
   return {
     client,
     stderr: () => stderr,

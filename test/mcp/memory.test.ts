@@ -1,4 +1,5 @@
 /** server-memory, a knowledge graph MCP server from npm: stringified arrays rejected direct, repaired by the proxy. */
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, logLines, resultText, serverScript, tempDir, type Connected } from './harness.js';
@@ -97,5 +98,23 @@ describe('mcp-proxy in front of @modelcontextprotocol/server-memory', () => {
     await proxied.client.callTool({ name: 'create_entities', arguments: { entities: JSON.stringify(ENTITIES) } });
     const [line] = logLines(proxied.stderr()).filter((l) => l.msg === 'tools/call repaired');
     expect(line).toMatchObject({ argumentsSent: { entities: JSON.stringify(ENTITIES) }, argumentsRepaired: { entities: ENTITIES } });
+  });
+
+  it("--metrics-port serves the worker's repair and outcome counters", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => {
+          resolve(free);
+        });
+      });
+    });
+    const proxied = await memory(['--metrics-port', String(port)]);
+    await proxied.client.callTool({ name: 'create_entities', arguments: { entities: JSON.stringify(ENTITIES) } });
+    await proxied.client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'Bo' }] } });
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(text).toContain('toolcall_repairs_total{kind="json_decoded",tool="create_entities"} 1');
+    expect(text).toContain('toolcall_calls_total{outcome="normalized",tool="create_entities"} 1');
+    expect(text).toContain('toolcall_calls_total{outcome="rejected",tool="create_entities"} 1');
   });
 });
