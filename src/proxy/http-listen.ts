@@ -8,8 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { PipelineOptions } from '../core/pipeline.js';
-import { Relay, type CallEvent } from './relay.js';
-import type { UpstreamFactory } from '../app/commands/mcp-proxy-command.js';
+import { Relay, type CallEvent, type UpstreamFactory } from './relay.js';
 
 export interface HttpProxyOptions {
   readonly pipeline: PipelineOptions;

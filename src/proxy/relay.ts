@@ -14,6 +14,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import type { PipelineOptions } from '../core/pipeline.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
+import type { ChildExit } from './child-transport.js';
 import { ToolCatalog, type Judgement, type Message, type UnusableTool } from './tool-calls.js';
 
 /** JSON-RPC error codes the SDK uses for these cases (its `ErrorCode.ConnectionClosed`, `RequestTimeout`). */
@@ -22,6 +23,12 @@ const REQUEST_TIMEOUT = -32001;
 
 /** Pages of `tools/list` read at most in one listing. */
 const MAX_LIST_PAGES = 100;
+
+/** Everything one client session needs: its own upstream, its own relay. */
+export interface UpstreamFactory {
+  create(): { transport: Transport; noise: () => string | undefined; gone: () => string; exit: () => ChildExit | undefined };
+  readonly label: string;
+}
 
 /** A call the proxy judged, as it is logged and counted. */
 export interface CallEvent {

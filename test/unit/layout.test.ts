@@ -19,7 +19,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   adapters: ['core'],
   config: ['core'],
   library: ['core'],
-  app: ['core', 'audit', 'adapters', 'config', 'library'],
+  proxy: ['core', 'library'],
+  app: ['core', 'audit', 'adapters', 'config', 'library', 'proxy'],
   'cli.ts': ['app', 'config'],
   'bin.ts': ['cli.js'], // the built name: imports name the .js file
 };

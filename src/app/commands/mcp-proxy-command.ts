@@ -5,14 +5,13 @@
  */
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { startHttpServer } from '../../adapters/http/server.js';
 import { inheritedEnvironment } from '../../config/child-env.js';
 import { pipelineFlags } from '../../config/flags.js';
 import { pipelineOptions, type PipelineOptions } from '../../core/pipeline.js';
 import { ChildTransport, type ChildExit } from '../../proxy/child-transport.js';
-import { Relay, type CallEvent } from '../../proxy/relay.js';
+import { Relay, type CallEvent, type UpstreamFactory } from '../../proxy/relay.js';
 import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 const FLAGS = pipelineFlags(['deep', 'entityExempt', 'maxRecordBytes', 'maxDepth', 'maxEntityPasses']);
@@ -186,12 +185,6 @@ function signalNumber(signal: NodeJS.Signals): number | undefined {
     SIGSEGV: 11,
   };
   return numbers[signal];
-}
-
-/** Everything one client session needs: its own upstream, its own relay. */
-export interface UpstreamFactory {
-  create(): { transport: Transport; noise: () => string | undefined; gone: () => string; exit: () => ChildExit | undefined };
-  readonly label: string;
 }
 
 export async function upstreamFactory(settings: ProxySettings): Promise<UpstreamFactory> {
