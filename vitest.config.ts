@@ -18,6 +18,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'] } },
+      // The MCP proxy (built CLI) in front of real MCP servers from npm, over stdio and Streamable HTTP.
+      { extends: true, test: { name: 'mcp', include: ['test/mcp/**/*.test.ts'] } },
       { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
       { extends: true, test: { name: 'deploy', include: ['test/deploy/**/*.test.ts'] } },
       // The package as users get it: packed, installed in a fresh directory, compared with the CLI.

@@ -14,6 +14,7 @@ import type { ErrorCode } from '../core/shared/codes.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
 import { checkedPipelineOptions, type RuleOptions } from './options.js';
+import { describeErrors } from './mcp-refusal.js';
 import { runRecord } from './run.js';
 import { ToolCache } from './tools.js';
 import type { CompiledTool } from '../core/schema/tool.js';
@@ -129,15 +130,6 @@ async function advertisedSchema(listTools: RequestHandler, name: string, extra: 
     cursor = listed.nextCursor;
   }
   return undefined;
-}
-
-/** Every diagnostic, message and hint, as one text an agent reads. */
-function describeErrors(name: string, record: OutputRecord): string {
-  const lines = record.errors.map((error) => {
-    const where = error.path === '' ? 'the arguments' : error.path;
-    return `- ${where} (${error.code}): ${error.message} Hint: ${error.hint}`;
-  });
-  return [`Invalid arguments for tool "${name}" (checked against its inputSchema):`, ...lines].join('\n');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -19,7 +19,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   adapters: ['core'],
   config: ['core'],
   library: ['core'],
-  app: ['core', 'audit', 'adapters', 'config', 'library'],
+  proxy: ['core', 'library'],
+  app: ['core', 'audit', 'adapters', 'config', 'library', 'proxy'],
   'cli.ts': ['app'],
 };
 
