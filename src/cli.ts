@@ -42,6 +42,7 @@ Commands:
   schemas push --registry URL DIR                          Register tool definitions in a schema registry
   audit DIR | audit --registry URL                         Audit tool definitions: schema validity, prose vs schema
   replay --schemas DIR --golden FILE                       Replay golden model calls and check their results
+  redrive --from TOPIC [--to TOPIC] [filters] [--dry-run]  Send dead letters or rejected calls back, once
   run                                                      Run the stream worker (configured by environment)
   help                                                     Show this help
 
@@ -56,6 +57,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   schemas: async (args) => (await import('./app/commands/schemas-command.js')).schemasMain(args),
   audit: async (args) => (await import('./app/commands/audit-command.js')).auditMain(args),
   replay: async (args) => (await import('./app/commands/replay-command.js')).replayMain(args),
+  // Like run, the Kafka clients leave sockets and timers behind: the status is final once the summary is out.
+  redrive: async (args) => process.exit(await (await import('./app/commands/redrive-command.js')).redriveMain(args)),
   // The worker leaves client sockets and timers behind once stopped; its exit status is final, so exit now.
   run: async (args) => process.exit(await (await import('./app/worker/run-command.js')).runMain(args)),
 };

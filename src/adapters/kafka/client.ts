@@ -3,6 +3,7 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
+import { registerKafkajsCodecs } from './compression.js';
 import { patchKafkajsRequestQueue } from './kafkajs-request-queue.js';
 
 /** What the client needs to reach the brokers; the worker's configuration satisfies it as it is. */
@@ -17,6 +18,7 @@ export interface KafkaConnectionOptions {
 
 export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kafka {
   patchKafkajsRequestQueue();
+  registerKafkajsCodecs();
   const options: KafkaConfig = {
     clientId: config.clientId,
     brokers: [...config.brokers],

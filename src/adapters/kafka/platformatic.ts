@@ -231,6 +231,7 @@ export class PlatformaticStream implements KafkaStream {
     const producer = new Producer({
       ...this.#base,
       idempotent: true,
+      compression: this.#options.compression,
       partitioner: platformaticPartitioner(),
       // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
       // is refused with PRODUCER_FENCED once the transactional id has a history, i.e. on every restart.
