@@ -333,12 +333,18 @@ export class PlatformaticStream implements KafkaStream {
   #onHeartbeat(answer: GroupHeartbeatAnswer): void {
     const memberId = answer.memberId ?? this.#consumer.memberId ?? undefined;
     if (memberId === undefined || answer.memberEpoch <= 0) return;
-    if (answer.assignment !== null && answer.assignment !== undefined) {
-      const mine = answer.assignment.topicPartitions.filter((t) => t.topicId === this.#inputTopicId).flatMap((t) => t.partitions);
+    const mine = answer.assignment?.topicPartitions.filter((t) => t.topicId === this.#inputTopicId).flatMap((t) => t.partitions);
+    // The broker sends the assignment again now and then, unchanged: only a change is a new assignment.
+    const same =
+      mine !== undefined &&
+      this.#member !== undefined &&
+      mine.length === this.#partitions.size &&
+      mine.every((p) => this.#partitions.has(`${this.#options.topics.input}:${p}`));
+    if (mine !== undefined && !same) {
       this.#onAssignment(answer.memberEpoch, memberId, [
         { topic: this.#options.topics.input, partitions: [...mine].sort((a, b) => a - b) },
       ]);
-    } else if (this.#member !== undefined && this.#member.generationId !== answer.memberEpoch) {
+    } else if (this.#member !== undefined && (this.#member.generationId !== answer.memberEpoch || this.#member.memberId !== memberId)) {
       this.#member = { generationId: answer.memberEpoch, memberId };
     }
   }
