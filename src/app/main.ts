@@ -43,6 +43,7 @@ Commands:
   audit DIR | audit --registry URL                         Audit tool definitions: schema validity, prose vs schema
   replay --schemas DIR --golden FILE                       Replay golden model calls and check their results
   run                                                      Run the stream worker (configured by environment)
+  redrive --from TOPIC [--to TOPIC] [filters] [--dry-run]  Send dead letters or rejected calls back, once
   mcp-proxy [options] -- <command> [args...]               Repair the tool calls an MCP server receives
   help                                                     Show this help
 
@@ -59,6 +60,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   replay: async (args) => (await import('./commands/replay-command.js')).replayMain(args),
   // The worker leaves client sockets and timers behind once stopped; its exit status is final, so exit now.
   run: async (args) => process.exit(await (await import('./worker/run-command.js')).runMain(args)),
+  // Like run, the Kafka clients leave sockets and timers behind: the status is final once the summary is out.
+  redrive: async (args) => process.exit(await (await import('./commands/redrive-command.js')).redriveMain(args)),
   // The proxy's status is final once its client or upstream has gone; stdin may still hold the event loop.
   'mcp-proxy': async (args) => process.exit(await (await import('./commands/mcp-proxy-command.js')).mcpProxyMain(args)),
 };

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { intWithin, settingViolation } from '../core/records/settings.js';
-import type { Delivery, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
+import type { Compression, Delivery, GroupProtocol, GroupRemoteAssignor, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
 import { forTerminal } from '../core/shared/text.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import { redactUserinfo } from './secrets.js';
@@ -47,6 +47,11 @@ export interface WorkerConfig {
     readonly sessionTimeoutMs: number;
     /** Longest a fetch waits for data; also how soon a resumed (paused) partition is fetched again. */
     readonly fetchMaxWaitMs: number;
+    /** Codec of every output batch. */
+    readonly compression: Compression;
+    /** The consumer group protocol; `consumer` (KIP-848) on @platformatic/kafka only. */
+    readonly groupProtocol: GroupProtocol;
+    readonly groupRemoteAssignor: GroupRemoteAssignor | undefined;
   };
   readonly topics: StreamTopics;
   readonly groupId: string;
@@ -199,6 +204,15 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   if (groupInstanceId !== undefined && client === 'kafkajs') {
     problems.push('KAFKA_GROUP_INSTANCE_ID: static membership needs KAFKA_CLIENT=platformatic (kafkajs has none)');
   }
+  const groupProtocol = read.oneOf('KAFKA_GROUP_PROTOCOL');
+  if (groupProtocol === 'consumer' && client === 'kafkajs') {
+    problems.push('KAFKA_GROUP_PROTOCOL: consumer (KIP-848) needs KAFKA_CLIENT=platformatic (kafkajs has only the classic protocol)');
+  }
+  const groupRemoteAssignor = read.oneOf('KAFKA_GROUP_REMOTE_ASSIGNOR');
+  // The classic protocol assigns on the client: a broker-side assignor would be silently ignored.
+  if (groupRemoteAssignor !== undefined && groupProtocol !== 'consumer') {
+    problems.push('KAFKA_GROUP_REMOTE_ASSIGNOR: needs KAFKA_GROUP_PROTOCOL=consumer (the classic protocol assigns on the client)');
+  }
   const workerId = read.optional('WORKER_ID') ?? `${hostname()}-${process.pid}`;
   if (!/^[A-Za-z0-9._-]{1,200}$/.test(workerId))
     problems.push(`WORKER_ID: "${redactUserinfo(workerId)}" must be 1-200 letters, digits, ".", "_" or "-"`);
@@ -217,6 +231,9 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
       connectionTimeoutMs: read.int('KAFKA_CONNECTION_TIMEOUT_MS'),
       sessionTimeoutMs: read.int('KAFKA_SESSION_TIMEOUT_MS'),
       fetchMaxWaitMs: read.int('KAFKA_FETCH_MAX_WAIT_MS'),
+      compression: read.oneOf('KAFKA_COMPRESSION', { caseInsensitive: true }),
+      groupProtocol,
+      groupRemoteAssignor,
     },
     topics: {
       input: read.topic('INPUT_TOPIC'),

@@ -8,7 +8,14 @@
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
 import { PIPELINE_SETTINGS, type PipelineSettingName } from '../core/records/settings.js';
 import { DEFAULT_SUBJECT_TEMPLATE } from '../core/schema/registry-document.js';
-import { DELIVERIES, KAFKA_CLIENTS, type KafkaClientName } from '../core/shared/stream.js';
+import {
+  COMPRESSIONS,
+  DELIVERIES,
+  GROUP_PROTOCOLS,
+  GROUP_REMOTE_ASSIGNORS,
+  KAFKA_CLIENTS,
+  type KafkaClientName,
+} from '../core/shared/stream.js';
 
 interface Described {
   /** One line for the configuration table (Markdown). */
@@ -116,6 +123,26 @@ export const SETTINGS = {
     description:
       'static group membership (KIP-345), platformatic only (refused with kafkajs): a restarted member keeps its partitions ' +
       'without waiting out the session; only with identities that are stable and unique per slot',
+  },
+  KAFKA_COMPRESSION: {
+    kind: 'enum',
+    values: COMPRESSIONS,
+    default: 'none',
+    description: 'codec of every output batch, both clients (see [Compression](worker.md#compression)); input is read whatever its codec',
+  },
+  KAFKA_GROUP_PROTOCOL: {
+    kind: 'enum',
+    values: GROUP_PROTOCOLS,
+    default: 'classic',
+    description:
+      '`consumer` is KIP-848 (broker-driven, incremental assignment; Kafka 4.0+), platformatic only (refused with kafkajs); ' +
+      'see [Group protocol](worker.md#group-protocol)',
+  },
+  KAFKA_GROUP_REMOTE_ASSIGNOR: {
+    kind: 'enum',
+    values: GROUP_REMOTE_ASSIGNORS,
+    default: undefined,
+    description: "the broker-side assignor of the `consumer` protocol (default: the broker's first in `group.consumer.assignors`)",
   },
   KAFKA_CLIENT_ID: { kind: 'string', default: 'toolcall-normalizer', description: 'client id the brokers see' },
   KAFKA_SSL: bool(false, 'TLS to the brokers'),

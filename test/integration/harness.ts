@@ -74,6 +74,12 @@ export const KAFKA_CLIENTS: readonly KafkaClient[] = (process.env.TEST_KAFKA_CLI
 /** The client of the suites not parameterised by client: TEST_KAFKA_CLIENT, else the worker's own default. */
 export const TEST_KAFKA_CLIENT: KafkaClient = testKafkaClient(process.env.TEST_KAFKA_CLIENT);
 
+/**
+ * The group protocol every worker starts with: TEST_GROUP_PROTOCOL=consumer runs the suites on KIP-848 (with
+ * TEST_KAFKA_CLIENT=platformatic: kafkajs refuses it); unset, the worker's default (classic).
+ */
+export const TEST_GROUP_PROTOCOL: string | undefined = process.env.TEST_GROUP_PROTOCOL;
+
 function isKafkaClient(name: string): name is KafkaClient {
   return (ALL_KAFKA_CLIENTS as readonly string[]).includes(name);
 }
@@ -589,6 +595,7 @@ export async function startWorker(
   // Suites not parameterised by client run on TEST_KAFKA_CLIENT.
   Object.assign(childEnv, {
     KAFKA_CLIENT: TEST_KAFKA_CLIENT,
+    ...(TEST_GROUP_PROTOCOL === undefined ? {} : { KAFKA_GROUP_PROTOCOL: TEST_GROUP_PROTOCOL }),
     KAFKA_BROKERS: stack.kafkaBrokers,
     SCHEMA_REGISTRY_URL: stack.registryUrl,
     METRICS_PORT: String(port),

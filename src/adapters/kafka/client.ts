@@ -4,6 +4,7 @@
 import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 import { patchKafkajsAbortedFilter } from './kafkajs-aborted.js';
+import { registerKafkajsCodecs } from './compression.js';
 import { patchKafkajsRequestQueue } from './kafkajs-request-queue.js';
 
 /** What the client needs to reach the brokers; the worker's configuration satisfies it as it is. */
@@ -30,6 +31,7 @@ export interface OAuthBearerSaslOptions {
 export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kafka {
   patchKafkajsRequestQueue();
   patchKafkajsAbortedFilter();
+  registerKafkajsCodecs();
   const options: KafkaConfig = {
     clientId: config.clientId,
     brokers: [...config.brokers],

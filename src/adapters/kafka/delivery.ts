@@ -121,6 +121,9 @@ export const FENCED_TYPES = [
   'FENCED_INSTANCE_ID',
   'REBALANCE_IN_PROGRESS',
   'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+  // The consumer protocol's (KIP-848) words for a member epoch the group has moved past.
+  'STALE_MEMBER_EPOCH',
+  'FENCED_MEMBER_EPOCH',
 ] as const;
 
 /**

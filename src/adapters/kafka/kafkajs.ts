@@ -12,6 +12,7 @@
  */
 import {
   type Admin,
+  type CompressionTypes,
   type Consumer,
   type EachBatchPayload,
   type ICustomPartitioner,
@@ -23,6 +24,7 @@ import {
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
 import { describeError, ensureTopics, errorTypes, headerBytes, murmur2, OutputGuard, splitRequests } from './delivery.js';
+import { KAFKAJS_COMPRESSION } from './compression.js';
 import { kafkajsHeaders } from './headers.js';
 import { BACKOFF_POLICIES, retry } from '../shared/retry.js';
 import type { BatchResult, DeliveryObserver, InputRecord, KafkaStream, StreamHandler, StreamOptions } from './port.js';
@@ -45,6 +47,7 @@ export class KafkajsStream implements KafkaStream {
   readonly #consumer: Consumer;
   readonly #admin: Admin;
   readonly #guard: OutputGuard;
+  readonly #compression: CompressionTypes;
   #sharedProducer: Producer | undefined;
   readonly #partitions = new Map<string, PartitionState>();
   #handler: StreamHandler | undefined;
@@ -56,6 +59,7 @@ export class KafkajsStream implements KafkaStream {
     this.#kafka = deps.kafka;
     this.#observer = deps.observer;
     this.#log = deps.logger;
+    this.#compression = KAFKAJS_COMPRESSION[this.#options.compression];
     this.#admin = this.#kafka.admin();
     const { topics } = this.#options;
     this.#guard = new OutputGuard([topics.output, topics.rejected, topics.dlq], () => this.#admin.listTopics(), this.#log);
@@ -248,7 +252,7 @@ export class KafkajsStream implements KafkaStream {
     if (this.#options.delivery === 'at-least-once') {
       const producer = this.#sharedProducer;
       if (producer === undefined) throw new Error('at-least-once producer not started');
-      for (const topicMessages of requests) await producer.sendBatch({ topicMessages, acks: -1 });
+      for (const topicMessages of requests) await producer.sendBatch({ topicMessages, acks: -1, compression: this.#compression });
       await commit(next);
       this.#observer.transaction('committed');
       return;
@@ -256,7 +260,7 @@ export class KafkajsStream implements KafkaStream {
     const producer = state.producer;
     if (producer === undefined) throw new Error(`partition ${topic}:${partition} not claimed`);
     try {
-      await commitInTransaction(producer, this.#options.groupId, topic, partition, requests, next);
+      await commitInTransaction(producer, this.#options.groupId, topic, partition, requests, next, this.#compression);
       state.claimedFrom = BigInt(next);
       this.#observer.transaction('committed');
     } catch (error) {
@@ -395,10 +399,11 @@ export async function commitInTransaction(
   partition: number,
   requests: readonly TopicMessages[][],
   next: string,
+  compression: CompressionTypes = KAFKAJS_COMPRESSION.none,
 ): Promise<void> {
   const transaction = await producer.transaction();
   try {
-    for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1 });
+    for (const topicMessages of requests) await transaction.sendBatch({ topicMessages, acks: -1, compression });
     await withConcurrentTransactionRetry(() =>
       transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic, partitions: [{ partition, offset: next }] }] }),
     );

@@ -163,6 +163,50 @@ export function capAddPartitionsToTxn(client: object): boolean {
   return true;
 }
 
+/** A ConsumerGroupHeartbeat answer (KIP-848), as the client decodes it. */
+interface GroupHeartbeatAnswer {
+  readonly memberId?: string | null;
+  readonly memberEpoch: number;
+  readonly assignment?: {
+    readonly topicPartitions: readonly { readonly topicId: string; readonly partitions: readonly number[] }[];
+  } | null;
+}
+
+/**
+ * Hands every ConsumerGroupHeartbeat answer to `onAnswer`. Under the consumer protocol the client keeps the member
+ * epoch to itself and stamps records with generation 0, and a transaction's offsets must be committed with the
+ * member epoch (the broker refuses any other as STALE_MEMBER_EPOCH): the answers are where the epoch, and the
+ * assignment it goes with, can be read. False when the client's internals are not where 2.x keeps them.
+ */
+export function watchGroupHeartbeats(consumer: object, onAnswer: (answer: GroupHeartbeatAnswer) => void): boolean {
+  let key: symbol | undefined;
+  for (let proto: object | null = consumer; proto !== null && key === undefined; proto = Object.getPrototypeOf(proto) as object | null)
+    key = Object.getOwnPropertySymbols(proto).find((s) => s.description === 'plt.kafka.base.getApi');
+  const getApi: unknown = key === undefined ? undefined : Reflect.get(consumer, key);
+  if (key === undefined || typeof getApi !== 'function') return false;
+  type Callback = (error: unknown, value?: unknown) => void;
+  Object.defineProperty(consumer, key, {
+    configurable: true,
+    value: (name: string, callback: Callback) => {
+      (getApi as (name: string, callback: Callback) => void).call(consumer, name, (error: unknown, api?: unknown) => {
+        if (name !== 'ConsumerGroupHeartbeat' || typeof api !== 'function') {
+          callback(error, api);
+          return;
+        }
+        const wrapped = (...args: unknown[]): unknown => {
+          const done = args.pop() as Callback;
+          return (api as (...a: unknown[]) => unknown)(...args, (e: unknown, answer?: unknown) => {
+            if (e === null || e === undefined) onAnswer(answer as GroupHeartbeatAnswer);
+            done(e, answer);
+          });
+        };
+        callback(error, Object.assign(wrapped, api));
+      });
+    },
+  });
+  return true;
+}
+
 export class PlatformaticStream implements KafkaStream {
   readonly client = 'platformatic' as const;
   readonly #options: StreamOptions;
@@ -192,6 +236,10 @@ export class PlatformaticStream implements KafkaStream {
   #stopping = false;
   #loop: Promise<void> | undefined;
   #handler: StreamHandler | undefined;
+  /** KIP-848: the member epoch stands for the generation, and assignments come with heartbeat answers. */
+  readonly #consumerProtocol: boolean;
+  /** The input topic's id, which the consumer protocol's assignments name it by. */
+  #inputTopicId: string | undefined;
 
   constructor(deps: { options: StreamOptions; connection: KafkaConnectionOptions; observer: DeliveryObserver; logger: Logger }) {
     this.#options = deps.options;
@@ -200,9 +248,13 @@ export class PlatformaticStream implements KafkaStream {
     const base = platformaticBaseOptions(deps.connection);
     this.#base = base;
     const { sessionTimeoutMs } = this.#options;
+    this.#consumerProtocol = this.#options.groupProtocol === 'consumer';
+    const remoteAssignor = this.#options.groupRemoteAssignor;
     this.#consumer = new Consumer({
       ...base,
       groupId: this.#options.groupId,
+      ...(this.#consumerProtocol ? { groupProtocol: 'consumer' as const } : {}),
+      ...(this.#consumerProtocol && remoteAssignor !== undefined ? { groupRemoteAssignor: remoteAssignor } : {}),
       ...(this.#options.groupInstanceId === undefined ? {} : { groupInstanceId: this.#options.groupInstanceId }),
       sessionTimeout: sessionTimeoutMs,
       // Bounds how long a frozen or dead member can hold a rebalance: the session, and no more.
@@ -217,9 +269,17 @@ export class PlatformaticStream implements KafkaStream {
     this.#consumer.on(
       'consumer:group:join',
       (payload: { generationId?: number; memberId?: string | null; assignments?: { topic: string; partitions: number[] }[] }) => {
-        this.#onAssignment(payload.generationId, payload.memberId ?? undefined, payload.assignments ?? []);
+        // Under the consumer protocol the join carries no assignment: heartbeat answers do.
+        if (!this.#consumerProtocol) this.#onAssignment(payload.generationId, payload.memberId ?? undefined, payload.assignments ?? []);
       },
     );
+    if (
+      this.#consumerProtocol &&
+      !watchGroupHeartbeats(this.#consumer, (answer) => {
+        this.#onHeartbeat(answer);
+      })
+    )
+      throw new Error('KAFKA_GROUP_PROTOCOL=consumer: this @platformatic/kafka has its heartbeats where 2.x does not keep them');
     this.#consumer.on('consumer:group:rebalance', () => {
       this.#log.debug('group rebalancing: rejoining');
     });
@@ -234,6 +294,7 @@ export class PlatformaticStream implements KafkaStream {
     const producer = new Producer({
       ...this.#base,
       idempotent: true,
+      compression: this.#options.compression,
       partitioner: platformaticPartitioner(),
       // InitProducerId must go out with producer id -1 and epoch -1 (a new session); the client's default (0, 0)
       // is refused with PRODUCER_FENCED once the transactional id has a history, i.e. on every restart.
@@ -267,6 +328,30 @@ export class PlatformaticStream implements KafkaStream {
     return this.#consumer.isActive();
   }
 
+  /**
+   * A heartbeat answer of the consumer protocol: a new assignment (the broker sends one only when it changed) is
+   * taken as the classic protocol's join is, with the member epoch as its generation; a new epoch for the same
+   * assignment is what the next commits go with.
+   */
+  #onHeartbeat(answer: GroupHeartbeatAnswer): void {
+    const memberId = answer.memberId ?? this.#consumer.memberId ?? undefined;
+    if (memberId === undefined || answer.memberEpoch <= 0) return;
+    const mine = answer.assignment?.topicPartitions.filter((t) => t.topicId === this.#inputTopicId).flatMap((t) => t.partitions);
+    // The broker sends the assignment again now and then, unchanged: only a change is a new assignment.
+    const same =
+      mine !== undefined &&
+      this.#member !== undefined &&
+      mine.length === this.#partitions.size &&
+      mine.every((p) => this.#partitions.has(`${this.#options.topics.input}:${p}`));
+    if (mine !== undefined && !same) {
+      this.#onAssignment(answer.memberEpoch, memberId, [
+        { topic: this.#options.topics.input, partitions: [...mine].sort((a, b) => a - b) },
+      ]);
+    } else if (this.#member !== undefined && (this.#member.generationId !== answer.memberEpoch || this.#member.memberId !== memberId)) {
+      this.#member = { generationId: answer.memberEpoch, memberId };
+    }
+  }
+
   async start(handler: StreamHandler): Promise<void> {
     this.#handler = handler;
     await this.#checkAccess();
@@ -276,6 +361,10 @@ export class PlatformaticStream implements KafkaStream {
       (missing) => this.#admin.createTopics({ topics: missing }).then(() => undefined),
       this.#log,
     );
+    if (this.#consumerProtocol) {
+      const metadata = await this.#consumer.metadata({ topics: [this.#options.topics.input] });
+      this.#inputTopicId = metadata.topics.get(this.#options.topics.input)?.id;
+    }
     this.#stream = await this.#openStream();
     this.#loop = this.#run(handler).catch((error: unknown) => {
       if (this.#stopping) return;
@@ -453,7 +542,8 @@ export class PlatformaticStream implements KafkaStream {
         const first = list[0];
         if (first === undefined) continue;
         const { topic, partition } = first;
-        if (!stampedBy(list, this.#member)) {
+        // The consumer protocol stamps no generation: a partition taken away is dropped from the state instead.
+        if (!this.#consumerProtocol && !stampedBy(list, this.#member)) {
           // Fetched across a rebalance: read again from the committed offsets once the new assignment is known.
           this.#log.debug({ topic, partition }, 'records stamped with another generation than the assignment: read again');
           this.#requestRebuild();
@@ -580,7 +670,7 @@ export class PlatformaticStream implements KafkaStream {
         for (const messages of requests) await transaction.send({ messages });
         await transaction.addConsumer(this.#consumer);
         // One after the other: concurrent addOffset calls are merged by the client and only the first is sent.
-        for (const { last } of done) await transaction.addOffset(last);
+        for (const { last } of done) await transaction.addOffset(this.#consumerProtocol ? withMember(last, this.#member) : last);
         await transaction.commit();
       } catch (error) {
         const aborted = await transaction.abort().then(
@@ -647,6 +737,14 @@ export class PlatformaticStream implements KafkaStream {
       Math.max(0, earliest - Date.now()),
     );
   }
+}
+
+/** A record stamped with `member` (the consumer protocol's member epoch as the generation), for its offset commit. */
+function withMember(message: InMessage, member: { readonly generationId: number; readonly memberId: string } | undefined): InMessage {
+  if (member === undefined) return message;
+  const metadata = message.metadata as { consumer?: Record<string, unknown> } | undefined;
+  const consumer = { ...metadata?.consumer, generationId: member.generationId, memberId: member.memberId };
+  return { ...message, metadata: { ...metadata, consumer } };
 }
 
 /** Waits for `work` at most `ms`; its failure goes to `onError` (ignored by default), never thrown. */

@@ -5,7 +5,7 @@
  * consumed offsets, or idempotent produce then commit), and telling a retriable failure from a fatal one.
  */
 import type { InputMessage, OutputMessage } from '../../core/records/output.js';
-import type { Delivery, KafkaClientName, StreamTopics } from '../../core/shared/stream.js';
+import type { Compression, Delivery, GroupProtocol, GroupRemoteAssignor, KafkaClientName, StreamTopics } from '../../core/shared/stream.js';
 import type { OutputTally } from '../metrics/metrics.js';
 
 export { KAFKA_CLIENTS, type KafkaClientName } from '../../core/shared/stream.js';
@@ -94,4 +94,10 @@ export interface StreamOptions {
   readonly createTopics: boolean;
   readonly sessionTimeoutMs: number;
   readonly fetchMaxWaitMs: number;
+  /** Codec of every output batch (input is read whatever its codec). */
+  readonly compression: Compression;
+  /** `consumer` (KIP-848) on @platformatic/kafka only; kafkajs is `classic`. */
+  readonly groupProtocol: GroupProtocol;
+  /** The broker-side assignor the `consumer` protocol asks for; the broker's default when undefined. */
+  readonly groupRemoteAssignor: GroupRemoteAssignor | undefined;
 }

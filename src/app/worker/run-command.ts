@@ -97,6 +97,9 @@ export function streamOptions(config: WorkerConfig): StreamOptions {
     createTopics: config.createTopics,
     sessionTimeoutMs: config.kafka.sessionTimeoutMs,
     fetchMaxWaitMs: config.kafka.fetchMaxWaitMs,
+    compression: config.kafka.compression,
+    groupProtocol: config.kafka.groupProtocol,
+    groupRemoteAssignor: config.kafka.groupRemoteAssignor,
   };
 }
 

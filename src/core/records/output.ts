@@ -35,6 +35,8 @@ export const HEADER = {
   dlqOffset: '__connect.errors.offset',
   dlqClass: '__connect.errors.exception.class.name',
   dlqMessage: '__connect.errors.exception.message',
+  /** Set by `redrive` (`<topic>/<partition>@<offset>` of the dead letter or rejected call it came from). */
+  redrivenFrom: 'toolcall-redriven-from',
 } as const;
 
 /** Headers no output carries any more (the topic says the disposition), dropped from incoming records too. */
@@ -109,7 +111,8 @@ export function buildOutputMessage(
 ): OutputMessage {
   const { topics } = target;
   const headers = carriedHeaders(input.headers);
-  headers[HEADER.idempotencyKey] = idempotencyKey(fanOut?.sharedId === true ? null : record.id, input, fanOut?.index);
+  headers[HEADER.idempotencyKey] =
+    redrivenKey(input.headers, fanOut) ?? idempotencyKey(fanOut?.sharedId === true ? null : record.id, input, fanOut?.index);
   if (record.disposition === 'dead_letter') {
     const error = record.errors[0];
     const code = error?.code ?? 'record_unknown_envelope';
@@ -276,6 +279,17 @@ function carriedHeaders(incoming: Headers, dropOwn = true): Headers {
     if (value !== undefined && !(dropOwn && OWN_HEADERS.has(name))) setOwn<Headers[string]>(out, name, value);
   }
   return out;
+}
+
+/**
+ * The idempotency key a redriven record brings back (the one its call had before it was set aside), so executors
+ * deduplicate it; undefined for any other record, and for a call of a whole message (each call has its own key).
+ */
+function redrivenKey(incoming: Headers, fanOut: FanOut | undefined): string | undefined {
+  if (fanOut !== undefined || !Object.hasOwn(incoming, HEADER.redrivenFrom)) return undefined;
+  const key = Object.hasOwn(incoming, HEADER.idempotencyKey) ? incoming[HEADER.idempotencyKey] : undefined;
+  const text = typeof key === 'string' ? key : Buffer.isBuffer(key) ? key.toString('utf8') : undefined;
+  return text !== undefined && text !== '' && text.length <= MAX_IDEMPOTENCY_ID_CHARS ? text : undefined;
 }
 
 /**
