@@ -78,7 +78,8 @@ describe('worker spans', () => {
     expect(rejected?.attributes['toolcall.outcome']).toBe('rejected');
     expect(rejected?.status.code).toBe(SpanStatusCode.ERROR);
     const code = rejected?.events.find((e) => e.name === 'toolcall.error')?.attributes?.['toolcall.error.code'];
-    expect(code).toBe(JSON.parse(result.outputs[1]?.value as string).errors[0].code);
+    const value = JSON.parse(result.outputs[1]?.value as string) as { errors: { code: string }[] };
+    expect(code).toBe(value.errors[0]?.code);
     expect(rejected?.attributes['error.type']).toBe(code);
     expect(dead?.attributes).toMatchObject({ 'toolcall.outcome': 'dead_lettered', 'error.type': 'record_not_json' });
     expect(dead?.status.code).toBe(SpanStatusCode.ERROR);
@@ -104,10 +105,8 @@ describe('worker spans', () => {
     expect(span?.parentSpanContext).toBeUndefined();
     expect(span?.attributes['toolcall.trace_context']).toBe('malformed');
     expect(malformed()).toBe(1);
-    expect(result.outputs[0]?.headers).toMatchObject({
-      traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
-      other: 'kept',
-    });
+    expect(result.outputs[0]?.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(result.outputs[0]?.headers.other).toBe('kept');
     expect(result.outputs[0]?.headers.tracestate).toBeUndefined();
   });
 
