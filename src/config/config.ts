@@ -9,18 +9,9 @@ import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { intWithin, settingViolation } from '../core/records/settings.js';
 import type { Delivery, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
+import type { TracingConfig } from '../core/shared/tracing.js';
 import { redactUserinfo } from './secrets.js';
-import {
-  LOG_LEVELS,
-  OTEL_PROTOCOLS,
-  OTEL_SAMPLERS,
-  PIPELINE_ENV,
-  SASL_MECHANISMS,
-  SETTINGS,
-  type SettingName,
-  type SettingOfKind,
-  type SettingSpec,
-} from './settings.js';
+import { LOG_LEVELS, PIPELINE_ENV, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
 
 export type { Delivery };
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -78,27 +69,7 @@ export interface WorkerConfig {
   readonly tracing: TracingConfig | undefined;
 }
 
-export type OtelSampler = (typeof OTEL_SAMPLERS)[number];
-
-/** How spans are made and exported; only read when tracing is on. */
-export interface TracingConfig {
-  readonly exporter: 'otlp' | 'console';
-  /** The OTLP/HTTP traces URL. */
-  readonly url: string;
-  readonly protocol: (typeof OTEL_PROTOCOLS)[number];
-  /** Sent with every export (may hold an API key: never logged). */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-  readonly serviceName: string;
-  readonly resourceAttributes: Readonly<Record<string, string>>;
-  readonly sampler: OtelSampler;
-  /** The ratio of the `traceidratio` samplers. */
-  readonly ratio: number;
-  readonly maxQueueSize: number;
-  readonly maxExportBatchSize: number;
-  readonly scheduleDelayMs: number;
-  readonly exportTimeoutMs: number;
-}
+export type { TracingConfig };
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -271,7 +242,9 @@ function tracingConfig(read: Reader, problems: string[]): TracingConfig | undefi
   const exportTimeoutMs = read.int('OTEL_BSP_EXPORT_TIMEOUT');
   if (read.bool('OTEL_SDK_DISABLED') || exporter === 'none') return undefined;
   if (exporter === undefined && tracesEndpoint === undefined && endpoint === undefined) return undefined;
-  let url = tracesEndpoint ?? `${(endpoint ?? 'http://localhost:4318').replace(/\/+$/, '')}/v1/traces`;
+  let base = endpoint ?? 'http://localhost:4318';
+  while (base.endsWith('/')) base = base.slice(0, -1);
+  let url = tracesEndpoint ?? `${base}/v1/traces`;
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('not http');

@@ -8,6 +8,7 @@
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
 import { PIPELINE_SETTINGS, type PipelineSettingName } from '../core/records/settings.js';
 import { DEFAULT_SUBJECT_TEMPLATE } from '../core/schema/registry-document.js';
+import { OTEL_PROTOCOLS, OTEL_SAMPLERS, OTEL_TRACES_EXPORTERS } from '../core/shared/tracing.js';
 import { DELIVERIES, KAFKA_CLIENTS, type KafkaClientName } from '../core/shared/stream.js';
 
 interface Described {
@@ -41,17 +42,6 @@ export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as co
 export { DELIVERIES, KAFKA_CLIENTS };
 /** The client a worker runs on without KAFKA_CLIENT; the tests' default too, so flipping it is this one line. */
 export const DEFAULT_KAFKA_CLIENT: KafkaClientName = 'kafkajs';
-export const OTEL_TRACES_EXPORTERS = ['otlp', 'console', 'none'] as const;
-/** OTLP over HTTP with protobuf, the JS SDK's default; `grpc` and `http/json` are refused with the accepted value. */
-export const OTEL_PROTOCOLS = ['http/protobuf'] as const;
-export const OTEL_SAMPLERS = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIB = 1024 * 1024;
 

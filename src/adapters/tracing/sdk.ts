@@ -24,7 +24,7 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
-import type { TracingConfig } from '../../config/config.js';
+import type { TracingConfig } from '../../core/shared/tracing.js';
 
 /** Why a span never reached the backend. */
 export type SpanDropReason = 'queue_full' | 'export_failed';

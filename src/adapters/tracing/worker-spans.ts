@@ -12,21 +12,12 @@
 import { SpanKind, SpanStatusCode, type Attributes, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import type { SchemaIdentity } from '../../core/schema/tool.js';
 import type { BoundedOutput, Headers, InputMessage, OutputMessage } from '../../core/records/output.js';
+import { callSpanData } from '../../core/records/call-span.js';
 import type { OutputRecord } from '../../core/shared/types.js';
 import { parentContext, parseTraceContext, TRACEPARENT, TRACESTATE, traceContextFields } from './context.js';
 
-/** Events of one kind (repairs, pass-throughs, errors) put on one call's span; the rest are counted in an attribute. */
-export const MAX_EVENTS_PER_KIND = 32;
 /** Call spans a batch's span links to; the rest are counted in an attribute. */
 export const MAX_BATCH_LINKS = 128;
-
-export type CallOutcome = 'normalized' | 'rejected' | 'dead_lettered';
-
-const OUTCOME: Readonly<Record<OutputRecord['disposition'], CallOutcome>> = {
-  normalized: 'normalized',
-  rejected: 'rejected',
-  dead_letter: 'dead_lettered',
-};
 
 export interface WorkerTracingOptions {
   readonly groupId: string;
@@ -148,8 +139,7 @@ function describeCall(
   groupId: string,
   callIndex: number | undefined,
 ): void {
-  const outcome = OUTCOME[record.disposition];
-  const attributes: Attributes = {
+  span.setAttributes({
     'messaging.system': 'kafka',
     'messaging.operation.type': 'process',
     'messaging.operation.name': 'process',
@@ -157,37 +147,19 @@ function describeCall(
     'messaging.destination.partition.id': String(where.partition),
     'messaging.consumer.group.name': groupId,
     'messaging.kafka.offset': Number(input.offset),
-    'toolcall.outcome': outcome,
     'toolcall.output.topic': message.topic,
-    'toolcall.repairs': record.repairs.length,
-    'toolcall.pass_throughs': record.passThroughs.length,
-    'toolcall.errors': record.errors.length,
-  };
-  if (input.value !== null) attributes['messaging.message.body.size'] = input.value.length;
-  if (record.tool !== null) attributes['gen_ai.tool.name'] = record.tool;
-  if (record.id !== null) attributes['gen_ai.tool.call.id'] = record.id;
-  if (record.format !== null) attributes['toolcall.envelope.format'] = record.format;
-  if (callIndex !== undefined) attributes['toolcall.call.index'] = callIndex;
-  if (schema !== undefined) {
-    attributes['toolcall.schema.subject'] = schema.subject;
-    attributes['toolcall.schema.version'] = schema.version;
-    attributes['toolcall.schema.id'] = schema.id;
-  }
-  const code = record.errors[0]?.code;
-  if (outcome !== 'normalized') attributes['error.type'] = code ?? outcome;
-  span.setAttributes(attributes);
-  for (const repair of record.repairs.slice(0, MAX_EVENTS_PER_KIND)) {
-    span.addEvent('toolcall.repair', { 'toolcall.repair.kind': repair.kind, 'toolcall.repair.pointer': repair.pointer });
-  }
-  for (const pass of record.passThroughs.slice(0, MAX_EVENTS_PER_KIND)) {
-    span.addEvent('toolcall.pass_through', { 'toolcall.pass_through.reason': pass.reason, 'toolcall.pass_through.pointer': pass.pointer });
-  }
-  for (const error of record.errors.slice(0, MAX_EVENTS_PER_KIND)) {
-    span.addEvent('toolcall.error', { 'toolcall.error.code': error.code, 'toolcall.error.path': error.path });
-  }
-  if (outcome !== 'normalized') {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: `${outcome}: ${code ?? 'no error code'}` });
-  }
+  });
+  if (input.value !== null) span.setAttribute('messaging.message.body.size', input.value.length);
+  if (callIndex !== undefined) span.setAttribute('toolcall.call.index', callIndex);
+  describeRecord(span, record, schema);
+}
+
+/** Applies {@link callSpanData} to a span (the library does the same with its own spans). */
+export function describeRecord(span: Span, record: OutputRecord, schema: SchemaIdentity | undefined): void {
+  const data = callSpanData(record, schema);
+  span.setAttributes(data.attributes);
+  for (const event of data.events) span.addEvent(event.name, event.attributes);
+  if (data.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: data.error });
 }
 
 /** The message with its `traceparent`/`tracestate` replaced (an incoming `tracestate` goes when the span has none). */
