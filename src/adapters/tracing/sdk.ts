@@ -128,7 +128,7 @@ export function startTracing(config: TracingConfig, dropped: (reason: SpanDropRe
     config.exporter === 'console'
       ? new CountingExporter(new ConsoleSpanExporter(), settled)
       : new CountingExporter(
-          new OTLPTraceExporter({ url: config.url, headers: { ...config.headers }, timeoutMillis: config.timeoutMs, concurrencyLimit: 2 }),
+          new OTLPTraceExporter({ url: config.url, headers: { ...config.headers }, timeoutMillis: config.timeoutMs }),
           settled,
         );
   const batch = new BatchSpanProcessor({
