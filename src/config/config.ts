@@ -10,6 +10,7 @@ import { intWithin, settingViolation } from '../core/records/settings.js';
 import type { Compression, Delivery, GroupProtocol, GroupRemoteAssignor, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
 import { forTerminal } from '../core/shared/text.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
+import type { TracingConfig } from '../core/shared/tracing.js';
 import { redactUserinfo } from './secrets.js';
 import { LOG_LEVELS, PIPELINE_ENV, SASL_MECHANISMS, SETTINGS, type SettingName, type SettingOfKind, type SettingSpec } from './settings.js';
 
@@ -86,7 +87,11 @@ export interface WorkerConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Tool-name label values kept as they are in metrics; others are reported as `other`. */
   readonly metricsToolLabels: readonly string[];
+  /** Spans (docs/tracing.md), from the standard `OTEL_*` variables; undefined when no exporter is configured. */
+  readonly tracing: TracingConfig | undefined;
 }
+
+export type { TracingConfig };
 
 /** Every problem found, one per line; a problem quotes the value it found, escaped for a terminal ({@link forTerminal}). */
 export class ConfigError extends Error {
@@ -263,6 +268,7 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     maxOutputBytes: read.int('MAX_OUTPUT_BYTES'),
     logLevel: read.oneOf('LOG_LEVEL'),
     metricsToolLabels: read.list('METRICS_TOOL_LABELS'),
+    tracing: tracingConfig(read, problems),
   };
   if (config.registry.username !== undefined && config.registry.password === undefined) {
     problems.push('SCHEMA_REGISTRY_PASSWORD: required when SCHEMA_REGISTRY_USERNAME is set');
@@ -293,6 +299,90 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
     problems.push('INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC and DLQ_TOPIC must all differ');
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+/**
+ * Tracing from OpenTelemetry's standard variables: on with `OTEL_TRACES_EXPORTER=otlp` (or `console`), or with an
+ * OTLP endpoint and no exporter named; off with `none`, `OTEL_SDK_DISABLED=true`, or nothing set.
+ */
+function tracingConfig(read: Reader, problems: string[]): TracingConfig | undefined {
+  const exporter = read.oneOf('OTEL_TRACES_EXPORTER', { caseInsensitive: true });
+  const tracesEndpoint = read.optional('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const endpoint = read.optional('OTEL_EXPORTER_OTLP_ENDPOINT');
+  // Bounds are checked whether tracing is on or not: a bad value is a mistake either way.
+  const timeoutMs = read.int('OTEL_EXPORTER_OTLP_TIMEOUT');
+  const maxQueueSize = read.int('OTEL_BSP_MAX_QUEUE_SIZE');
+  const maxExportBatchSize = read.int('OTEL_BSP_MAX_EXPORT_BATCH_SIZE');
+  const scheduleDelayMs = read.int('OTEL_BSP_SCHEDULE_DELAY');
+  const exportTimeoutMs = read.int('OTEL_BSP_EXPORT_TIMEOUT');
+  if (read.bool('OTEL_SDK_DISABLED') || exporter === 'none') return undefined;
+  if (exporter === undefined && tracesEndpoint === undefined && endpoint === undefined) return undefined;
+  let base = endpoint ?? 'http://localhost:4318';
+  while (base.endsWith('/')) base = base.slice(0, -1);
+  let url = tracesEndpoint ?? `${base}/v1/traces`;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('not http');
+  } catch {
+    problems.push(
+      `${tracesEndpoint === undefined ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'}: must be an http(s) URL`,
+    );
+    url = 'http://localhost:4318/v1/traces';
+  }
+  const ratioText = read.optional('OTEL_TRACES_SAMPLER_ARG');
+  const ratio = ratioText === undefined ? 1 : Number(ratioText);
+  if (!(ratio >= 0 && ratio <= 1))
+    problems.push(`OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1, got "${redactUserinfo(ratioText ?? '')}"`);
+  if (maxExportBatchSize > maxQueueSize) problems.push('OTEL_BSP_MAX_EXPORT_BATCH_SIZE: must not exceed OTEL_BSP_MAX_QUEUE_SIZE');
+  const resourceAttributes = keyValues(read, 'OTEL_RESOURCE_ATTRIBUTES', problems, false);
+  return {
+    exporter: exporter ?? 'otlp',
+    url,
+    protocol: read.oneOf('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.oneOf('OTEL_EXPORTER_OTLP_PROTOCOL'),
+    headers: {
+      ...keyValues(read, 'OTEL_EXPORTER_OTLP_HEADERS', problems, true),
+      ...keyValues(read, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', problems, true),
+    },
+    timeoutMs,
+    // OTEL_SERVICE_NAME wins over a service.name in OTEL_RESOURCE_ATTRIBUTES, which wins over the default.
+    serviceName: read.optional('OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? read.string('OTEL_SERVICE_NAME'),
+    resourceAttributes,
+    sampler: read.oneOf('OTEL_TRACES_SAMPLER', { caseInsensitive: true }),
+    ratio: ratio >= 0 && ratio <= 1 ? ratio : 1,
+    maxQueueSize,
+    maxExportBatchSize,
+    scheduleDelayMs,
+    exportTimeoutMs,
+  };
+}
+
+/** OpenTelemetry's `key=value,key=value` lists (values percent-encoded); a secret one is never quoted in a problem. */
+function keyValues(
+  read: Reader,
+  name: 'OTEL_EXPORTER_OTLP_HEADERS' | 'OTEL_EXPORTER_OTLP_TRACES_HEADERS' | 'OTEL_RESOURCE_ATTRIBUTES',
+  problems: string[],
+  secret: boolean,
+): Record<string, string> {
+  const pairs: Record<string, string> = Object.create(null) as Record<string, string>;
+  const text = read.optional(name);
+  if (text === undefined) return pairs;
+  for (const [i, entry] of text.split(',').entries()) {
+    if (entry.trim() === '') continue;
+    const at = entry.indexOf('=');
+    const key = at < 0 ? '' : entry.slice(0, at).trim();
+    let value: string | undefined;
+    try {
+      value = at < 0 ? undefined : decodeURIComponent(entry.slice(at + 1).trim());
+    } catch {
+      value = undefined;
+    }
+    if (key === '' || value === undefined) {
+      problems.push(`${name}: entry ${i + 1} is not key=value (value percent-encoded)${secret ? '' : `: "${redactUserinfo(entry)}"`}`);
+      continue;
+    }
+    pairs[key] = value;
+  }
+  return pairs;
 }
 
 type EnumValue<N extends SettingOfKind<'enum'>> = (typeof SETTINGS)[N]['values'][number];

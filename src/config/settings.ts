@@ -8,6 +8,7 @@
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../core/records/output.js';
 import { PIPELINE_SETTINGS, type PipelineSettingName } from '../core/records/settings.js';
 import { DEFAULT_SUBJECT_TEMPLATE } from '../core/schema/registry-document.js';
+import { OTEL_PROTOCOLS, OTEL_SAMPLERS, OTEL_TRACES_EXPORTERS } from '../core/shared/tracing.js';
 import {
   COMPRESSIONS,
   DELIVERIES,
@@ -224,6 +225,61 @@ export const SETTINGS = {
   },
   SHUTDOWN_TIMEOUT_MS: int(25_000, 1_000, 600_000, 'bound on a graceful shutdown'),
   LOG_LEVEL: { kind: 'enum', values: LOG_LEVELS, default: 'info', description: 'JSON logs (pino) on stdout; secrets are never logged' },
+  // OpenTelemetry's standard variables (docs/tracing.md); only those the worker honours are read.
+  OTEL_SDK_DISABLED: bool(false, 'turns tracing off whatever else is set'),
+  OTEL_TRACES_EXPORTER: {
+    kind: 'enum',
+    values: OTEL_TRACES_EXPORTERS,
+    default: undefined,
+    description: 'span exporter; unset: `otlp` when an OTLP endpoint is set, else tracing is off (no SDK is loaded)',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    kind: 'string',
+    default: undefined,
+    description: 'OTLP/HTTP base URL (`/v1/traces` is appended), e.g. `http://otel-collector:4318`; setting it turns tracing on',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    kind: 'string',
+    default: undefined,
+    description: 'OTLP/HTTP traces URL, used as is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`',
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: {
+    kind: 'enum',
+    values: OTEL_PROTOCOLS,
+    default: 'http/protobuf',
+    description: 'OTLP over HTTP with protobuf (`grpc` and `http/json` are not offered: point it at the HTTP port, 4318)',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
+    kind: 'enum',
+    values: OTEL_PROTOCOLS,
+    default: undefined,
+    description: 'as `OTEL_EXPORTER_OTLP_PROTOCOL` (its default), for traces only',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: secret('headers sent with each export, `key=value,key=value` (values URL-encoded), e.g. an API key'),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: secret('as `OTEL_EXPORTER_OTLP_HEADERS`, for traces only (added to them, winning on a name)'),
+  OTEL_EXPORTER_OTLP_TIMEOUT: int(10_000, 100, 120_000, 'bound on one export request, in ms'),
+  OTEL_SERVICE_NAME: { kind: 'string', default: 'toolcall-normalizer', description: 'the `service.name` resource attribute' },
+  OTEL_RESOURCE_ATTRIBUTES: {
+    kind: 'string',
+    default: undefined,
+    description: 'more resource attributes, `key=value,key=value` (values URL-encoded), e.g. `deployment.environment.name=prod`',
+  },
+  OTEL_TRACES_SAMPLER: {
+    kind: 'enum',
+    values: OTEL_SAMPLERS,
+    default: 'parentbased_always_on',
+    description: "which calls are traced; the `parentbased_` ones follow the incoming `traceparent`'s sampled flag",
+  },
+  OTEL_TRACES_SAMPLER_ARG: {
+    kind: 'string',
+    default: undefined,
+    defaultText: '`1.0`',
+    description: 'the ratio of the `traceidratio` samplers, from 0 to 1 (`0.01`: one trace in a hundred)',
+  },
+  OTEL_BSP_MAX_QUEUE_SIZE: int(2048, 1, 1_000_000, 'spans waiting for export; past it new spans are dropped and counted'),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: int(512, 1, 1_000_000, 'spans per export request; at most `OTEL_BSP_MAX_QUEUE_SIZE`'),
+  OTEL_BSP_SCHEDULE_DELAY: int(5_000, 0, 600_000, 'ms between two exports'),
+  OTEL_BSP_EXPORT_TIMEOUT: int(30_000, 100, 600_000, 'bound on one export, retries included, in ms'),
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;

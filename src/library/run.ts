@@ -2,12 +2,20 @@
 import { processRecord, unreadableRecord, type PipelineOptions, type ToolLookup } from '../core/pipeline.js';
 import type { OutputRecord } from '../core/shared/types.js';
 import { toJsonValue } from './json-value.js';
+import { traceRecords } from './tracing.js';
 
 /**
  * One record through `processRecord`: text and bytes as they are; any other value first read as the JSON it
  * stands for, within the record limits (a value JSON cannot carry is a record the chain could not read).
  */
 export function runRecord(input: unknown, lookup: ToolLookup, options: PipelineOptions): OutputRecord[] {
+  const startMs = performance.timeOrigin + performance.now();
+  const records = readAndProcess(input, lookup, options);
+  traceRecords(records, startMs);
+  return records;
+}
+
+function readAndProcess(input: unknown, lookup: ToolLookup, options: PipelineOptions): OutputRecord[] {
   if (typeof input === 'string') return processRecord(input, lookup, options);
   const bytes = recordBytes(input);
   if (bytes !== undefined) {

@@ -88,6 +88,18 @@ export class WorkerMetrics {
     [],
     'Times a partition paused because a schema could not be fetched (the records wait; none is dead-lettered).',
   );
+  readonly traceContextInvalid = this.#counter(
+    'toolcall_trace_context_invalid_total',
+    [],
+    'Input records whose traceparent header is not valid W3C Trace Context: their calls start a new trace ' +
+      '(counted only while tracing is on).',
+  );
+  readonly spansDropped = this.#counter(
+    'toolcall_spans_dropped_total',
+    ['reason'],
+    'Spans that never reached the tracing backend, by reason: queue_full (the export queue was full), ' +
+      'export_failed (the backend refused or did not answer).',
+  );
   readonly registryRequestSeconds = this.#histogram(
     'toolcall_registry_fetch_seconds',
     ['result'],

@@ -3,6 +3,7 @@
  * flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a fatal error or a shutdown
  * that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
  */
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { startHttpServer } from '../../adapters/http/server.js';
@@ -13,8 +14,11 @@ import type { StreamOptions } from '../../adapters/kafka/port.js';
 import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { ToolSchemaSource } from '../../adapters/registry/client.js';
 import { ConfigError, loadConfig, type WorkerConfig } from '../../config/config.js';
+import { redactUserinfo } from '../../config/secrets.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
 import { parseCommandArgs } from '../commands/usage.js';
+import { WorkerTracing } from '../../adapters/tracing/worker-spans.js';
+import type { Tracing } from '../../adapters/tracing/sdk.js';
 import { deliveryObserver, describeError, Worker } from './worker.js';
 
 export const RUN_USAGE = `Usage: toolcall-normalizer run
@@ -22,6 +26,45 @@ export const RUN_USAGE = `Usage: toolcall-normalizer run
 Runs the stream worker. Configuration is read from environment variables (see docs/configuration.md):
 KAFKA_BROKERS and SCHEMA_REGISTRY_URL are required; INPUT_TOPIC, OUTPUT_TOPIC, REJECTED_TOPIC, DLQ_TOPIC,
 GROUP_ID, DELIVERY (exactly-once | at-least-once), METRICS_PORT, LOG_LEVEL and more are optional.`;
+
+/** Longest a shutdown waits for the last spans to be exported. */
+const TRACES_FLUSH_MS = 5_000;
+
+/**
+ * The SDK and the worker's spans when the configuration turns tracing on; otherwise nothing is imported and the
+ * worker makes no span (docs/tracing.md).
+ */
+export async function workerTracing(
+  config: WorkerConfig,
+  metrics: WorkerMetrics,
+): Promise<{ tracing: Tracing; spans: WorkerTracing } | undefined> {
+  if (config.tracing === undefined) return undefined;
+  const { startTracing } = await import('../../adapters/tracing/sdk.js');
+  const tracing = startTracing(
+    config.tracing,
+    (reason, spans) => {
+      metrics.spansDropped.inc({ reason }, spans);
+    },
+    packageVersion(),
+  );
+  const spans = new WorkerTracing(tracing.tracer, {
+    groupId: config.groupId,
+    onMalformedContext: () => {
+      metrics.traceContextInvalid.inc();
+    },
+  });
+  return { tracing, spans };
+}
+
+function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
+    const { version } = JSON.parse(text) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** How long the registry's answer to a readiness ping is reused. */
 const READY_PING_TTL_MS = 5_000;
@@ -127,6 +170,12 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
   let exitCode: number | undefined;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));
+  const traced = await workerTracing(config, metrics);
+  if (traced !== undefined) {
+    const { exporter, url, sampler, ratio } = config.tracing ?? {};
+    // The URL only: headers (an API key) are never logged.
+    logger.info({ exporter, url: exporter === 'otlp' ? redactUserinfo(url ?? '') : undefined, sampler, ratio }, 'tracing on');
+  }
 
   const worker = new Worker({
     config,
@@ -141,6 +190,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     metrics,
     logger,
     onFatal: (error) => void shutdown('fatal', error),
+    tracing: traced?.spans,
   });
 
   let registryReady: { at: number; ok: true | string } = { at: 0, ok: 'registry not checked yet' };
@@ -179,6 +229,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     }
     server.close();
     tokens?.stop();
+    await traced?.tracing.shutdown(Math.min(TRACES_FLUSH_MS, config.shutdownTimeoutMs));
     clearTimeout(timeout);
     logger.info({ exitCode }, 'stopped');
     finish(exitCode);

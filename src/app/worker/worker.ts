@@ -22,6 +22,7 @@ import type {
   TopicPartition,
 } from '../../adapters/kafka/port.js';
 import type { WorkerConfig } from '../../config/config.js';
+import type { BatchSpan, WorkerTracing } from '../../adapters/tracing/worker-spans.js';
 import type { BoundedOutput, InputMessage, OutputMessage } from '../../core/records/output.js';
 import {
   compiledTool,
@@ -82,6 +83,13 @@ export class Worker implements StreamHandler {
   readonly #onFatal: (error: Error) => void;
   /** Consecutive schema waits per partition (the `schemaWait` backoff grows with them; progress resets them). */
   readonly #waits = new Map<string, number>();
+  /** Spans (docs/tracing.md), undefined when tracing is off: then no span is made and no header rewritten. */
+  readonly #tracing: WorkerTracing | undefined;
+  /**
+   * The spans of the batches processed and not yet settled. Both clients hand batches over one delivery at a time,
+   * so a settled delivery accounts for every span open: those not among its delivered results were not delivered.
+   */
+  readonly #openBatches = new Map<BatchResult, BatchSpan>();
 
   constructor(deps: {
     config: WorkerConfig;
@@ -90,6 +98,7 @@ export class Worker implements StreamHandler {
     metrics: WorkerMetrics;
     logger: Logger;
     onFatal: (error: Error) => void;
+    tracing?: WorkerTracing | undefined;
   }) {
     this.#config = deps.config;
     this.#stream = deps.stream;
@@ -97,6 +106,7 @@ export class Worker implements StreamHandler {
     this.#metrics = deps.metrics;
     this.#log = deps.logger;
     this.#onFatal = deps.onFatal;
+    this.#tracing = deps.tracing;
   }
 
   health(): WorkerHealth {
@@ -128,6 +138,7 @@ export class Worker implements StreamHandler {
   settled(delivered: readonly BatchResult[]): void {
     // Counted once the outputs are delivered: a batch aborted and fetched again counts once. The tallies of one
     // delivery (one per partition batch) are summed first: one `inc` per series for the whole delivery.
+    if (this.#openBatches.size > 0) this.#endBatchSpans(delivered);
     const [first] = delivered;
     if (first === undefined) return;
     for (let i = 1; i < delivered.length; i++) first.tally.absorb((delivered[i] as BatchResult).tally);
@@ -148,31 +159,52 @@ export class Worker implements StreamHandler {
     const outputs: OutputMessage[] = [];
     let lastOffset: string | undefined;
     let blocked = false;
-    for (const record of batch.records) {
-      if (!control.isLive()) break;
-      // Synchronous while the tool's schema is cached (almost always): no promise per record. All outputs of one
-      // input record (a whole message fans out) go in this batch's one delivery.
-      const processed = this.#process(record, target, tally, outputs);
-      if (processed !== undefined) {
-        const waited = await processed;
-        // A batch waiting on several registry lookups in a row must not outlive the consumer session.
-        await control.heartbeat();
-        if (waited === WAIT) {
-          blocked = true;
-          break;
+    const span = this.#tracing?.batch(topic, partition, batch.records.length, batch.records[0]?.offset, this.#config.delivery);
+    try {
+      for (const record of batch.records) {
+        if (!control.isLive()) break;
+        // Synchronous while the tool's schema is cached (almost always): no promise per record. All outputs of one
+        // input record (a whole message fans out) go in this batch's one delivery.
+        const processed = this.#process(record, target, tally, outputs, span);
+        if (processed !== undefined) {
+          const waited = await processed;
+          // A batch waiting on several registry lookups in a row must not outlive the consumer session.
+          await control.heartbeat();
+          if (waited === WAIT) {
+            blocked = true;
+            break;
+          }
         }
+        lastOffset = record.offset;
       }
-      lastOffset = record.offset;
+    } catch (error) {
+      span?.end('failed', { outputs: outputs.length, lastOffset, held: false });
+      throw error;
     }
     const key = `${topic}:${partition}`;
     if (lastOffset !== undefined) this.#waits.delete(key);
-    if (!blocked) return { outputs, lastOffset, holdMs: undefined, tally };
+    if (!blocked) return this.#opened({ outputs, lastOffset, holdMs: undefined, tally }, span);
     const waits = this.#waits.get(key) ?? 0;
     const holdMs = backoffDelay({ ...BACKOFF_POLICIES.schemaWait, maxMs: this.#config.maxBackoffMs }, waits);
     this.#waits.set(key, waits + 1);
     this.#metrics.schemaWaits.inc();
     this.#log.warn({ topic, partition, retryInMs: holdMs }, 'schema registry unavailable: partition paused, records wait');
-    return { outputs, lastOffset, holdMs, tally };
+    return this.#opened({ outputs, lastOffset, holdMs, tally }, span);
+  }
+
+  /** The batch's result, its span (when tracing) kept open until its delivery settles. */
+  #opened(result: BatchResult, span: BatchSpan | undefined): BatchResult {
+    if (span !== undefined) this.#openBatches.set(result, span);
+    return result;
+  }
+
+  /** Ends the open batch spans: committed when delivered, aborted otherwise (the batch is read again). */
+  #endBatchSpans(delivered: readonly BatchResult[]): void {
+    for (const [result, span] of this.#openBatches) {
+      const details = { outputs: result.outputs.length, lastOffset: result.lastOffset, held: result.holdMs !== undefined };
+      span.end(delivered.includes(result) ? 'committed' : 'aborted', details);
+    }
+    this.#openBatches.clear();
   }
 
   /**
@@ -187,11 +219,12 @@ export class Worker implements StreamHandler {
     target: OutputTarget,
     tally: OutputTally,
     sink: OutputMessage[],
+    span: BatchSpan | undefined,
   ): undefined | Promise<undefined | typeof WAIT> {
     const started = performance.now();
     const read = readRecord(input.value, this.#config.pipeline.limits);
     if (!read.ok) {
-      this.#outputs(input, read, NO_TOOLS, target, tally, sink, 0, started);
+      this.#outputs(input, read, NO_TOOLS, target, tally, sink, span, 0, started);
       return undefined;
     }
     const tools = new Array<FoundTool | 'miss'>(read.calls.length);
@@ -203,14 +236,14 @@ export class Worker implements StreamHandler {
       tools[i] = found;
     }
     if (!missed) {
-      this.#outputs(input, read, tools as FoundTool[], target, tally, sink, 0, started);
+      this.#outputs(input, read, tools as FoundTool[], target, tally, sink, span, 0, started);
       return undefined;
     }
     const decodeMs = performance.now() - started;
     return this.#lookupAll(read.calls, tools).then((resolved) => {
       if (resolved === WAIT) return WAIT;
       // The processing time leaves the schema fetches out (they have their own histogram).
-      this.#outputs(input, read, resolved, target, tally, sink, decodeMs);
+      this.#outputs(input, read, resolved, target, tally, sink, span, decodeMs);
       return undefined;
     });
   }
@@ -254,6 +287,7 @@ export class Worker implements StreamHandler {
     target: OutputTarget,
     tally: OutputTally,
     sink: OutputMessage[],
+    span: BatchSpan | undefined,
     elapsedMs: number,
     started = performance.now(),
   ): void {
@@ -261,10 +295,18 @@ export class Worker implements StreamHandler {
     for (let i = 0; i < outputs.length; i++) {
       const output = outputs[i] as BoundedOutput;
       tally.output(output.record, compiledTool(tools[i]) !== undefined);
-      sink.push(output.message);
+      if (this.#tracing === undefined) sink.push(output.message);
     }
     tally.input(!read.ok ? 'unreadable' : read.message ? 'message' : 'call');
-    this.#metrics.processingSeconds.observe((elapsedMs + performance.now() - started) / 1e3);
+    const ended = performance.now();
+    if (this.#tracing !== undefined) {
+      const schemas = outputs.map((_, i) => compiledTool(tools[i])?.identity);
+      const startMs = performance.timeOrigin + started - elapsedMs;
+      for (const message of this.#tracing.calls(input, outputs, schemas, target, startMs, performance.timeOrigin + ended, span)) {
+        sink.push(message);
+      }
+    }
+    this.#metrics.processingSeconds.observe((elapsedMs + ended - started) / 1e3);
   }
 
   async #lookup(name: string, version: number | undefined): Promise<FoundTool | typeof WAIT> {

@@ -13,6 +13,7 @@ import type {
   PartitionBatch,
   StreamHandler,
 } from '../../../../src/adapters/kafka/port.js';
+import type { WorkerTracing } from '../../../../src/adapters/tracing/worker-spans.js';
 import { Worker, type WorkerSchemas } from '../../../../src/app/worker/worker.js';
 import { loadConfig, type WorkerConfig } from '../../../../src/config/config.js';
 import type { CompiledTool } from '../../../../src/core/schema/tool.js';
@@ -125,7 +126,11 @@ export interface FakeWorker {
 }
 
 /** A started worker on the fake port. */
-export async function fakeWorker(schemas: FakeSchemas, overrides: Partial<WorkerConfig> = {}): Promise<FakeWorker> {
+export async function fakeWorker(
+  schemas: FakeSchemas,
+  overrides: Partial<WorkerConfig> = {},
+  tracing?: WorkerTracing,
+): Promise<FakeWorker> {
   const config = workerConfig(overrides);
   const stream = new FakeStream();
   const metrics = new WorkerMetrics({ toolLabels: [] });
@@ -137,6 +142,7 @@ export async function fakeWorker(schemas: FakeSchemas, overrides: Partial<Worker
     metrics,
     logger: pino({ level: 'silent' }),
     onFatal: (error) => fatal.push(error),
+    tracing,
   });
   await worker.start();
   return { worker, stream, schemas, metrics, config, fatal };

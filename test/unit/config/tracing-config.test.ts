@@ -1,0 +1,75 @@
+/**
+ * Tracing from OpenTelemetry's standard variables (src/config/config.ts): off unless an exporter or an endpoint
+ * is set, the endpoint's `/v1/traces`, headers and resource attributes as `key=value` lists, the sampler, and
+ * clear refusals that never quote a header value.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/config.js';
+
+const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig({ ...BASE, ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  expect.fail(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('tracing configuration', () => {
+  it('is off with nothing set, with OTEL_TRACES_EXPORTER=none, and with OTEL_SDK_DISABLED', () => {
+    expect(loadConfig({ ...BASE }).tracing).toBeUndefined();
+    expect(loadConfig({ ...BASE, OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).tracing).toBeUndefined();
+    expect(loadConfig({ ...BASE, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }).tracing).toBeUndefined();
+  });
+
+  it('turns on with an endpoint, appending /v1/traces; a traces endpoint is used as is', () => {
+    expect(loadConfig({ ...BASE, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toMatchObject({
+      exporter: 'otlp',
+      url: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
+      sampler: 'parentbased_always_on',
+      ratio: 1,
+      serviceName: 'toolcall-normalizer',
+      maxQueueSize: 2048,
+    });
+    const traces = loadConfig({ ...BASE, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x/otlp', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://y' });
+    expect(traces.tracing?.url).toBe('https://x/otlp');
+    expect(loadConfig({ ...BASE, OTEL_TRACES_EXPORTER: 'otlp' }).tracing?.url).toBe('http://localhost:4318/v1/traces');
+  });
+
+  it('reads headers, resource attributes, the service name and the sampler', () => {
+    const config = loadConfig({
+      ...BASE,
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s%3Dcret,x=1',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x=2',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod,service.name=from-attributes',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.01',
+    }).tracing;
+    expect(config?.headers).toEqual({ 'api-key': 's=cret', x: '2' });
+    expect(config?.resourceAttributes).toMatchObject({ 'deployment.environment.name': 'prod' });
+    expect(config?.serviceName).toBe('from-attributes');
+    expect(config?.sampler).toBe('parentbased_traceidratio');
+    expect(config?.ratio).toBe(0.01);
+  });
+
+  it('refuses what it cannot honour, never quoting a header', () => {
+    const problems = problemsOf({
+      OTEL_TRACES_EXPORTER: 'zipkin',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://x',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_HEADERS: 'secret-without-equals',
+      OTEL_TRACES_SAMPLER_ARG: '2',
+    });
+    expect(problems.join('\n')).toMatch(/OTEL_TRACES_EXPORTER: must be one of otlp, console, none/);
+    expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL/);
+    expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL: must be one of http\/protobuf, got "grpc"/);
+    expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: entry 1 is not key=value/);
+    expect(problems.join('\n')).not.toContain('secret-without-equals');
+    expect(problems.join('\n')).toMatch(/OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1/);
+  });
+});
