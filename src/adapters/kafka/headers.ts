@@ -1,22 +1,21 @@
 /**
- * A record's headers by name, as both clients hand them to the worker. Header names are anyone's: `constructor`,
- * `toString` or `__proto__` are data, so every name is an own key ({@link setOwn}), only own keys are read (an
- * inherited name is never mistaken for a header already seen), and `__proto__` never becomes the map's prototype.
+ * A record's headers by name, as both clients hand them to the worker, in maps that inherit nothing
+ * ({@link headerMap}): `constructor`, `toString` or `__proto__` are data, an inherited name is never mistaken for a
+ * header already seen, and `__proto__` is an own key, not the map's prototype.
  */
-import type { HeaderValue, Headers } from '../../core/records/output.js';
-import { setOwn } from '../../core/shared/own.js';
+import { headerMap, type HeaderValue, type Headers } from '../../core/records/output.js';
 
 /** Adds one header to the map, a repeated name becoming a list in record order. */
 export function addHeader(headers: Headers, name: string, value: HeaderValue): void {
   const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
-  if (existing === undefined) setOwn<Headers[string]>(headers, name, value);
+  if (existing === undefined) headers[name] = value;
   else if (Array.isArray(existing)) existing.push(value);
   else headers[name] = [existing, value];
 }
 
 /** The headers of a record from its (name, value) pairs in record order (@platformatic/kafka's `Map`). */
 export function headersFromPairs(pairs: Iterable<readonly [Buffer, Buffer]>): Headers {
-  const headers: Headers = {};
+  const headers = headerMap();
   for (const [name, value] of pairs) addHeader(headers, name.toString('utf8'), value);
   return headers;
 }
@@ -31,7 +30,7 @@ const PLAIN: Readonly<Record<string, unknown>> = {};
  * encoder takes. A header value is bytes or null, never that inherited value, so dropping it restores the record.
  */
 export function kafkajsHeaders(decoded: Readonly<Record<string, unknown>> | undefined): Headers {
-  const headers: Headers = {};
+  const headers = headerMap();
   if (decoded === undefined) return headers;
   for (const name of Object.keys(decoded)) {
     let value = decoded[name];
@@ -39,7 +38,7 @@ export function kafkajsHeaders(decoded: Readonly<Record<string, unknown>> | unde
     if (inherited !== undefined && Array.isArray(value) && value[0] === inherited) {
       value = value.length === 2 ? value[1] : value.slice(1);
     }
-    setOwn(headers, name, value as Headers[string]);
+    headers[name] = value as Headers[string];
   }
   return headers;
 }
