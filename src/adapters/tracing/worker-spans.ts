@@ -11,7 +11,7 @@
  */
 import { SpanKind, SpanStatusCode, type Attributes, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import type { SchemaIdentity } from '../../core/schema/tool.js';
-import type { BoundedOutput, Headers, InputMessage, OutputMessage } from '../../core/records/output.js';
+import { headerMap, type BoundedOutput, type InputMessage, type OutputMessage } from '../../core/records/output.js';
 import { callSpanData } from '../../core/records/call-span.js';
 import type { OutputRecord } from '../../core/shared/types.js';
 import { parentContext, parseTraceContext, TRACEPARENT, TRACESTATE, traceContextFields } from './context.js';
@@ -164,8 +164,8 @@ export function describeRecord(span: Span, record: OutputRecord, schema: SchemaI
 
 /** The message with its `traceparent`/`tracestate` replaced (an incoming `tracestate` goes when the span has none). */
 function withTraceContext(message: OutputMessage, fields: { traceparent: string; tracestate?: string }): OutputMessage {
-  const headers: Headers = Object.create(null) as Headers;
-  for (const name in message.headers) if (name !== TRACEPARENT && name !== TRACESTATE) headers[name] = message.headers[name];
+  const headers = headerMap();
+  for (const name of Object.keys(message.headers)) if (name !== TRACEPARENT && name !== TRACESTATE) headers[name] = message.headers[name];
   headers[TRACEPARENT] = fields.traceparent;
   if (fields.tracestate !== undefined) headers[TRACESTATE] = fields.tracestate;
   return { ...message, headers };

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { isJsonObject, tryParseJson } from '../shared/json.js';
 import { decodeRecordBytes } from './bytes.js';
 import { decodeRecord } from './envelope.js';
-import { HEADER, type HeaderValue, type Headers } from './output.js';
+import { HEADER, headerMap, type HeaderValue, type Headers } from './output.js';
 import { unwrapWireFormat } from './wire.js';
 
 /** The header a redriven record carries: `<topic>/<partition>@<offset>` of the record it was redriven from. */
@@ -162,7 +162,7 @@ export function redriveMessage(
   original: Original & { ok: true },
   target: string,
 ): { topic: string; key: Buffer | null; value: Buffer; headers: Headers } {
-  const headers = Object.create(null) as Headers;
+  const headers = headerMap();
   for (const name of Object.keys(record.headers)) {
     if (!WORKER_HEADERS.has(name) && record.headers[name] !== undefined) headers[name] = record.headers[name];
   }
