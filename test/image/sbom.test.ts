@@ -55,8 +55,9 @@ function lockTrees(): { required: Set<string>; optional: Set<string>; devOnly: S
     if (path === '' || entry.version === undefined) continue;
     const name = entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const key = `${name}@${entry.version}`;
-    if (entry.dev === true || entry.devOptional === true) dev.add(key);
-    else if (entry.optional === true) optional.add(key);
+    // npm's devOptional: a dev dependency that is also an optional dependency of the production tree (installed).
+    if (entry.dev === true) dev.add(key);
+    else if (entry.optional === true || entry.devOptional === true) optional.add(key);
     else required.add(key);
   }
   const devOnly = new Set([...dev].filter((key) => !required.has(key) && !optional.has(key)));
