@@ -1,9 +1,9 @@
 /**
- * A real Jaeger v2 all-in-one for the tracing tests: the binary scripts/ci-prereqs.sh builds from the Go module
- * proxy (JAEGER_BIN, else its cache), started on free loopback ports with scripts/jaeger/config.yaml, traces in
- * memory, queried through its HTTP API.
+ * A real Jaeger v2 all-in-one for the tracing tests: the binary scripts/jaeger.sh builds from the Go module proxy
+ * (JAEGER_BIN, else its cache, built on first use as the stack's jars are fetched), started on free loopback ports
+ * with scripts/jaeger/config.yaml, traces in memory, queried through its HTTP API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ export class Jaeger {
 
   static async start(): Promise<Jaeger> {
     const binary = jaegerBinary();
-    if (!existsSync(binary)) throw new Error(`${binary} is missing: scripts/ci-prereqs.sh builds it (or set JAEGER_BIN)`);
+    if (!existsSync(binary)) await buildJaeger(binary);
     const [otlp, query, grpc, health] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const jaeger = new Jaeger(`http://127.0.0.1:${otlp}`, `http://127.0.0.1:${query}`, {
       JAEGER_OTLP_HTTP_PORT: String(otlp),
@@ -106,4 +106,18 @@ export function tag(span: JaegerSpan, key: string): unknown {
 /** The span's events (Jaeger logs) as `event` name plus fields. */
 export function events(span: JaegerSpan): Record<string, unknown>[] {
   return span.logs.map((log) => Object.fromEntries(log.fields.map((f) => [f.key, f.value])));
+}
+
+/** Builds the cached binary once (`scripts/jaeger.sh build`); a JAEGER_BIN that names nothing is an error. */
+async function buildJaeger(binary: string): Promise<void> {
+  if (process.env.JAEGER_BIN !== undefined && process.env.JAEGER_BIN !== '') throw new Error(`JAEGER_BIN=${binary} is missing`);
+  process.stderr.write('jaeger: building it once from the Go module proxy (scripts/jaeger.sh build; cached by version)\n');
+  await new Promise<void>((resolve, reject) => {
+    const script = join(REPO_ROOT, 'scripts', 'jaeger.sh');
+    execFile('bash', [script, 'build'], { maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (error === null) resolve();
+      else reject(new Error(`scripts/jaeger.sh build failed: ${stderr.slice(-2000)}`));
+    });
+  });
+  if (!existsSync(binary)) throw new Error(`scripts/jaeger.sh build left no ${binary}`);
 }

@@ -28,9 +28,10 @@ const PARENT_SPAN = 'b7ad6b7169203331';
 let jaeger: Jaeger | undefined;
 const suite = workerSuite('ittr');
 
+// On a machine without the cached binary, the first run builds it (tens of minutes on 2 cores).
 beforeAll(async () => {
   jaeger = await Jaeger.start();
-}, 120_000);
+}, 3_600_000);
 afterAll(async () => {
   await jaeger?.stop();
 });
