@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pipelineOptions, type PipelineOptions } from '../core/pipeline.js';
 import { intWithin, settingViolation } from '../core/records/settings.js';
-import type { Compression, Delivery, GroupProtocol, GroupRemoteAssignor, KafkaClientName, StreamTopics } from '../core/shared/stream.js';
+import type {
+  Compression,
+  Delivery,
+  GroupProtocol,
+  GroupRemoteAssignor,
+  KafkaClientName,
+  OAuthClientSettings,
+  StreamTopics,
+} from '../core/shared/stream.js';
 import { forTerminal } from '../core/shared/text.js';
 import { parseRegistryUrl, subjectTemplateProblem, TOOL_PLACEHOLDER } from '../core/schema/registry-document.js';
 import type { TracingConfig } from '../core/shared/tracing.js';
@@ -21,16 +29,6 @@ export type PasswordSasl = {
   readonly username: string;
   readonly password: string;
 };
-/** KAFKA_OAUTH_*: what the token source (src/adapters/kafka/oauth.ts) needs. */
-export interface OAuthClientSettings {
-  readonly tokenUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly scope: string | undefined;
-  readonly audience: string | undefined;
-  readonly timeoutMs: number;
-  readonly maxRetries: number;
-}
 export type OAuthSasl = { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientSettings };
 
 export interface WorkerConfig {
@@ -102,6 +100,15 @@ export class ConfigError extends Error {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * {@link loadConfig} for a command that talks to Kafka only (redrive): SCHEMA_REGISTRY_URL may be unset, every other
+ * setting is read and checked as the worker reads it.
+ */
+export function loadKafkaConfig(env: Env = process.env): WorkerConfig {
+  const placeholder = (env.SCHEMA_REGISTRY_URL ?? '').trim() === '' ? { SCHEMA_REGISTRY_URL: 'http://registry.invalid' } : {};
+  return loadConfig({ ...env, ...placeholder });
+}
 
 /** Reads and validates the configuration; throws {@link ConfigError} listing every problem. */
 export function loadConfig(env: Env = process.env, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): WorkerConfig {

@@ -434,10 +434,7 @@ async function withConcurrentTransactionRetry(action: () => Promise<void>): Prom
   );
 }
 
-/**
- * Producer answers that mean this worker's transactional id is no longer its own: another worker claimed the
- * partition (a rebalance this worker has not seen yet, as after a freeze), or the coordinator expired it.
- */
+/** Producer answers for a transactional id that is no longer this worker's: another owns it, or it expired. */
 const FENCED_TYPES = ['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING'];
 
 /**

@@ -8,19 +8,8 @@
  * mid-stream stops nothing until the token expires.
  */
 import type { Logger } from 'pino';
+import type { OAuthClientSettings } from '../../core/shared/stream.js';
 import { BACKOFF_POLICIES, backoffDelay, retry, type AttemptOutcome } from '../shared/retry.js';
-
-export interface OAuthClientSettings {
-  readonly tokenUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly scope: string | undefined;
-  readonly audience: string | undefined;
-  /** Per token request. */
-  readonly timeoutMs: number;
-  /** Retries of the first token request (transient failures only). */
-  readonly maxRetries: number;
-}
 
 export interface AccessToken {
   readonly value: string;

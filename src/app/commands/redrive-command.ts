@@ -4,7 +4,7 @@
  * the same transaction as the records it sent, so running the same redrive again adds nothing.
  */
 import { readFile } from 'node:fs/promises';
-import { ConfigError, loadConfig, type WorkerConfig } from '../../config/config.js';
+import { ConfigError, loadKafkaConfig, type WorkerConfig } from '../../config/config.js';
 import type { Selection } from '../../core/records/redrive.js';
 import { forTerminal } from '../../core/shared/text.js';
 import type { OAuthTokenSource } from '../../adapters/kafka/oauth.js';
@@ -50,12 +50,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The worker's Kafka settings; the registry is not used here, so its URL need not be set. */
-function kafkaConfig(env: NodeJS.ProcessEnv): WorkerConfig {
-  const placeholder = (env.SCHEMA_REGISTRY_URL ?? '').trim() === '' ? { SCHEMA_REGISTRY_URL: 'http://registry.invalid' } : {};
-  return loadConfig({ ...env, ...placeholder });
-}
-
 /** A time as milliseconds since the epoch. */
 export function parseTime(text: string, flag: string): bigint {
   if (/^\d+$/.test(text)) return BigInt(text);
@@ -88,7 +82,7 @@ function listOf(values: readonly string[] | undefined): string[] {
     .filter((v) => v !== '');
 }
 
-export async function redriveMain(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function redriveMain(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, REDRIVE_USAGE);
   if (values.help === true) {
     process.stdout.write(`${REDRIVE_USAGE}\n`);
@@ -98,7 +92,7 @@ export async function redriveMain(args: string[], env: NodeJS.ProcessEnv = proce
   if (values.from === undefined) throw new UsageError('--from TOPIC is required (the dead-letter or the rejected topic)', REDRIVE_USAGE);
   let config: WorkerConfig;
   try {
-    config = kafkaConfig(env);
+    config = loadKafkaConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`toolcall-normalizer redrive: ${error.message}\n`);

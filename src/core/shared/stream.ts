@@ -28,3 +28,16 @@ export interface StreamTopics {
   readonly rejected: string;
   readonly dlq: string;
 }
+
+/** KAFKA_OAUTH_*: what the OAUTHBEARER token source (src/adapters/kafka/oauth.ts) needs. */
+export interface OAuthClientSettings {
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope: string | undefined;
+  readonly audience: string | undefined;
+  /** Per token request. */
+  readonly timeoutMs: number;
+  /** Retries of the first token request (transient failures only). */
+  readonly maxRetries: number;
+}

@@ -5,19 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolSchemaSource } from '../../../src/app/worker/run-command.js';
 import { ConfigError, loadConfig, type WorkerConfig } from '../../../src/config/config.js';
-
-const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;
-
-/** The problems loadConfig reports for `env` (on top of a valid base); fails the test when it accepts it. */
-function problemsOf(env: Record<string, string | undefined>): readonly string[] {
-  try {
-    loadConfig({ ...BASE, ...env });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  expect.fail(`loadConfig accepted ${JSON.stringify(env)}`);
-}
+import { BASE, problemsOf } from './config-problems.js';
 
 describe('loadConfig', () => {
   it('accepts the defaults (only the two required variables set)', () => {

@@ -4,20 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { streamOptions } from '../../../src/app/worker/run-command.js';
-import { ConfigError, loadConfig } from '../../../src/config/config.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { BASE, problemsOf } from './config-problems.js';
 import { COMPRESSIONS } from '../../../src/core/shared/stream.js';
-
-const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig({ ...BASE, ...env });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  expect.fail(`loadConfig accepted ${JSON.stringify(env)}`);
-}
 
 describe('KAFKA_COMPRESSION', () => {
   it('defaults to none, takes every codec (any case) and hands it to the stream', () => {

@@ -4,19 +4,8 @@
  * clear refusals that never quote a header value.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/config/config.js';
-
-const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig({ ...BASE, ...env });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  expect.fail(`loadConfig accepted ${JSON.stringify(env)}`);
-}
+import { loadConfig } from '../../../src/config/config.js';
+import { BASE, problemsOf } from './config-problems.js';
 
 describe('tracing configuration', () => {
   it('is off with nothing set, with OTEL_TRACES_EXPORTER=none, and with OTEL_SDK_DISABLED', () => {
