@@ -6,12 +6,16 @@
  * - recall: `must-find` labels found, over all `must-find` labels;
  * - per confidence level: the precision of the findings at that level.
  *
- *   tsx scripts/audit-corpus/score.ts [--split held-out|training|all] [--verbose]
+ * - calibration (`--calibration`): per finding kind, the precision of the findings its rules propose as `high`, and
+ *   the kinds that earn `high` by it (src/audit/calibration.ts holds the table read from the training split).
+ *
+ *   tsx scripts/audit-corpus/score.ts [--split held-out|training|all] [--verbose] [--calibration]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { auditTool, type Finding } from '../../src/audit/index.js';
+import { auditTool, findingKind, type Finding, proposedFindings } from '../../src/audit/index.js';
+import { MIN_PRECISION, MIN_SUPPORT } from '../../src/audit/calibration.js';
 import type { JsonValue } from '../../src/core/shared/json.js';
 import { parseToolDefinition, type ToolDefinition } from '../../src/core/schema/tool-definition.js';
 
@@ -115,6 +119,28 @@ export function score(servers: readonly CorpusServer[]): Figures {
   return { tools, servers: servers.length, found, correct, mustFind, recalled, byConfidence, wrong, misses };
 }
 
+/** Per kind, the findings the rules propose as `high` and how many of them are right. */
+export function highByKind(servers: readonly CorpusServer[]): Map<string, { found: number; correct: number }> {
+  const kinds = new Map<string, { found: number; correct: number }>();
+  for (const server of servers)
+    for (const definition of server.definitions) {
+      const good = new Set((server.labels[definition.name] ?? []).filter((l) => l.class !== 'must-not').map(labelKey));
+      for (const f of proposedFindings(definition)) {
+        if (f.confidence !== 'high') continue;
+        const kind = kinds.get(findingKind(f)) ?? { found: 0, correct: 0 };
+        kind.found++;
+        if (good.has(labelKey(f))) kind.correct++;
+        kinds.set(findingKind(f), kind);
+      }
+    }
+  return new Map([...kinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The kinds that earn `high`: at least MIN_SUPPORT proposed-`high` findings, at least MIN_PRECISION right. */
+export function earnedHigh(kinds: ReadonlyMap<string, { found: number; correct: number }>): string[] {
+  return [...kinds].filter(([, k]) => k.found >= MIN_SUPPORT && k.correct / k.found >= MIN_PRECISION).map(([kind]) => kind);
+}
+
 export const ratio = (a: number, b: number): number => (b === 0 ? 1 : a / b);
 
 export function describeFigures(label: string, f: Figures): string {
@@ -133,10 +159,17 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const args = process.argv.slice(2);
   const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'held-out';
   const verbose = args.includes('--verbose');
+  const calibration = args.includes('--calibration');
   const corpus = loadCorpus();
   const chosen = corpus.filter((s) => split === 'all' || s.split === split);
   const figures = score(chosen);
   console.log(describeFigures(`${split} (${chosen.map((s) => s.name).join(', ')})`, figures));
+  if (calibration) {
+    const kinds = highByKind(chosen);
+    console.log('  proposed high, by kind:');
+    for (const [kind, k] of kinds) console.log(`    ${kind.padEnd(28)} ${ratio(k.correct, k.found).toFixed(2)} (${k.correct}/${k.found})`);
+    console.log(`  earn high (>= ${MIN_SUPPORT} findings, >= ${MIN_PRECISION} precise): ${earnedHigh(kinds).join(', ')}`);
+  }
   if (verbose)
     console.log(
       ['  not worth fixing:', ...figures.wrong.map((w) => `    ${w}`), '  missed:', ...figures.misses.map((m) => `    ${m}`)].join('\n'),

@@ -13,7 +13,9 @@
  */
 import { createSchemaChecker, type SchemaChecker } from '../core/schema/meta-schema.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
+import { calibrate } from './calibration.js';
 import { diffProseAndSchema } from './diff.js';
+import { holdSuggestions } from './suggestions.js';
 import { compareFindings, type Finding } from './types.js';
 import { validityFindings } from './validity.js';
 
@@ -31,14 +33,23 @@ export {
 export { applyFix } from './fix.js';
 export { validityFindings } from './validity.js';
 export { diffProseAndSchema } from './diff.js';
+export { calibrate, findingKind, HIGH_KINDS } from './calibration.js';
 
-/** Every finding of one tool, sorted. */
+/** Every finding of one tool, sorted, its confidence calibrated (audit/calibration.ts). */
 export function auditTool(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
+  return proposedFindings(definition, checker).map(calibrate);
+}
+
+/**
+ * Every finding of one tool, sorted, with each fix checked against the tool's draft and examples
+ * (audit/suggestions.ts) and the confidence its rule proposes (what calibration is computed from).
+ */
+export function proposedFindings(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
   const validity = validityFindings(definition, checker);
   // A keyword the validity layer already reports as broken (`"maxLength": -1`) is not also a prose conflict.
   const broken = new Set(validity.map((f) => `${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
   const diff = diffProseAndSchema(definition).filter((f) => !broken.has(`${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
-  return [...validity, ...diff].sort(compareFindings);
+  return holdSuggestions(definition, [...validity, ...diff], checker).sort(compareFindings);
 }
 
 /** Every finding of several tools, sorted (tool, parameter, layer, keyword). One checker is shared. */

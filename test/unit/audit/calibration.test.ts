@@ -1,0 +1,52 @@
+/**
+ * Confidence that means something (issue 23, deliverable 4): the kinds that keep `high` (audit/calibration.ts) are
+ * the ones whose proposed `high` findings were at least 0.9 precise on the training servers, recomputed here; the
+ * held-out servers then show what the gate is worth.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeFigures, earnedHigh, highByKind, loadCorpus, ratio, score } from '../../../scripts/audit-corpus/score.js';
+import { calibrate, findingKind, HIGH_KINDS } from '../../../src/audit/calibration.js';
+import type { Finding } from '../../../src/audit/types.js';
+
+const corpus = loadCorpus();
+
+describe('calibration of high', () => {
+  it('keeps high for exactly the kinds that earned it on the training servers', () => {
+    const kinds = highByKind(corpus.filter((s) => s.split === 'training'));
+    for (const [kind, k] of kinds) console.log(`${kind.padEnd(28)} ${ratio(k.correct, k.found).toFixed(2)} (${k.correct}/${k.found})`);
+    expect(earnedHigh(kinds).sort()).toEqual([...HIGH_KINDS].sort());
+  }, 300_000);
+
+  it('makes high at least 0.9 precise on the held-out servers', () => {
+    const figures = score(corpus.filter((s) => s.split === 'held-out'));
+    console.log(describeFigures('held-out', figures));
+    const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
+    expect(high.found).toBeGreaterThan(0);
+    expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+
+  const base: Finding = {
+    id: 'x',
+    tool: 't',
+    parameter: 'p',
+    layer: 'prose-only',
+    keyword: 'maximum',
+    evidence: '',
+    suggestion: '',
+    path: '/properties/p',
+    confidence: 'high',
+  };
+  const table: [Partial<Finding>, string, string][] = [
+    [{ layer: 'validity', keyword: 'enum' }, 'validity', 'high'],
+    [{ keyword: 'exclusiveMaximum' }, 'prose-only:numeric-bound', 'high'],
+    [{ keyword: 'maxLength' }, 'prose-only:length-bound', 'medium'],
+    [{ keyword: 'required' }, 'prose-only:required', 'medium'],
+    [{ layer: 'schema-only', keyword: 'required' }, 'schema-only:required', 'medium'],
+    [{ keyword: 'pattern', confidence: 'low' }, 'prose-only:pattern', 'low'],
+  ];
+  it.each(table)('%j is kind %s and ends %s', (change, kind, confidence) => {
+    const finding = { ...base, ...change };
+    expect(findingKind(finding)).toBe(kind);
+    expect(calibrate(finding).confidence).toBe(confidence);
+  });
+});
