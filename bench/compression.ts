@@ -1,17 +1,18 @@
 /**
  * `npx tsx bench/compression.ts`: bytes on the broker and calls/s for each KAFKA_COMPRESSION, side by side, on each
  * client of BENCH_CLIENTS (default `kafkajs,platformatic`). For each codec the worker (`node dist/cli.js run`,
- * exactly-once) drains a backlog of BENCH_CALLS (default 20000) numbered calls from fresh topics; the figures are
+ * exactly-once) drains a backlog of BENCH_CALLS (default 20000) calls of the benchmark corpus (bench/corpus.ts:
+ * distinct, realistic calls; the same for every codec) from fresh topics; the figures are
  * the drain's calls/s (first to last committed input offset, read every 100 ms) and the bytes the broker's log
  * directories hold for the three output topics (DescribeLogDirs). Needs `npm run build` and a running stack
  * (KAFKA_BROKERS, SCHEMA_REGISTRY_URL, as the integration tests); prints one table.
  */
 import { Admin } from '@platformatic/kafka';
 import { COMPRESSIONS } from '../src/core/shared/stream.js';
+import { makeCorpus } from './corpus.js';
 import {
   committedInputRecords,
   freshTopics,
-  numberedCalls,
   outputTopics,
   produce,
   pushExampleSchemas,
@@ -43,10 +44,12 @@ async function main(): Promise<void> {
   const template = uniqueSubjectTemplate('bcz');
   await pushExampleSchemas(template);
   const rows: string[] = [];
+  const calls = makeCorpus(CALLS).map((value, i) => ({ key: `k${String(i % 30)}`, value }));
+  const inputBytes = calls.reduce((sum, c) => sum + Buffer.byteLength(c.value), 0);
   for (const client of CLIENTS) {
     for (const codec of COMPRESSIONS) {
       const topics = await freshTopics(`bcz-${client}-${codec}`, 3);
-      await produce(topics.input, numberedCalls('bcz', 0, CALLS, 30));
+      await produce(topics.input, calls);
       const worker = await startReadyWorker({
         ...topicEnv(topics),
         SUBJECT_TEMPLATE: template,
@@ -71,7 +74,9 @@ async function main(): Promise<void> {
       console.error(rows.at(-1));
     }
   }
-  console.log(`\n${CALLS} calls per run, exactly-once, 3 partitions\n`);
+  console.log(
+    `\n${CALLS} calls of bench/corpus.ts per run (${(inputBytes / 1_048_576).toFixed(2)} MiB of values), exactly-once, 3 partitions\n`,
+  );
   console.log('| client | KAFKA_COMPRESSION | output bytes on the broker | bytes/call | calls/s |');
   console.log('| --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);

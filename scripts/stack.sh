@@ -527,6 +527,10 @@ transaction.state.log.num.partitions=10
 share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
+# The consumer protocol's (KIP-848) lower bounds, so a test or the fault campaign can give its group a short
+# session (group configs consumer.session.timeout.ms and consumer.heartbeat.interval.ms); the defaults stay 45 s, 5 s.
+group.consumer.min.session.timeout.ms=6000
+group.consumer.min.heartbeat.interval.ms=1000
 num.network.threads=2
 num.io.threads=4
 num.recovery.threads.per.data.dir=1
