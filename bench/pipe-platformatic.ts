@@ -8,7 +8,8 @@
  */
 import { Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream, type MessageToProduce } from '@platformatic/kafka';
 import { splitRequests } from '../src/adapters/kafka/delivery.js';
-import { messageBytes, platformaticBaseOptions } from '../src/adapters/kafka/platformatic.js';
+import { platformaticBaseOptions } from '../src/adapters/kafka/platformatic-client.js';
+import { messageBytes } from '../src/adapters/kafka/platformatic-delivery.js';
 import { outputShapedText, type Pipe, type PipeConfig } from './pipe-common.js';
 
 type InMessage = Message;

@@ -10,11 +10,10 @@
  * go to the SDK untouched. Only types come from the SDK: nothing here loads it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ErrorCode } from '../core/shared/codes.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
 import { checkedPipelineOptions, type RuleOptions } from './options.js';
-import { describeErrors } from './mcp-refusal.js';
+import { deferredToServer, describeErrors } from './mcp-refusal.js';
 import { runRecord } from './run.js';
 import { ToolCache } from './tools.js';
 import type { CompiledTool } from '../core/schema/tool.js';
@@ -36,15 +35,6 @@ export interface NormalizeMcpServerOptions extends RuleOptions {
 }
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
-
-/** Codes the rule cannot judge a call by: the SDK answers those calls itself, as it would without us. */
-const DEFERRED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'tool_unknown',
-  'tool_schema_unusable',
-  'arguments_empty',
-  'arguments_not_json',
-  'arguments_not_object',
-]);
 
 /** Pages of `tools/list` read at most to find a tool (McpServer sends one page, but the protocol allows more). */
 const MAX_LIST_PAGES = 100;
@@ -110,7 +100,7 @@ export function normalizeMcpServer<S extends McpServer>(server: S, options: Norm
       if (record.repairs.length === 0 && typeof sent !== 'string') return callTool(request, extra);
       return callTool({ ...request, params: { ...params, arguments: record.arguments } }, extra);
     }
-    if (record.disposition === 'dead_letter' || record.errors.some((error) => DEFERRED.has(error.code))) return callTool(request, extra);
+    if (deferredToServer(record)) return callTool(request, extra);
     return { content: [{ type: 'text', text: describeErrors(name, record) }], isError: true };
   };
   handlers.set('tools/call', normalized);

@@ -4,11 +4,10 @@
  * sends what this returns.
  */
 import type { PipelineOptions } from '../core/pipeline.js';
-import type { ErrorCode } from '../core/shared/codes.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
 import type { CompiledTool } from '../core/schema/tool.js';
-import { describeErrors } from '../library/mcp-refusal.js';
+import { deferredToServer, describeErrors } from '../library/mcp-refusal.js';
 import { runRecord } from '../library/run.js';
 import { ToolCache } from '../library/tools.js';
 
@@ -17,15 +16,6 @@ export type Message = Record<string, unknown>;
 
 /** The `_meta` key under which a refusal carries its diagnostics as data. */
 export const DIAGNOSTICS_META_KEY = 'toolcall-normalizer/diagnostics';
-
-/** Codes the rule cannot judge a call by: such a call goes to the upstream as sent, and it answers. */
-const DEFERRED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'tool_unknown',
-  'tool_schema_unusable',
-  'arguments_empty',
-  'arguments_not_json',
-  'arguments_not_object',
-]);
 
 interface ListedTool {
   readonly compiled: CompiledTool;
@@ -91,7 +81,7 @@ export class ToolCatalog {
     const sent = params.arguments;
     const envelope = { jsonrpc: '2.0', id: message.id ?? null, method: 'tools/call', params: { name, arguments: sent } };
     const record = runRecord(envelope, (called) => (called === name ? compiled : undefined), this.options)[0];
-    if (record === undefined || record.disposition === 'dead_letter' || record.errors.some((error) => DEFERRED.has(error.code))) {
+    if (record === undefined || deferredToServer(record)) {
       return { kind: 'forward', record };
     }
     if (record.valid) {

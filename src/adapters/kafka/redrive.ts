@@ -20,7 +20,8 @@ import type { Compression } from '../../core/shared/stream.js';
 import { originalOf, redriveMessage, selectionId, selects, NONE, type Selection, type SourceRecord } from '../../core/records/redrive.js';
 import type { KafkaConnectionOptions } from './client.js';
 import { headersFromPairs } from './headers.js';
-import { capAddPartitionsToTxn, outMessage, platformaticBaseOptions, platformaticPartitioner } from './platformatic.js';
+import { capAddPartitionsToTxn, platformaticBaseOptions, platformaticPartitioner } from './platformatic-client.js';
+import { outMessage } from './platformatic-delivery.js';
 
 /** Records read before each transaction (and each progress report). */
 const RECORDS_PER_TRANSACTION = 500;

@@ -29,6 +29,19 @@ export const BACKOFF_POLICIES = {
   concurrentTransactions: { firstMs: 50, factor: 2, maxMs: 1_600, jitter: 'none' },
   /** OAUTHBEARER token requests (src/adapters/kafka/oauth.ts): the first token at start, and refreshes that fail. */
   oauthToken: { firstMs: 500, factor: 2, maxMs: 30_000, jitter: 'equal' },
+  /**
+   * @platformatic/kafka's own request retries (src/adapters/kafka/platformatic-client.ts). The client's default, a
+   * flat second, would make each transaction wait about a second: CONCURRENT_TRANSACTIONS, answered for a few ms
+   * after each commit, is retried.
+   */
+  platformaticRequest: { firstMs: 50, factor: 2, maxMs: 2_000, jitter: 'none' },
+  /** A claim waiting for an open transaction on its partition to end (src/adapters/kafka/platformatic-claims.ts). */
+  stableOffsets: { firstMs: 200, factor: 1, maxMs: 200, jitter: 'none' },
+  /**
+   * The pause before a new stream after a failed delivery (src/adapters/kafka/platformatic.ts), so a broker outage
+   * is not met with a busy loop of new streams.
+   */
+  platformaticRedelivery: { firstMs: 500, factor: 1, maxMs: 500, jitter: 'none' },
 } as const satisfies Record<string, BackoffPolicy>;
 
 /**

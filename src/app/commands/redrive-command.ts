@@ -4,12 +4,12 @@
  * the same transaction as the records it sent, so running the same redrive again adds nothing.
  */
 import { readFile } from 'node:fs/promises';
-import { ConfigError, loadKafkaConfig, type WorkerConfig } from '../../config/config.js';
+import { loadKafkaConfig, type WorkerConfig } from '../../config/config.js';
 import type { Selection } from '../../core/records/redrive.js';
 import { forTerminal } from '../../core/shared/text.js';
 import type { OAuthTokenSource } from '../../adapters/kafka/oauth.js';
 import { kafkaConnection } from '../worker/run-command.js';
-import { parseCommandArgs, UsageError } from './usage.js';
+import { configOrUsage, parseCommandArgs, UsageError } from './usage.js';
 
 export const REDRIVE_USAGE = `Usage: toolcall-normalizer redrive --from TOPIC [--to TOPIC] [filters] [--dry-run] [--json]
 
@@ -90,16 +90,8 @@ export async function redriveMain(args: string[]): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${forTerminal(positionals[0] ?? '')}"`, REDRIVE_USAGE);
   if (values.from === undefined) throw new UsageError('--from TOPIC is required (the dead-letter or the rejected topic)', REDRIVE_USAGE);
-  let config: WorkerConfig;
-  try {
-    config = loadKafkaConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`toolcall-normalizer redrive: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const config = configOrUsage('redrive', loadKafkaConfig);
+  if (config === undefined) return 2;
   const keys = listOf(values.key);
   if (values['keys-file'] !== undefined) {
     const text = await readFile(values['keys-file'], 'utf8').catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stat } from 'node:fs/promises';
+import { ConfigError } from '../../config/config.js';
 
 /** A command line that cannot be run as given: exit 2 with the message and the command's usage. */
 export class UsageError extends Error {
@@ -55,4 +56,18 @@ export async function isFile(path: string): Promise<boolean> {
     (s) => s.isFile(),
     () => false,
   );
+}
+
+/**
+ * The configuration `load` reads from the environment, or undefined once a {@link ConfigError} is printed (the
+ * command then exits 2). Any other error is thrown.
+ */
+export function configOrUsage<T>(command: string, load: () => T): T | undefined {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`toolcall-normalizer ${command}: ${error.message}\n`);
+    return undefined;
+  }
 }

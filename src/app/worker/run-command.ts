@@ -13,10 +13,10 @@ import { OAuthTokenSource } from '../../adapters/kafka/oauth.js';
 import type { StreamOptions } from '../../adapters/kafka/port.js';
 import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { ToolSchemaSource } from '../../adapters/registry/client.js';
-import { ConfigError, loadConfig, type WorkerConfig } from '../../config/config.js';
+import { loadConfig, type WorkerConfig } from '../../config/config.js';
 import { redactUserinfo } from '../../config/secrets.js';
 import { createSchemaCompiler } from '../../core/validation/validate.js';
-import { parseCommandArgs } from '../commands/usage.js';
+import { configOrUsage, parseCommandArgs } from '../commands/usage.js';
 import { WorkerTracing } from '../../adapters/tracing/worker-spans.js';
 import type { Tracing } from '../../adapters/tracing/sdk.js';
 import { deliveryObserver, describeError, Worker } from './worker.js';
@@ -75,16 +75,8 @@ export async function runMain(args: string[]): Promise<number> {
     process.stdout.write(`${RUN_USAGE}\n`);
     return 0;
   }
-  let config: WorkerConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`toolcall-normalizer run: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const config = configOrUsage('run', loadConfig);
+  if (config === undefined) return 2;
   const logger = pino({
     level: config.logLevel,
     base: { service: 'toolcall-normalizer' },

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { addHeader, headersFromPairs, kafkajsHeaders } from '../../../../src/adapters/kafka/headers.js';
 import { produceRequests } from '../../../../src/adapters/kafka/kafkajs.js';
-import { messageBytes, outMessage } from '../../../../src/adapters/kafka/platformatic.js';
+import { messageBytes, outMessage } from '../../../../src/adapters/kafka/platformatic-delivery.js';
 import { buildBoundedOutput, headerMap, type Headers } from '../../../../src/core/records/output.js';
 import type { OutputRecord } from '../../../../src/core/shared/types.js';
 

@@ -9,7 +9,7 @@ import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { murmur2 } from '../../../../src/adapters/kafka/delivery.js';
 import { javaCompatiblePartitioner } from '../../../../src/adapters/kafka/kafkajs.js';
-import { platformaticPartitioner } from '../../../../src/adapters/kafka/platformatic.js';
+import { platformaticPartitioner } from '../../../../src/adapters/kafka/platformatic-client.js';
 
 const require = createRequire(import.meta.url);
 const kafkajsMurmur2 = require(join(dirname(require.resolve('kafkajs')), 'src/producer/partitioners/default/murmur2.js')) as (

@@ -6,7 +6,9 @@
  */
 import { Producer } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
-import { capAddPartitionsToTxn, connectionRefusal, stampedBy } from '../../../../src/adapters/kafka/platformatic.js';
+import { capAddPartitionsToTxn } from '../../../../src/adapters/kafka/platformatic-client.js';
+import { stampedBy } from '../../../../src/adapters/kafka/platformatic-fetch.js';
+import { connectionRefusal } from '../../../../src/adapters/kafka/platformatic-failures.js';
 
 /** The client's wrapping of one broker's connection failure: listing, "cannot connect to any broker", network. */
 function wrapped(cause: object): object {

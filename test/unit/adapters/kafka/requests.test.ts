@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitRequests } from '../../../../src/adapters/kafka/delivery.js';
 import { produceRequests } from '../../../../src/adapters/kafka/kafkajs.js';
-import { messageBytes, outMessage } from '../../../../src/adapters/kafka/platformatic.js';
+import { messageBytes, outMessage } from '../../../../src/adapters/kafka/platformatic-delivery.js';
 import type { OutputMessage } from '../../../../src/core/records/output.js';
 
 function output(i: number, topic = 'out', value: string | null = `{"n":${String(i)},"text":"é"}`): OutputMessage {
