@@ -46,7 +46,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     for (const sentence of splitSentences(node.view.description)) {
       if (/^\s*returns?\b/i.test(sentence.text)) continue;
       // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
-      const group = node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false);
+      const group = node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false, node.parameter);
       for (const candidate of extractCandidates(sentence.text)) {
         if (group && (candidate.kind === 'required' || candidate.kind === 'optional')) continue;
         if (ownClaimBelongsElsewhere(candidate, sentence.text, node, topLevel)) continue;

@@ -235,9 +235,21 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
     }
     return [...new Set(names)];
   };
+  // "Requires 'name' and 'url'": every name the first one is coordinated with by "and" (not "or": that is a choice).
+  const withFollowing = (first: Mention): string[] => {
+    const names = [first.parameter];
+    for (let i = mentions.indexOf(first); i + 1 < mentions.length; i++) {
+      const current = mentions[i];
+      const next = mentions[i + 1];
+      if (current === undefined || next === undefined) break;
+      if (!/^\s*(?:,|and|,\s*and)\s*(?:the\s+)?$/i.test(sentence.slice(current.end, next.start).replace(/[`"']/g, ''))) break;
+      names.push(next.parameter);
+    }
+    return [...new Set(names)];
+  };
   if (candidate.kind === 'required') {
     if (candidate.subject === 'after')
-      return after !== undefined && fewWordsBetween(sentence, candidate.end, after.start, 2) ? [after.parameter] : [];
+      return after !== undefined && fewWordsBetween(sentence, candidate.end, after.start, 2) ? withFollowing(after) : [];
     return before !== undefined && fewWordsBetween(sentence, before.end, candidate.start, 4) ? withCoordinated(before) : [];
   }
   if (candidate.kind === 'optional') {
@@ -349,13 +361,16 @@ export function namesParameters(values: readonly string[], topLevel: readonly Au
  * Returns true when the sentence states one, so its "required" is not read as a requirement of each name.
  */
 export function groupRule(
-  sentence: string,
+  text: string,
   topLevel: readonly AuditNode[],
   root: JsonObject,
   rootView: SchemaView,
   findings: FindingList,
   fromTool: boolean,
+  self?: string,
 ): boolean {
+  // reStructuredText quotes names in double backticks (``repo_id``): read as one quote.
+  const sentence = text.replace(/``/g, '`');
   let found = false;
   const namesIn = (values: readonly string[]): string[] => {
     const out: string[] = [];
@@ -387,17 +402,25 @@ export function groupRule(
   const trigger =
     /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either|(?:provide|pass|specify|use|set|give|send|supply)\s+(?:either\s+|only\s+)?)\s*/gi;
   for (let m = trigger.exec(sentence); m !== null; m = trigger.exec(sentence)) {
-    const list = parseValueList(sentence, m.index + m[0].length);
-    if (list === undefined || !namesParameters(list.values, topLevel)) continue;
     const verbTrigger = /^(?:provide|pass|specify|use|set|give|send|supply)/i.test(m[1] ?? '');
     const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
+    const list = parseValueList(sentence, m.index + m[0].length);
+    let values = list !== undefined && namesParameters(list.values, topLevel) ? list.values : undefined;
+    // Named in words or broken by glosses ("either a user handle (...) or a member number (...), not both"): the
+    // parameters the rest of the clause mentions, only where the sentence says it is exactly one.
+    if (values === undefined && (notBoth || /^(?:exactly|only)/i.test(m[1] ?? ''))) {
+      const clause = sentence.slice(m.index + m[0].length).split(';')[0] ?? '';
+      const named = [...new Set(findMentions(clause, mentionMatchers(topLevel)).map((x) => x.parameter))];
+      if (named.length >= 2) values = named;
+    }
+    if (values === undefined) continue;
     if (verbTrigger && !notBoth) continue;
     if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
     found = true;
     const exactlyOne = verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth;
     const keyword = exactlyOne ? 'oneOf' : 'anyOf';
     if (hasHome(ALL_HOMES)) continue;
-    const names = namesIn(list.values);
+    const names = namesIn(values);
     report(keyword, names, { [keyword]: names.map((name) => ({ required: [name] })) }, exactlyOne ? 'sends none or several' : 'sends none');
   }
 
@@ -419,6 +442,17 @@ export function groupRule(
   const exclusive = EXCLUSIVE.exec(sentence);
   if (exclusive !== null) {
     const names = namesIn([exclusive[1] ?? exclusive[3] ?? '', exclusive[2] ?? exclusive[4] ?? ''].map((n) => n.replace(/[`"']/g, '')));
+    if (names.length === 2) {
+      found = true;
+      if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
+    }
+  }
+  // In a parameter's own description, "Cannot be combined with `cursor`" is said of that parameter.
+  const withSelf = self === undefined ? null : EXCLUSIVE_SELF.exec(sentence);
+  // The name ends the clause: "cannot be used with element screenshots" names no parameter.
+  const endsClause = withSelf !== null && /^\s*(?:[,;)]|$)/.test(sentence.slice(withSelf.index + withSelf[0].length));
+  if (withSelf !== null && endsClause && self !== undefined && exclusive === null) {
+    const names = namesIn([self, (withSelf[1] ?? withSelf[2] ?? '').replace(/[`"']|\.+$/g, '')]);
     if (names.length === 2) {
       found = true;
       if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
@@ -455,6 +489,13 @@ const EXCLUSIVE = new RegExp(
   String.raw`(${TOKEN_START}${NAME})\s+and\s+(${NAME})\s+are\s+mutually\s+exclusive\b|` +
     String.raw`(${TOKEN_START}${NAME})\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})`,
+  'i',
+);
+
+/** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
+const EXCLUSIVE_SELF = new RegExp(
+  String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
+    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|^\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})`,
   'i',
 );
 

@@ -20,11 +20,53 @@ import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.
 // ---------------------------------------------------------------------------------------------------------------
 // The rules table
 
+/**
+ * One prose rule, as data: what it matches, what must hold around the match (named guards from {@link GUARDS}),
+ * the candidate constraint it yields (whose keyword is the suggested home), and its own test table: sentences it
+ * must read as a constraint (`yes`) and sentences it must not (`no`), run by test/unit/audit/rules.test.ts.
+ */
 export interface Rule {
   readonly name: string;
-  readonly pattern: RegExp;
-  /** Builds the candidates of one match (none when a guard says the match is not a constraint). */
-  build(match: RegExpExecArray, sentence: string): Candidate[];
+  readonly examples: { readonly yes: readonly string[]; readonly no: readonly string[] };
+  /** Linear-time pattern, global and case-insensitive (see {@link re}). */
+  readonly matches: RegExp;
+  /** Guards that must all hold for a match to count. */
+  readonly requires?: readonly GuardName[];
+  /** The candidates of one match: none when the text after it is not the shape the rule reads. */
+  yields(match: RegExpExecArray, sentence: string): Candidate[];
+}
+
+/** What a rule can require around its match, by name: the grammar that makes a phrase a constraint. */
+export const GUARDS = {
+  /** "at least 2", not "at least one of `a` or `b`" (a rule about parameters). */
+  'not-before-of': (m: RegExpExecArray, s: string) => !followedByOf(s, m.index + m[0].length),
+  /** "is greater than 0", "Amount, above 10": said of the value, and not "greater than or equal" (another rule). */
+  'said-of-value': (m: RegExpExecArray, s: string) =>
+    copulaGuard(s, m.index) && !/\bor\s+equal/i.test(s.slice(m.index + m[0].length, m.index + m[0].length + 12)),
+  /** Not inside "if ..."/"when ..." ("returned if not empty"). */
+  'not-conditional': (m: RegExpExecArray, s: string) => !/\b(?:if|when|unless|whether)\s+$/i.test(textBefore(s, m.index)),
+  /** Not negated ("not optional"). */
+  'not-negated': (m: RegExpExecArray, s: string) => !/\bnot\s+$/i.test(textBefore(s, m.index)),
+  /** "2 or more" not said of what a code looks like ("the 2 or more character language code"). */
+  'not-a-code': (m: RegExpExecArray, s: string) => !/^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)),
+  /** A time of day alone, not the time part of a date template (the date rule reads that). */
+  'no-date-template': (_m: RegExpExecArray, s: string) => !/YYYY/i.test(s),
+} as const;
+export type GuardName = keyof typeof GUARDS;
+
+/** The candidates one rule reads in a sentence: every match whose guards hold. */
+export function applyRule(rule: Rule, sentence: string): Candidate[] {
+  const out: Candidate[] = [];
+  const pattern = rule.matches;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(sentence); match !== null; match = pattern.exec(sentence)) {
+    if (match[0] === '') {
+      pattern.lastIndex++;
+      continue;
+    }
+    if ((rule.requires ?? []).every((guard) => GUARDS[guard](match, sentence))) out.push(...rule.yields(match, sentence));
+  }
+  return out;
 }
 
 /** Words after which a comparative ("greater than 0", "below 100") states a constraint. */
@@ -135,18 +177,24 @@ export const RULES: readonly Rule[] = [
   // ---- ranges: "between 1 and 100", "from 5 to 1440", "1 to 200 characters", "(1-100)"
   {
     name: 'between',
-    pattern: re(String.raw`\bbetween\s+(${NUM})${GLOSS}\s+and\s+(${NUM})${UNIT}(\s*\(?\s*exclusive)?`),
-    build: (m) => rangeCandidates(m, 'between', m[5] !== undefined),
+    examples: { yes: ['Must be between 1 and 100.', 'A value between 0.5 and 2 (exclusive).'], no: ['Choose between fast and slow.'] },
+    matches: re(String.raw`\bbetween\s+(${NUM})${GLOSS}\s+and\s+(${NUM})${UNIT}(\s*\(?\s*exclusive)?`),
+    yields: (m) => rangeCandidates(m, 'between', m[5] !== undefined),
   },
   {
     name: 'from-to',
-    pattern: re(String.raw`\bfrom\s+(${NUM})${GLOSS}\s+(?:to|through|up\s+to)\s+(${NUM})${UNIT}`),
-    build: (m) => rangeCandidates(m, 'from-to', false),
+    examples: { yes: ['Minutes, from 5 to 1440.', 'From 1 through 10 items.'], no: ['Copy from a to b.'] },
+    matches: re(String.raw`\bfrom\s+(${NUM})${GLOSS}\s+(?:to|through|up\s+to)\s+(${NUM})${UNIT}`),
+    yields: (m) => rangeCandidates(m, 'from-to', false),
   },
   {
     name: 'n-to-m',
-    pattern: re(String.raw`(${NUM})\s*(?:to|through|\.\.|–|—|-)\s*(${NUM})${UNIT}`),
-    build: (m, s) => {
+    examples: {
+      yes: ['Page size (1-100).', 'Name, 3 to 64 characters.', 'Number of results 1-50 (default: 10)'],
+      no: ['Released 2020-2024 under the MIT license, see the notes for details.', 'Between 1 and 5.'],
+    },
+    matches: re(String.raw`(${NUM})\s*(?:to|through|\.\.|–|—|-)\s*(${NUM})${UNIT}`),
+    yields: (m, s) => {
       const unit = unitOf(m[3], m[4]);
       // Anchored: the match goes on from its first number with `\s*` and the separator. Unanchored, with `\s*`
       // first, the regex would be retried at every position of a run of spaces with no separator after it
@@ -157,107 +205,129 @@ export const RULES: readonly Rule[] = [
       const lengthOrItems = unit !== undefined && (LENGTH_UNITS.test(unit) || ITEM_UNITS.test(unit));
       const parenthesized = /\(\s*$/.test(before) && /^\s*[),;]/.test(after);
       const introduced = /\b(?:range(?:\s+of)?|values?|between|from|of)\s*:?\s*$/i.test(before);
+      // "Number of results 1-50 (default: 10)": a short label, then the range, then the clause ends.
+      const labelled = /^(?:[A-Za-z]+\s+){1,5}$/.test(before) && /^\s*(?:$|[(.;,])/.test(after);
       // Words: "5 to 1440" after a comma or "is"; dashes only where nothing else reads that way (not dates).
       const wordy = separator === 'to' || separator === 'through' || separator === '..';
       if (/\bbetween\s+$|\bfrom\s+$/i.test(before)) return [];
-      if (!(lengthOrItems || parenthesized || introduced || (wordy && (copulaGuard(s, m.index) || /^\s*$/.test(before))))) return [];
+      if (!(lengthOrItems || parenthesized || introduced || labelled || (wordy && (copulaGuard(s, m.index) || /^\s*$/.test(before)))))
+        return [];
       return rangeCandidates(m, 'n-to-m', false);
     },
   },
   // ---- lower bounds
   {
     name: 'lower-inclusive',
-    pattern: re(String.raw`\b(?:${LOWER_INCLUSIVE})\s*(${NUM})${UNIT}`),
-    build: (m, s) => (followedByOf(s, m.index + m[0].length) ? [] : bound(m, 'lower', false, 1, 'lower-inclusive')),
+    examples: { yes: ['At least 3 characters.', 'Minimum: 10'], no: ['At least one of `a` or `b` must be set.'] },
+    matches: re(String.raw`\b(?:${LOWER_INCLUSIVE})\s*(${NUM})${UNIT}`),
+    requires: ['not-before-of'],
+    yields: (m) => bound(m, 'lower', false, 1, 'lower-inclusive'),
   },
   {
     name: 'lower-symbol',
-    pattern: re(String.raw`(?<![\w:'"\`])(?:>=|≥)\s*(${NUM})${UNIT}`),
-    build: (m) => bound(m, 'lower', false, 1, 'lower-symbol'),
+    examples: { yes: ['Limit (>= 1).'], no: ['Use `>=5` in the query.'] },
+    matches: re(String.raw`(?<![\w:'"\`])(?:>=|≥)\s*(${NUM})${UNIT}`),
+    yields: (m) => bound(m, 'lower', false, 1, 'lower-symbol'),
   },
   {
     name: 'lower-symbol-exclusive',
-    pattern: re(String.raw`(?<![<>=\w:'"\`])>\s*(${NUM})${UNIT}`),
-    build: (m) => bound(m, 'lower', true, 1, 'lower-symbol-exclusive'),
+    examples: { yes: ['Amount (> 0).'], no: ['Search syntax: stars:>1000'] },
+    matches: re(String.raw`(?<![<>=\w:'"\`])>\s*(${NUM})${UNIT}`),
+    yields: (m) => bound(m, 'lower', true, 1, 'lower-symbol-exclusive'),
   },
   {
     name: 'or-more',
-    pattern: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:more|greater|higher|above|larger|longer)\b`),
+    examples: { yes: ['Use 2 or more words.', '10 or greater.'], no: ['The 2 or more character language code.'] },
+    matches: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:more|greater|higher|above|larger|longer)\b`),
     // "The 2 or more character language code": what a code looks like is a pattern's business.
-    build: (m, s) =>
-      /^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)) ? [] : bound(m, 'lower', false, 1, 'or-more'),
+    requires: ['not-a-code'],
+    yields: (m) => bound(m, 'lower', false, 1, 'or-more'),
   },
   {
     name: 'lower-exclusive',
-    pattern: re(String.raw`\b(?:strictly\s+)?(?:greater|more|larger|higher)\s+than\s+(?!or\b)(${NUM})${UNIT}|\babove\s+(${NUM})${UNIT}`),
-    build: (m, s) => {
-      if (!copulaGuard(s, m.index) || /\bor\s+equal/i.test(s.slice(m.index + m[0].length, m.index + m[0].length + 12))) return [];
-      return m[1] !== undefined ? bound(m, 'lower', true, 1, 'lower-exclusive') : bound(m, 'lower', true, 4, 'lower-exclusive');
+    examples: {
+      yes: ['Must be greater than 0.', 'Amount, above 10'],
+      no: ['Values above 50 are slow.', 'Must be greater than or equal to 1.'],
     },
+    matches: re(String.raw`\b(?:strictly\s+)?(?:greater|more|larger|higher)\s+than\s+(?!or\b)(${NUM})${UNIT}|\babove\s+(${NUM})${UNIT}`),
+    requires: ['said-of-value'],
+    yields: (m) => (m[1] !== undefined ? bound(m, 'lower', true, 1, 'lower-exclusive') : bound(m, 'lower', true, 4, 'lower-exclusive')),
   },
   {
     name: 'positive',
-    pattern: re(String.raw`(?<!non[- ]?)(?<![\w\`"'-])(?:strictly\s+)?positive\b(?!\s+or\s+(?:zero|0)\b)(?![\`"'])`),
-    build: (m) => [wordBound(m, 'lower', 0, true, 'positive')],
+    examples: { yes: ['A positive integer.', 'Must be strictly positive.'], no: ['Non-positive values are ignored.', 'Positive or zero.'] },
+    matches: re(String.raw`(?<!non[- ]?)(?<![\w\`"'-])(?:strictly\s+)?positive\b(?!\s+or\s+(?:zero|0)\b)(?![\`"'])`),
+    yields: (m) => [wordBound(m, 'lower', 0, true, 'positive')],
   },
   {
     name: 'non-negative',
-    pattern: re(
+    examples: { yes: ['A non-negative number.', 'Zero or more.'], no: ['A negative offset counts from the end.'] },
+    matches: re(
       String.raw`\b(?:non-?negative|not\s+negative|never\s+negative|` +
         String.raw`zero\s+or\s+(?:more|greater|positive|above)|positive\s+or\s+(?:zero|0))\b`,
     ),
-    build: (m) => [wordBound(m, 'lower', 0, false, 'non-negative')],
+    yields: (m) => [wordBound(m, 'lower', 0, false, 'non-negative')],
   },
   // ---- upper bounds
   {
     name: 'upper-inclusive',
-    pattern: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
-    build: (m, s) => (followedByOf(s, m.index + m[0].length) ? [] : bound(m, 'upper', false, 1, 'upper-inclusive')),
+    examples: { yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.'], no: ['At most one of `a` or `b` may be set.'] },
+    matches: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
+    requires: ['not-before-of'],
+    yields: (m) => bound(m, 'upper', false, 1, 'upper-inclusive'),
   },
   {
     name: 'upper-symbol',
-    pattern: re(String.raw`(?<![\w:'"\`])(?:<=|≤)\s*(${NUM})${UNIT}`),
-    build: (m) => bound(m, 'upper', false, 1, 'upper-symbol'),
+    examples: { yes: ['Limit (<= 100).'], no: ['Filter `<=5` in a query.'] },
+    matches: re(String.raw`(?<![\w:'"\`])(?:<=|≤)\s*(${NUM})${UNIT}`),
+    yields: (m) => bound(m, 'upper', false, 1, 'upper-symbol'),
   },
   {
     name: 'upper-symbol-exclusive',
-    pattern: re(String.raw`(?<![<>=\w:'"\`])<(?![=>])\s*(${NUM})${UNIT}`),
-    build: (m) => bound(m, 'upper', true, 1, 'upper-symbol-exclusive'),
+    examples: { yes: ['Ratio (< 1).'], no: ['Tags like <b> are stripped.'] },
+    matches: re(String.raw`(?<![<>=\w:'"\`])<(?![=>])\s*(${NUM})${UNIT}`),
+    yields: (m) => bound(m, 'upper', true, 1, 'upper-symbol-exclusive'),
   },
   {
     name: 'or-less',
-    pattern: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:less|fewer|lower|below|smaller|shorter)\b`),
-    build: (m) => bound(m, 'upper', false, 1, 'or-less'),
+    examples: { yes: ['10 or fewer items.', '255 characters or less.'], no: ['Fewer items load faster.'] },
+    matches: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:less|fewer|lower|below|smaller|shorter)\b`),
+    yields: (m) => bound(m, 'upper', false, 1, 'or-less'),
   },
   {
     name: 'n-max',
-    pattern: re(String.raw`(${NUM})${UNIT}\s+(?:max|maximum)\b(?!\s+(?:of|number|length|size|value))`),
-    build: (m) => bound(m, 'upper', false, 1, 'n-max'),
+    examples: { yes: ['50 max.'], no: ['50 max length of the name.'] },
+    matches: re(String.raw`(${NUM})${UNIT}\s+(?:max|maximum)\b(?!\s+(?:of|number|length|size|value))`),
+    yields: (m) => bound(m, 'upper', false, 1, 'n-max'),
   },
   {
     name: 'upper-exclusive',
-    pattern: re(
+    examples: {
+      yes: ['Must be less than 100.', 'Timeout, under 30'],
+      no: ['Values below 10 are cached.', 'Must be less than or equal to 5.'],
+    },
+    matches: re(
       String.raw`\b(?:strictly\s+)?(?:less|fewer|smaller|shorter)\s+than\s+(?!or\b)(${NUM})${UNIT}|\b(?:below|under)\s+(${NUM})${UNIT}`,
     ),
-    build: (m, s) => {
-      if (!copulaGuard(s, m.index) || /\bor\s+equal/i.test(s.slice(m.index + m[0].length, m.index + m[0].length + 12))) return [];
-      return m[1] !== undefined ? bound(m, 'upper', true, 1, 'upper-exclusive') : bound(m, 'upper', true, 4, 'upper-exclusive');
-    },
+    requires: ['said-of-value'],
+    yields: (m) => (m[1] !== undefined ? bound(m, 'upper', true, 1, 'upper-exclusive') : bound(m, 'upper', true, 4, 'upper-exclusive')),
   },
   // ---- lengths named as such: "max length 64", "minimum length of 3"
   {
     name: 'length-named',
-    pattern: re(String.raw`\b(max(?:imum)?|min(?:imum)?)\.?\s+length(?:\s+(?:of|is))?:?\s*(${NUM})`),
-    build: (m) => bound(m, /^max/i.test(m[1] ?? '') ? 'upper' : 'lower', false, 2, 'length-named', { forcedUnit: 'characters' }),
+    examples: { yes: ['Max length 64.', 'Minimum length of 3.'], no: ['The length of the name.'] },
+    matches: re(String.raw`\b(max(?:imum)?|min(?:imum)?)\.?\s+length(?:\s+(?:of|is))?:?\s*(${NUM})`),
+    yields: (m) => bound(m, /^max/i.test(m[1] ?? '') ? 'upper' : 'lower', false, 2, 'length-named', { forcedUnit: 'characters' }),
   },
   // ---- exact lengths: "exactly 3 characters", "3-letter", "two-letter"
   {
     name: 'exact-length',
-    pattern: re(
+    examples: { yes: ['Exactly 6 digits.', 'A 3-letter code.', '2 character country codes.'], no: ['Several characters.'] },
+    matches: re(
       String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|` +
         String.raw`(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`,
     ),
-    build: (m) => {
+    yields: (m) => {
       const parsed = parseNumber(m[1] ?? m[2] ?? m[3] ?? '');
       if (parsed === undefined) return [];
       return [
@@ -268,54 +338,62 @@ export const RULES: readonly Rule[] = [
   // ---- non-empty, negation read as the constraint it states
   {
     name: 'non-empty',
-    pattern: re(
+    examples: { yes: ['A non-empty list.', 'Must not be empty.'], no: ['Returned if not empty.', 'May be empty.'] },
+    matches: re(
       String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|` +
         String.raw`cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`,
     ),
-    build: (m, s) => (/\b(?:if|when|unless|whether)\s+$/i.test(textBefore(s, m.index)) ? [] : [simple('nonEmpty', m, 'non-empty')]),
+    requires: ['not-conditional'],
+    yields: (m) => [simple('nonEmpty', m, 'non-empty')],
   },
   // ---- read-only
   {
     name: 'read-only',
-    pattern: re(
+    examples: { yes: ['This field is read-only.', 'Immutable (read-only).'], no: ['Open the file in read-only mode.'] },
+    matches: re(
       String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
         String.raw`(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|` +
         String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
         String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
     ),
-    build: (m) => [simple('readOnly', m, 'read-only')],
+    yields: (m) => [simple('readOnly', m, 'read-only')],
   },
   // ---- defaults
   {
     name: 'default',
-    pattern: re(
+    examples: { yes: ['Defaults to 10.', '(default: `open`)', '(Optional, default true)'], no: ['No fallback is given.'] },
+    matches: re(
       String.raw`\bdefaults?\s+(?:to|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|\(\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|` +
         // "(Optional, default true)": a default given after another remark in the same parentheses.
         String.raw`\(\s*optional\s*,\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|\bdefault:\s*`,
     ),
-    build: (m, s) => defaultCandidate(m, s),
+    yields: (m, s) => defaultCandidate(m, s),
   },
   // ---- formats
   {
     name: 'yyyy-mm-dd',
-    pattern: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?)?`),
-    build: (m) => [formatCandidate(m, /HH/i.test(m[0]) ? 'date-time' : 'date', 'yyyy-mm-dd')],
+    examples: { yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.'], no: ['Date in any format.'] },
+    matches: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?)?`),
+    yields: (m) => [formatCandidate(m, /HH/i.test(m[0]) ? 'date-time' : 'date', 'yyyy-mm-dd')],
   },
   {
     name: 'dd-mm-yyyy',
-    pattern: re(String.raw`\b(?:DD|MM)[/.-](?:MM|DD)[/.-](?:YYYY|YY)\b|\bYYYY/MM/DD\b`),
-    build: (m) => [formatCandidate(m, undefined, 'dd-mm-yyyy')],
+    examples: { yes: ['Date as DD/MM/YYYY.'], no: ['Date as YYYY-MM-DD.'] },
+    matches: re(String.raw`\b(?:DD|MM)[/.-](?:MM|DD)[/.-](?:YYYY|YY)\b|\bYYYY/MM/DD\b`),
+    yields: (m) => [formatCandidate(m, undefined, 'dd-mm-yyyy')],
   },
   {
     name: 'hh-mm',
-    pattern: re(String.raw`(?<![\w-])HH:MM(?::SS)?\b`),
-    build: (m, s) =>
-      /YYYY/i.test(s) ? [] : [{ ...formatCandidate(m, /:SS/i.test(m[0]) ? 'time' : undefined, 'hh-mm'), templates: [m[0].toUpperCase()] }],
+    examples: { yes: ['Time of day (HH:MM).', 'HH:MM:SS, 24-hour.'], no: ['Date and time, YYYY-MM-DD HH:MM.'] },
+    matches: re(String.raw`(?<![\w-])HH:MM(?::SS)?\b`),
+    requires: ['no-date-template'],
+    yields: (m) => [{ ...formatCandidate(m, /:SS/i.test(m[0]) ? 'time' : undefined, 'hh-mm'), templates: [m[0].toUpperCase()] }],
   },
   {
     name: 'iso-8601',
-    pattern: re(String.raw`\bISO[ -]?8601\b`),
-    build: (m, s) => [
+    examples: { yes: ['An ISO 8601 timestamp.', 'Duration in ISO-8601.'], no: ['An RFC 3339 date.'] },
+    matches: re(String.raw`\bISO[ -]?8601\b`),
+    yields: (m, s) => [
       formatCandidate(
         m,
         /\bduration\b/i.test(s)
@@ -331,23 +409,27 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'rfc-3339',
-    pattern: re(String.raw`\bRFC[ -]?3339\b`),
-    build: (m, s) => [formatCandidate(m, /full-date/i.test(s) ? 'date' : 'date-time', 'rfc-3339')],
+    examples: { yes: ['An RFC 3339 date-time.', 'RFC3339 full-date.'], no: ['An ISO 8601 date.'] },
+    matches: re(String.raw`\bRFC[ -]?3339\b`),
+    yields: (m, s) => [formatCandidate(m, /full-date/i.test(s) ? 'date' : 'date-time', 'rfc-3339')],
   },
   {
     name: 'iso-4217',
-    pattern: re(String.raw`\bISO[ -]?4217\b`),
-    build: (m) => [{ ...formatCandidate(m, undefined, 'iso-4217'), keyword: 'enum' }],
+    examples: { yes: ['An ISO 4217 currency code.'], no: ['A currency name.'] },
+    matches: re(String.raw`\bISO[ -]?4217\b`),
+    yields: (m) => [{ ...formatCandidate(m, undefined, 'iso-4217'), keyword: 'enum' }],
   },
   {
     name: 'iso-code',
-    pattern: re(String.raw`\bISO[ -]?(?!8601\b|4217\b)\d{3,5}(?:-\d)?\b`),
-    build: (m) => [formatCandidate(m, undefined, 'iso-code')],
+    examples: { yes: ['An ISO 3166-1 country code.', 'ISO 639 language.'], no: ['ISO 8601 date.', 'ISO 4217 code.'] },
+    matches: re(String.raw`\bISO[ -]?(?!8601\b|4217\b)\d{3,5}(?:-\d)?\b`),
+    yields: (m) => [formatCandidate(m, undefined, 'iso-code')],
   },
   {
     name: 'iso-word',
-    pattern: re(String.raw`\bISO\b(?![ -]?\d)(?:[ -]+(?:formatted|standard|compliant|style))?[ -]+(\w+)(?:[ -]+(\w+))?`),
-    build: (m) => {
+    examples: { yes: ['ISO country code.', 'An ISO date.', 'ISO currency code.'], no: ['ISO 8601 date.', 'ISO compliant tools.'] },
+    matches: re(String.raw`\bISO\b(?![ -]?\d)(?:[ -]+(?:formatted|standard|compliant|style))?[ -]+(\w+)(?:[ -]+(\w+))?`),
+    yields: (m) => {
       const words = `${m[1] ?? ''} ${m[2] ?? ''}`.toLowerCase();
       if (/\bcurrenc/.test(words)) return [{ ...formatCandidate(m, undefined, 'iso-word'), keyword: 'enum' }];
       if (/\b(?:country|language|region|locale|code)/.test(words)) return [formatCandidate(m, undefined, 'iso-word')];
@@ -357,35 +439,57 @@ export const RULES: readonly Rule[] = [
       return [];
     },
   },
-  { name: 'uuid', pattern: re(String.raw`\b(?:UUID|GUID)s?\b`), build: (m) => [formatCandidate(m, 'uuid', 'uuid')] },
+  {
+    name: 'uuid',
+    examples: { yes: ['The project UUID.', 'GUIDs of the users.'], no: ['The project name.'] },
+    matches: re(String.raw`\b(?:UUID|GUID)s?\b`),
+    yields: (m) => [formatCandidate(m, 'uuid', 'uuid')],
+  },
   {
     name: 'email',
+    examples: { yes: ['A valid email address.', 'Must be an e-mail.'], no: ['A valid name.', 'Sent by email.'] },
     // `\s*` then `(?:\s+address)?` share the spaces: on "valid" + spaces + "#" every split would be tried
     // (quadratic). `(?=(\s*))\1` takes all the spaces with no way back (a possessive `\s*`); giving some back only
     // helps when nothing matches after the spaces, and then the word alone matches: the `|\b` branch.
-    pattern: re(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)(?:(?=(\s*))\1(?:e-?mail)?(?:\s+address)?\b|\b)`),
-    build: (m) => (/e-?mail/i.test(m[0]) ? [formatCandidate(m, 'email', 'email')] : []),
+    matches: re(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)(?:(?=(\s*))\1(?:e-?mail)?(?:\s+address)?\b|\b)`),
+    yields: (m) => (/e-?mail/i.test(m[0]) ? [formatCandidate(m, 'email', 'email')] : []),
   },
   {
     name: 'url',
-    pattern: re(String.raw`\b(?:valid|well-formed|absolute|fully[- ]qualified|must\s+be\s+an?)\s+(?:https?\s+)?(?:URL|URI)\b`),
-    build: (m) => [formatCandidate(m, 'uri', 'url')],
+    examples: { yes: ['A valid URL.', 'Must be an absolute URI.'], no: ['The URL of the page.'] },
+    matches: re(String.raw`\b(?:valid|well-formed|absolute|fully[- ]qualified|must\s+be\s+an?)\s+(?:https?\s+)?(?:URL|URI)\b`),
+    yields: (m) => [formatCandidate(m, 'uri', 'url')],
   },
-  { name: 'ip', pattern: re(String.raw`\bIPv([46])\b`), build: (m) => [formatCandidate(m, `ipv${m[1] ?? '4'}`, 'ip')] },
-  { name: 'e164', pattern: re(String.raw`\bE\.164\b`), build: (m) => [formatCandidate(m, undefined, 'e164')] },
+  {
+    name: 'ip',
+    examples: { yes: ['An IPv4 address.', 'IPv6 only.'], no: ['An IP address.'] },
+    matches: re(String.raw`\bIPv([46])\b`),
+    yields: (m) => [formatCandidate(m, `ipv${m[1] ?? '4'}`, 'ip')],
+  },
+  {
+    name: 'e164',
+    examples: { yes: ['Phone number in E.164.'], no: ['A phone number.'] },
+    matches: re(String.raw`\bE\.164\b`),
+    yields: (m) => [formatCandidate(m, undefined, 'e164')],
+  },
   {
     name: 'semver',
-    pattern: re(String.raw`\bsemver\b|\bsemantic\s+version(?:ing)?\b`),
-    build: (m) => [formatCandidate(m, undefined, 'semver')],
+    examples: { yes: ['A semver range.', 'Semantic versioning string.'], no: ['The version.'] },
+    matches: re(String.raw`\bsemver\b|\bsemantic\s+version(?:ing)?\b`),
+    yields: (m) => [formatCandidate(m, undefined, 'semver')],
   },
   {
     name: 'in-format',
-    pattern: re(
+    examples: {
+      yes: ['In YYYY format.', 'In the form of a slug.', 'Must match the pattern.'],
+      no: ['In JSON format.', 'In Markdown format.'],
+    },
+    matches: re(
       String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|` +
         String.raw`\bformatted\s+(?:as|like)\b|\bin\s+the\s+(?:form|format)\s+(?:of\s+)?|` +
         String.raw`\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`,
     ),
-    build: (m, s) => {
+    yields: (m, s) => {
       const named = (m[1] ?? '').toLowerCase();
       const following = `${named} ${s.slice(m.index + m[0].length, m.index + m[0].length + 40)}`.toLowerCase();
       if (
@@ -405,49 +509,65 @@ export const RULES: readonly Rule[] = [
   // ---- required / optional
   {
     name: 'is-required',
-    pattern: re(
+    examples: {
+      yes: ['The currency is required.', 'Must be provided.', 'Name (required).'],
+      no: ['Required when method is `update`.', 'Is not required.'],
+    },
+    matches: re(
       String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|` +
         String.raw`\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|` +
         String.raw`given|specified|supplied|set|included|present|sent|passed)\b|` +
         String.raw`\(\s*(?:required|mandatory)\s*\)`,
     ),
-    build: (m, s) => requiredCandidate(m, s, 'before'),
+    yields: (m, s) => requiredCandidate(m, s, 'before'),
   },
   {
     name: 'always-provide',
-    pattern: re(
+    examples: {
+      yes: ['Always provide the namespace.', "Requires 'name' and 'url'."],
+      no: ['You must provide the full absolute path.', 'Image mode, which requires `markerPopup`.'],
+    },
+    matches: re(
       String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|` +
         String.raw`\brequires?\s+(?=(?:a|an|the)\s|[\`'"])`,
     ),
-    build: (m, s) => requiredCandidate(m, s, 'after'),
+    yields: (m, s) => requiredCandidate(m, s, 'after'),
   },
   {
     name: 'required-word',
-    pattern: re(
+    examples: { yes: ['Required.', 'A required field.'], no: ['The required fields of the form are listed.'] },
+    matches: re(
       String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|` +
         String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
     ),
-    build: (m, s) => requiredCandidate(m, s, 'self'),
+    yields: (m, s) => requiredCandidate(m, s, 'self'),
   },
   {
     name: 'optional',
-    pattern: re(
+    examples: { yes: ['Optional.', 'Can be omitted.', 'If omitted, all are returned.'], no: ['Not optional.'] },
+    matches: re(
       String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|` +
         String.raw`\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
     ),
-    build: (m, s) => (/\bnot\s+$/i.test(textBefore(s, m.index)) ? [] : [simple('optional', m, 'optional')]),
+    requires: ['not-negated'],
+    yields: (m) => [simple('optional', m, 'optional')],
   },
   // ---- templates: "(format: GHSA-xxxx-xxxx-xxxx)", "in format 'user:ID' or 'team:ID'"
   {
     name: 'format-template',
-    pattern: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
-    build: (m, s) => templateCandidate(m, s),
+    examples: {
+      yes: ['(format: GHSA-xxxx-xxxx-xxxx)', "In format 'user:ID' or 'team:ID'."],
+      no: ['Format the output nicely.', 'In format below.'],
+    },
+    matches: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
+    yields: (m, s) => templateCandidate(m, s),
   },
   // ---- one value only: "('indexed' only)"
   {
     name: 'only-value',
-    pattern: re(String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)`),
-    build: (m) => [
+    examples: { yes: ["Status ('indexed' only)."], no: ['Only indexed documents.'] },
+    matches: re(String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)`),
+    yields: (m) => [
       {
         kind: 'enum',
         values: [m[1] ?? m[2] ?? m[3] ?? ''],
@@ -462,23 +582,47 @@ export const RULES: readonly Rule[] = [
   // ---- values glossed in parentheses: "local branches ('local'), remote branches ('remote') or all branches ('all')"
   {
     name: 'glossed-values',
-    pattern: re(String.raw`^(?:[^()]*\(\s*['\x60"][\w.-]+['\x60"]\s*\)){2}`),
-    build: (_m, s) => glossedValues(s),
+    examples: { yes: ["Local branches ('local'), remote branches ('remote') or all ('all')."], no: ["Local branches ('local') only."] },
+    matches: re(String.raw`^(?:[^()]*\(\s*['\x60"][\w.-]+['\x60"]\s*\)){2}`),
+    yields: (_m, s) => glossedValues(s),
   },
   // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"
   {
     name: 'labelled-values',
-    pattern: re(String.raw`:[ \t]*(?=['"\x60“])|\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)`),
-    build: (m, s) => labelledValues(m, s),
+    examples: {
+      yes: ["State: 'active', 'pending', 'expired'.", 'Include archived (true/false).', 'State (draft|open|merged).'],
+      no: [
+        "Examples: 'a', 'b'.",
+        "Duration: '30m', '2h'.",
+        'Starting point (commit/branch) for new branch creation.',
+        'Example without arguments: `a` or `b`.',
+      ],
+    },
+    matches: re(String.raw`:[ \t]*(?=['"\x60“])|\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)`),
+    yields: (m, s) => labelledValues(m, s),
+  },
+  // ---- a bare list under a label whose default is one of them: "Resource type: cpu, memory, network (default: cpu)"
+  {
+    name: 'labelled-default-values',
+    examples: {
+      yes: ['Resource type: cpu, memory, network (default: cpu)'],
+      no: ['Time range: 1h, 6h, 24h (default: 1h)', 'Resource type: cpu, memory, network (default: disk)'],
+    },
+    matches: re(String.raw`:[ \t]*(?=[A-Za-z][\w-]*[ \t]*,)`),
+    yields: (m, s) => labelledDefaultValues(m, s),
   },
   // ---- value lists: "one of `a`, `b`", "either asc or desc", "allowed values: x, y"
   {
     name: 'one-of',
-    pattern: re(
+    examples: {
+      yes: ['One of `a`, `b` or `c`.', 'Either asc or desc.', 'Allowed values: x, y.'],
+      no: ["One of the user's accounts.", 'One of low, medium or high priority tasks.'],
+    },
+    matches: re(
       String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|` +
         String.raw`(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`,
     ),
-    build: (m, s) => enumCandidate(m, s),
+    yields: (m, s) => enumCandidate(m, s),
   },
 ];
 
@@ -515,6 +659,9 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
   ];
 }
 
+/** Words anywhere in a label that make its list examples ("Example without arguments:", "looks like a filename:"). */
+const EXAMPLE_IN_LABEL = /\b(?:examples?|e\.\s?g|such\s+as|looks?\s+like|for\s+instance)\b/i;
+
 /** Words before a colon that introduce examples or a syntax, not the allowed values. */
 const EXAMPLE_LABEL = /\b(?:examples?|e\.\s?g\.?|eg|such\s+as|like|syntax|i\.\s?e\.?|usage|note|see|returns?)\s*$/i;
 
@@ -531,6 +678,9 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     const values = (inner[1] ?? '').split(/[|/]/).map((v) => v.trim());
     if (values.every((v) => /^\d/.test(v))) return [];
     const end = m.index + 1 + inner[0].length - 1;
+    // "Starting point (commit/branch) for new branch creation": kinds glossed mid-phrase, not the values; a list
+    // of values ends its clause.
+    if (!(inner[1] ?? '').includes('|') && !/^\s*(?:$|[.;,:)]|-\s|—)/.test(sentence.slice(end + 1))) return [];
     return [
       { kind: 'enum', values, quoted: false, start: m.index + 1, end, phrase: sentence.slice(m.index, end + 1), rule: 'labelled-values' },
     ];
@@ -540,6 +690,7 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
   const after = sentence.slice(list.end);
   {
     if (!list.quoted || EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
+    if (EXAMPLE_IN_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index))) return [];
     if (!/^\s*(?:$|[.;)(]|-\s|—)/.test(after)) return [];
   }
   if (list.values.every((v) => /^[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}$/.test(v))) return [];
@@ -553,6 +704,29 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
       end: list.end,
       phrase: sentence.slice(start, list.end).trim(),
       rule: 'labelled-values',
+    },
+  ];
+}
+
+/** A bare list after a label's colon, followed by "(default: X)" with X one of its values. */
+export function labelledDefaultValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
+  if (EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
+  const start = m.index + m[0].length;
+  const list = parseValueList(sentence, start);
+  if (list === undefined || list.quoted) return [];
+  // The default may sit as the last value's gloss ("network (default: cpu)"), which the list reads past.
+  const named = /\(\s*defaults?\s*(?::|is|to|=)?\s*([\w-]+)\s*\)/i.exec(sentence.slice(start, list.end + 40))?.[1];
+  if (named === undefined || !list.values.includes(named)) return [];
+  if (list.values.every((v) => /^[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}$/.test(v))) return [];
+  return [
+    {
+      kind: 'enum',
+      values: list.values,
+      quoted: false,
+      start,
+      end: list.end,
+      phrase: sentence.slice(start, list.end).trim(),
+      rule: 'labelled-default-values',
     },
   ];
 }
@@ -597,7 +771,7 @@ export function formatCandidate(m: RegExpExecArray, format: string | undefined, 
 
 /** Conditional requirement ("required when...", "if set, X must also be provided"): not a `required` home. */
 export function isConditional(sentence: string, start: number, end: number): boolean {
-  if (/^\s*(?:if|when|unless|whenever|only)\b/i.test(sentence)) return true;
+  if (/^[\s*-]*(?:if|when|unless|whenever|only)\b/i.test(sentence)) return true;
   // "For namespaced resources, always provide the namespace": said of some values only.
   if (/^[\s*-]*for\s+[^,.;]{1,60},/i.test(sentence) && start > sentence.indexOf(',')) return true;
   if (/\balso\b/i.test(sentence.slice(start, end))) return true;
@@ -613,6 +787,8 @@ export function requiredCandidate(m: RegExpExecArray, sentence: string, subject:
   const end = m.index + m[0].length;
   if (isConditional(sentence, start, end)) return [];
   if (/\b(?:not|never|no\s+longer|n't)\s+$/i.test(textBefore(sentence, start))) return [];
+  // "image mode, which requires `markerPopup`": a requirement of one value of another parameter, not of the call.
+  if (subject === 'after' && /\b(?:which|that)\s+(?:also\s+|then\s+)?$/i.test(textBefore(sentence, start))) return [];
   // "must provide the full absolute path to ...": a requirement on the value's form, not on its presence.
   if (subject === 'after' && /^\s*(?:the\s+|an?\s+)?(?:full|complete|absolute|exact|valid|correct)\b/i.test(sentence.slice(end))) return [];
   return [{ kind: 'required', subject, start, end, phrase: m[0].trim(), rule: subject === 'after' ? 'always-provide' : 'is-required' }];
@@ -631,22 +807,16 @@ export const ADVICE =
 /** Every candidate constraint in one sentence, in order of position, without duplicates. */
 export function extractCandidates(sentence: string): Candidate[] {
   const candidates = extractAll(sentence);
-  return ADVICE.test(sentence) ? candidates.filter((c) => c.kind !== 'bound') : candidates;
+  const advice = ADVICE.test(sentence);
+  const refused = REFUSED.test(sentence);
+  return candidates.filter((c) => !(advice && c.kind === 'bound') && !(refused && c.kind === 'format'));
 }
 
+/** A format the sentence refuses ("ISO country codes (e.g. 'us') are not supported"): no format to encode. */
+export const REFUSED = /\b(?:is|are)\s+not\s+(?:supported|accepted|allowed|valid)\b/i;
+
 function extractAll(sentence: string): Candidate[] {
-  const out: Candidate[] = [];
-  for (const rule of RULES) {
-    rule.pattern.lastIndex = 0;
-    for (let match = rule.pattern.exec(sentence); match !== null; match = rule.pattern.exec(sentence)) {
-      if (match[0] === '') {
-        rule.pattern.lastIndex++;
-        continue;
-      }
-      out.push(...rule.build(match, sentence));
-    }
-  }
-  return dedupe(out).sort((a, b) => a.start - b.start || a.end - b.end);
+  return dedupe(RULES.flatMap((rule) => applyRule(rule, sentence))).sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /**

@@ -64,14 +64,52 @@ export function trivialBound(keyword: string, value: number): boolean {
  * every integer, generators write int32/int64 limits. And upper bounds no realistic value comes near: a million
  * and more, ten thousand characters and more, a thousand items and more. Neither surprises a model or an engineer.
  */
-export function unrealisticBound(keyword: string, value: number): boolean {
+export function unrealisticBound(keyword: string, value: number, name = ''): boolean {
   const limit = Math.abs(value);
   if ([2 ** 53 - 1, 2 ** 53, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1].includes(limit)) return true;
-  if (keyword === 'maximum' || keyword === 'exclusiveMaximum') return value >= 1_000_000;
-  if (keyword === 'maxLength') return value >= 10_000;
+  if (keyword === 'maximum' || keyword === 'exclusiveMaximum') return value >= 1_000_000 || (value >= 1000 && namedAs(RESULT_COUNT, name));
+  if (keyword === 'maxLength') return value >= 10_000 || (value >= 255 && namedAs(IDENTIFIER, name));
   if (keyword === 'maxItems' || keyword === 'maxProperties') return value >= 1000;
   return false;
 }
+
+/**
+ * A parameter named as an identifier, a name or an address: a cap of 255 characters and more is the storage limit
+ * of such values (file and ref names, `VARCHAR(255)`, 2048-character URLs), which no real value reaches.
+ */
+export const IDENTIFIER = new Set([
+  'id',
+  'ids',
+  'name',
+  'names',
+  'ref',
+  'refs',
+  'branch',
+  'tag',
+  'remote',
+  'url',
+  'uri',
+  'path',
+  'key',
+  'slug',
+  'handle',
+  'target',
+]);
+
+/** A parameter that caps how many results come back: a cap of a thousand and more is never the caller's concern. */
+export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults', 'maxcount']);
+
+/** The last word of a parameter name (`branchName` → `name`, `remote_branch` → `branch`), or the words of a compound (`page_size` → `pagesize`). */
+export function lastWord(name: string): string {
+  const parts = name.split(/[_\s-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((p) => p !== '');
+  return (parts[parts.length - 1] ?? '').toLowerCase();
+}
+
+const namedAs = (words: ReadonlySet<string>, name: string): boolean =>
+  words.has(lastWord(name)) || words.has(name.replace(/[_\s-]+/g, '').toLowerCase());
+
+/** Formats that name a type's width (OpenAPI's `int32`, `double`): their limits are type limits, left alone too. */
+export const TYPE_WIDTH_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
 
 /**
  * An enum whose values a model cannot read: numbers (`60, 300, 600`) or one-character codes. Words, names and
@@ -120,7 +158,7 @@ export function schemaOnly(
       const site = firstSite(view, spec.keyword);
       if (site === undefined || typeof site.value !== 'number') continue;
       const value = site.value;
-      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value)) continue;
+      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value, node.name)) continue;
       const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
         if (c.kind === 'bound') {
           const target = boundTarget(owner, c);
@@ -185,7 +223,7 @@ export function schemaOnly(
     }
 
     const format = firstSite(view, 'format');
-    if (format !== undefined && typeof format.value === 'string') {
+    if (format !== undefined && typeof format.value === 'string' && !TYPE_WIDTH_FORMATS.has(format.value)) {
       const name = format.value;
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format');
       const vocabulary = FORMAT_VOCABULARY[name] ?? new RegExp(`\\b(?:${escapeRegExp(name)}|format)\\b`, 'i');

@@ -215,7 +215,7 @@ describe('rules with a lookbehind or shared spaces (prose.ts)', () => {
   const rule = (name: string): RegExp => {
     const found = RULES.find((r) => r.name === name);
     if (found === undefined) throw new Error(name);
-    return found.pattern;
+    return found.matches;
   };
   const texts = [
     'Must be a valid email address.',
