@@ -168,13 +168,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
 
   const worker = new Worker({
     config,
-    stream: await createKafkaStream(
-      config.kafka.client,
-      connection.options,
-      streamOptions(config),
-      deliveryObserver(metrics),
-      logger,
-    ),
+    stream: await createKafkaStream(config.kafka.client, connection.options, streamOptions(config), deliveryObserver(metrics), logger),
     schemas,
     metrics,
     logger,
