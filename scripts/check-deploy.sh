@@ -7,7 +7,8 @@
 #   3. chart invariants on the rendered output: every worker setting of src/config/settings.ts is set, within
 #      its bounds,
 #      terminationGracePeriodSeconds is above SHUTDOWN_TIMEOUT_MS, autoscalers are capped at the partition
-#      count, and rendering fails when KEDA and the HPA are both enabled;
+#      count, KEDA's OAUTHBEARER credentials come from the ConfigMap and Secret, and rendering fails when KEDA and
+#      the HPA are both enabled;
 #   4. promtool check rules and promtool test rules on deploy/prometheus/;
 #   5. the Grafana dashboard is JSON with a description on every panel; deploy/compose.yaml sets only
 #      variables the worker reads.
@@ -212,6 +213,29 @@ if "KAFKA_GROUP_INSTANCE_ID" in next(d for d in docs if d["kind"] == "ConfigMap"
 if problems:
     print("\n".join(problems)); sys.exit(1)
 PY
+check "KEDA with OAUTHBEARER: the scaler's token URL, scope and client id from the ConfigMap, its secret from the Secret" python3 - "$work/rendered-keda-oauth-values.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+kind = lambda k: next(d for d in docs if d["kind"] == k)
+cm, auth, scaled = kind("ConfigMap"), kind("TriggerAuthentication")["spec"], kind("ScaledObject")
+refs = {r["parameter"]: (r["name"], r["key"]) for r in auth.get("configMapTargetRef", [])}
+secrets = {r["parameter"]: (r["name"], r["key"]) for r in auth.get("secretTargetRef", [])}
+name = cm["metadata"]["name"]
+want = {"oauthTokenEndpointUri": (name, "KAFKA_OAUTH_TOKEN_URL"), "scopes": (name, "KAFKA_OAUTH_SCOPE"), "username": (name, "KAFKA_OAUTH_CLIENT_ID")}
+problems = [f"configMapTargetRef {p} is {refs.get(p)}, expected {w}" for p, w in want.items() if refs.get(p) != w]
+problems += [f"ConfigMap {key} is empty" for _, key in want.values() if not cm["data"].get(key)]
+if secrets != {"password": ("kafka-oauth-client", "client-secret")}:
+    problems.append(f"secretTargetRef is {secrets}, expected the client secret only")
+trigger = scaled["spec"]["triggers"][0]
+if trigger["metadata"].get("sasl") != "oauthbearer" or trigger["metadata"].get("tls") != "enable":
+    problems.append(f"trigger sasl/tls are {trigger['metadata'].get('sasl')}/{trigger['metadata'].get('tls')}")
+if trigger.get("authenticationRef", {}).get("name") != kind("TriggerAuthentication")["metadata"]["name"]:
+    problems.append("the trigger does not use the TriggerAuthentication")
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+PY
+check "rendering fails with KEDA and an OAuth audience (KEDA's scaler sends none)" expect_render_failure "KEDA's kafka scaler asks its tokens without an audience" \
+  -f "$CHART/ci/oauth-values.yaml" --set keda.enabled=true
 check "kafkajs (default values): a Deployment, no static membership" field_check "$work/rendered-default.yaml" ConfigMap data.KAFKA_GROUP_INSTANCE_ID ""
 check "rendering fails with KEDA and HPA both enabled" expect_render_failure "mutually exclusive" --set keda.enabled=true --set autoscaling.enabled=true
 check "rendering fails with SASL but no Secret" expect_render_failure "kafka.sasl.existingSecret" --set kafka.sasl.mechanism=plain

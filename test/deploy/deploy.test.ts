@@ -40,9 +40,9 @@ describe('scripts/check-deploy.sh', () => {
     const summary = /^check-deploy: (\d+) passed, (\d+) failed$/m.exec(result.stdout);
     expect(summary, result.stdout).not.toBeNull();
     expect(Number(summary?.[2])).toBe(0);
-    // 6 values files x 4 checks, caps, grace period, the two controllers, 3 expected render failures, 3 promtool,
-    // dashboard, compose.
-    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(37);
+    // 8 values files x 4 checks, caps, grace period, the two controllers, KEDA's OAuth credentials, 4 expected
+    // render failures, 3 promtool, dashboard, compose.
+    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(47);
     const valuesFiles = [
       'default values',
       'ci/keda-values.yaml',
@@ -51,6 +51,7 @@ describe('scripts/check-deploy.sh', () => {
       'ci/sasl-tls-values.yaml',
       'ci/platformatic-values.yaml',
       'ci/oauth-values.yaml',
+      'ci/keda-oauth-values.yaml',
     ];
     for (const values of valuesFiles) {
       expect(result.stdout).toContain(`ok    helm lint --strict (${values})`);
@@ -60,6 +61,10 @@ describe('scripts/check-deploy.sh', () => {
     // Both clients' controllers: a Deployment for kafkajs, a StatefulSet with stable identities for platformatic.
     expect(result.stdout).toContain('ok    kafkajs (default values): a Deployment, no static membership');
     expect(result.stdout).toContain('ok    platformatic: a StatefulSet, KAFKA_GROUP_INSTANCE_ID from the pod name, KEDA scaling it');
+    expect(result.stdout).toContain(
+      "ok    KEDA with OAUTHBEARER: the scaler's token URL, scope and client id from the ConfigMap, its secret from the Secret",
+    );
+    expect(result.stdout).toContain("ok    rendering fails with KEDA and an OAuth audience (KEDA's scaler sends none)");
     expect(result.stdout).toContain('ok    promtool test rules deploy/prometheus/alerts.test.yaml');
   }, 240_000);
 

@@ -6,8 +6,11 @@
  *
  * Sign-in, then refresh across several expiries while calls keep flowing (the broker makes the clients
  * re-authenticate when a token runs out): every call once on its topic, no secret or token in the output. A wrong
- * client secret: one fatal line that says so, exit 1, nothing consumed. The harness's own clients use the
- * broker's PLAINTEXT listener. Runs on TEST_KAFKA_CLIENT (.ci/run runs it on both clients).
+ * client secret: one fatal line that says so, exit 1, nothing consumed. The provider out of reach (a relay in front
+ * of its token endpoint taken down, the provider itself and the broker's JWKS untouched): while the token is valid
+ * the stream goes on and the refresh is retried and reported; past expiry one line says so; once the endpoint is
+ * back the worker has a new token and every call arrives once. The harness's own clients use the broker's
+ * PLAINTEXT listener. Runs on TEST_KAFKA_CLIENT (.ci/run runs it on both clients).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +31,7 @@ import {
   sumOffsets,
   tally,
 } from './harness.js';
-import { pointHarnessAt, startOwnBroker, type OwnBroker, type OwnOAuth } from './own-broker.js';
+import { pointHarnessAt, startCountingProxy, startOwnBroker, type CountingProxy, type OwnBroker, type OwnOAuth } from './own-broker.js';
 import { workerSuite } from './worker-suite.js';
 
 const TOKEN_TTL_S = 30;
@@ -54,18 +57,32 @@ function oauth(): OwnOAuth {
   return broker.oauth;
 }
 
-function oauthEnv(secretFile = oauth().clientSecretFile): Record<string, string> {
+function oauthEnv(secretFile = oauth().clientSecretFile, tokenUrl = oauth().tokenUrl): Record<string, string> {
   return {
     KAFKA_BROKERS: oauth().brokers,
     KAFKA_SASL_MECHANISM: 'oauthbearer',
-    KAFKA_OAUTH_TOKEN_URL: oauth().tokenUrl,
+    KAFKA_OAUTH_TOKEN_URL: tokenUrl,
     KAFKA_OAUTH_CLIENT_ID: oauth().clientId,
     KAFKA_OAUTH_CLIENT_SECRET_FILE: secretFile,
     KAFKA_OAUTH_SCOPE: 'kafka',
   };
 }
 
-const obtained = (lines: readonly { msg?: string }[]): number => lines.filter((l) => l.msg === 'OAUTHBEARER: access token obtained').length;
+type LogLine = { msg?: string; level?: number; component?: string };
+const obtained = (lines: readonly LogLine[]): number => lines.filter((l) => l.msg === 'OAUTHBEARER: access token obtained').length;
+const REFRESH_FAILED = 'OAUTHBEARER: token refresh failed; the current token stays in use while it is valid';
+const refreshFailures = (lines: readonly LogLine[]): number => lines.filter((l) => l.msg === REFRESH_FAILED).length;
+const errorLines = (lines: readonly LogLine[]): LogLine[] => lines.filter((l) => (l.level ?? 0) >= 50);
+/** The token source's own error lines (the client's lines about a broker it cannot reach are its own matter). */
+const oauthErrors = (lines: readonly LogLine[]): LogLine[] => errorLines(lines).filter((l) => l.component === 'oauth');
+const fatalLines = (lines: readonly LogLine[]): LogLine[] => lines.filter((l) => (l.level ?? 0) >= 60);
+
+/** A relay in front of the provider's token endpoint, and the token URL through it. */
+async function tokenEndpointRelay(): Promise<{ relay: CountingProxy; tokenUrl: string }> {
+  const url = new URL(oauth().tokenUrl);
+  const relay = await startCountingProxy(url.host);
+  return { relay, tokenUrl: `${url.protocol}//${relay.address}${url.pathname}` };
+}
 
 describe('Kafka SASL/OAUTHBEARER with a real OIDC provider', () => {
   it('signs in, refreshes across expiries while calls flow: every call once, no secret in the output', async () => {
@@ -115,4 +132,87 @@ describe('Kafka SASL/OAUTHBEARER with a real OIDC provider', () => {
     expect(sumOffsets(await committedOffsets(topics.groupId, topics.input))).toBe(0);
     console.log(`OAUTHBEARER, wrong secret: exit ${String(code)} after ${Date.now() - started} ms, ${errors.length} error line`);
   }, 120_000);
+
+  it('the token endpoint goes down mid-stream: the stream goes on while the token is valid, refreshes are retried and reported, then a new token and every call once', async () => {
+    const topics = await freshTopics('itoauth-down', 3);
+    const { relay, tokenUrl } = await tokenEndpointRelay();
+    try {
+      const worker = await startReadyWorker(suite.env(topics, oauthEnv(undefined, tokenUrl)));
+      await relay.down();
+      const downAt = Date.now();
+      const per = 100;
+      // Sent and handled while the endpoint is unreachable: the current token carries the stream.
+      await produce(topics.input, numberedCalls('od', 0, per, 7));
+      const during = await readOutputs(topics, { until: per, timeoutMs: 60_000, settleMs: 500 });
+      expect(tally(during, numberedIds('od', per)).missing, worker.tail()).toEqual([]);
+      // The refresh (at 80 % of the lifetime) fails, is reported and retried with backoff before the token expires.
+      await eventually(() => refreshFailures(worker.logs()) >= 2, 'two failed refreshes reported', (TOKEN_TTL_S + 10) * 1000);
+      const failures = worker.logs().filter((l) => l.msg === REFRESH_FAILED) as { validForS?: number; retryInMs?: number }[];
+      expect(
+        failures.every((l) => (l.retryInMs ?? 0) > 0 && (l.validForS ?? 0) > 0),
+        worker.tail(),
+      ).toBe(true);
+      await relay.up();
+      const upAt = Date.now();
+      await eventually(() => obtained(worker.logs()) >= 2, 'a new token once the endpoint is back', 60_000);
+      await produce(topics.input, numberedCalls('od', per, 2 * per, 7));
+      const out = await readOutputs(topics, { until: 2 * per, timeoutMs: 90_000, settleMs: 1500 });
+      const result = tally(out, numberedIds('od', 2 * per));
+      expect(result.missing, worker.tail()).toEqual([]);
+      expect(result.duplicates).toBe(0);
+      expect(misplacedCalls(out, topics, 'od')).toEqual([]);
+      expect(oauthErrors(worker.logs()), worker.tail()).toEqual([]);
+      expect(fatalLines(worker.logs()), worker.tail()).toEqual([]);
+      expect(worker.running(), worker.tail()).toBe(true);
+      expect(await worker.stop(), worker.tail()).toBe(0);
+      console.log(
+        `OAUTHBEARER, token endpoint down ${upAt - downAt} ms (token ${TOKEN_TTL_S} s): ${per} calls handled during the outage, ` +
+          `${refreshFailures(worker.logs())} failed refreshes reported, ${2 * per} calls once, ${obtained(worker.logs())} tokens`,
+      );
+    } finally {
+      await relay.close();
+    }
+  }, 240_000);
+
+  it('an expired token (the endpoint gives none until after expiry): one clear line, then a new token and no call lost', async () => {
+    const topics = await freshTopics('itoauth-expired', 3);
+    const { relay, tokenUrl } = await tokenEndpointRelay();
+    try {
+      const worker = await startReadyWorker(suite.env(topics, oauthEnv(undefined, tokenUrl)));
+      await relay.down();
+      const per = 100;
+      await produce(topics.input, numberedCalls('oe', 0, per, 7));
+      await eventually(() => oauthErrors(worker.logs()).length >= 1, 'the expiry reported', (TOKEN_TTL_S + 20) * 1000);
+      const expiredAt = Date.now();
+      // Calls sent while the token is expired wait for the next one; none is lost.
+      await produce(topics.input, numberedCalls('oe', per, 2 * per, 7));
+      await sleep(10_000);
+      expect(worker.running(), worker.tail()).toBe(true);
+      await relay.up();
+      await eventually(() => obtained(worker.logs()) >= 2, 'a new token once the endpoint is back', 60_000);
+      const out = await readOutputs(topics, { until: 2 * per, timeoutMs: 120_000, settleMs: 1500 });
+      const result = tally(out, numberedIds('oe', 2 * per));
+      expect(result.missing, worker.tail()).toEqual([]);
+      expect(result.duplicates).toBe(0);
+      expect(misplacedCalls(out, topics, 'oe')).toEqual([]);
+      expect(fatalLines(worker.logs()), worker.tail()).toEqual([]);
+      const errors = oauthErrors(worker.logs());
+      expect(
+        errors.map((l) => l.msg),
+        worker.tail(),
+      ).toEqual([
+        'OAUTHBEARER: the access token expired and the OIDC token endpoint gives no new one; ' +
+          'the brokers refuse re-authentication until it does',
+      ]);
+      expect(worker.running(), worker.tail()).toBe(true);
+      expect(await worker.stop(), worker.tail()).toBe(0);
+      expect(worker.stdout() + worker.stderr()).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}/);
+      console.log(
+        `OAUTHBEARER, token expired for ${Date.now() - expiredAt} ms or more: ${2 * per} calls once after the endpoint came back, ` +
+          `${errors.length} error line of the token source (${errorLines(worker.logs()).length} in all), ${obtained(worker.logs())} tokens`,
+      );
+    } finally {
+      await relay.close();
+    }
+  }, 300_000);
 });

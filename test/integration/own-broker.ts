@@ -10,7 +10,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect, createServer as createTcpServer } from 'node:net';
+import { connect, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, REPO_ROOT } from './harness.js';
@@ -229,39 +229,62 @@ export function scramWorkerEnv(
 
 /**
  * A TCP relay in front of one listener that counts the connections made through it: how often a client tried,
- * whichever client it is (a refused TLS handshake leaves no line in the broker's log).
+ * whichever client it is (a refused TLS handshake leaves no line in the broker's log). `down()` makes the listener
+ * unreachable (connections refused, open ones cut) and `up()` brings it back on the same address: an outage of
+ * whatever is behind it, seen from the client, while the thing itself keeps running.
  */
 export interface CountingProxy {
-  /** `127.0.0.1:<port>`: give it as KAFKA_BROKERS. */
+  /** `127.0.0.1:<port>`: give it as KAFKA_BROKERS (or as the host of a URL). */
   readonly address: string;
   connections(): number;
+  down(): Promise<void>;
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const [host = '127.0.0.1', port = '0'] = target.split(/:(?=\d+$)/);
   let connections = 0;
+  const open = new Set<Socket>();
   const server = createTcpServer((socket) => {
     connections++;
     const upstream = connect(Number(port), host);
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
     socket.pipe(upstream).pipe(socket);
     socket.on('error', () => upstream.destroy());
     upstream.on('error', () => socket.destroy());
+    upstream.on('close', () => socket.destroy());
   });
-  await new Promise<void>((resolve) => {
-    server.listen(0, '127.0.0.1', resolve);
-  });
+  const listen = (on: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(on, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  const stop = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) {
+        resolve();
+        return;
+      }
+      server.close(() => {
+        resolve();
+      });
+      for (const socket of open) socket.destroy();
+    });
+  await listen(0);
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the counting proxy has no TCP address');
+  const ownPort = address.port;
   return {
-    address: `127.0.0.1:${address.port}`,
+    address: `127.0.0.1:${ownPort}`,
     connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => {
-          resolve();
-        });
-      }),
+    down: stop,
+    up: () => (server.listening ? Promise.resolve() : listen(ownPort)),
+    close: stop,
   };
 }
 

@@ -115,8 +115,8 @@ instance id are per pod; a Deployment for kafkajs, whose transactional ids are p
 {{- if not (or .Values.kafka.sasl.oauth.clientId .Values.kafka.sasl.oauth.clientIdKey) -}}
 {{- fail "kafka.sasl.mechanism is oauthbearer: set kafka.sasl.oauth.clientId, or clientIdKey to read it from kafka.sasl.existingSecret" -}}
 {{- end -}}
-{{- if .Values.keda.enabled -}}
-{{- fail "keda.enabled with kafka.sasl.mechanism=oauthbearer: the chart does not give KEDA's kafka scaler OAuth credentials yet; scale with autoscaling (HPA) instead" -}}
+{{- if and .Values.keda.enabled .Values.kafka.sasl.oauth.audience -}}
+{{- fail "keda.enabled with kafka.sasl.oauth.audience: KEDA's kafka scaler asks its tokens without an audience (it has no such parameter), so the brokers would refuse them; leave audience empty with a client whose tokens carry the brokers' audience by default, or scale with autoscaling (HPA)" -}}
 {{- end -}}
 {{- end -}}
 {{- if and .Values.kafka.tls.enabled .Values.kafka.tls.existingSecret (not (or .Values.kafka.tls.caKey .Values.kafka.tls.certKey)) -}}

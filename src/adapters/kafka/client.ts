@@ -5,6 +5,7 @@ import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type LogEntry, type
 import type { Logger } from 'pino';
 import { patchKafkajsAbortedFilter } from './kafkajs-aborted.js';
 import { registerKafkajsCodecs } from './compression.js';
+import { patchKafkajsReauthentication } from './kafkajs-reauth.js';
 import { patchKafkajsRequestQueue } from './kafkajs-request-queue.js';
 
 /** What the client needs to reach the brokers; the worker's configuration satisfies it as it is. */
@@ -31,6 +32,7 @@ export interface OAuthBearerSaslOptions {
 export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kafka {
   patchKafkajsRequestQueue();
   patchKafkajsAbortedFilter();
+  patchKafkajsReauthentication();
   registerKafkajsCodecs();
   const options: KafkaConfig = {
     clientId: config.clientId,
@@ -78,6 +80,11 @@ const RETRIED_STATES = [
   'There is no leader for this topic-partition',
   'The group is rebalancing',
   'The broker is not available',
+  // kafkajs's in-band OAUTHBEARER re-authentication refused while requests were in flight: it reconnects and signs
+  // in afresh (src/adapters/kafka/kafkajs-reauth.ts). The broker's answer, then kafkajs's lines for that error only.
+  'Request is not valid given the current SASL state',
+  'Failed to connect to broker, reconnecting',
+  'Failed to connect to seed broker, trying another broker from the list: Request is not valid given the current SASL state',
 ];
 
 export function isRetriedState(error: unknown): boolean {

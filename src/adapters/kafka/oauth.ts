@@ -5,7 +5,7 @@
  *
  * The first token is retried with backoff (a provider that is down at start is reported on each attempt); a refresh
  * that fails keeps the current token in use while it is valid and tries again, so a provider that goes away
- * mid-stream stops nothing until the token expires.
+ * mid-stream stops nothing until the token expires; after that, sign-ins wait for the next token.
  */
 import type { Logger } from 'pino';
 import type { OAuthClientSettings } from '../../core/shared/stream.js';
@@ -51,6 +51,7 @@ export class OAuthTokenSource {
   #refreshFailures = 0;
   #expiredReported = false;
   #stopped = false;
+  #waiting: { resolve: (token: string) => void; reject: (error: Error) => void }[] = [];
 
   constructor(settings: OAuthClientSettings, deps: TokenSourceDependencies) {
     this.#settings = settings;
@@ -75,15 +76,18 @@ export class OAuthTokenSource {
     this.#install(token);
   }
 
-  /** The token to present: the current one while it is valid, else one fetched now (one attempt). */
+  /**
+   * The token to present: the current one while it is valid, else the next one the refresh gets. A sign-in after
+   * expiry waits for the provider to answer again (the refresh keeps retrying with backoff), so a client never
+   * gives up on a sign-in, and so on its partitions, for an outage of the provider; {@link stop} ends the wait.
+   */
   async token(): Promise<string> {
     const current = this.#current;
     if (current !== undefined && this.#now() < current.expiresAt) return current.value;
-    const outcome = await this.#request();
-    if (!outcome.done)
-      throw new OAuthTokenError(`OAUTHBEARER: the access token expired and no new one could be had: ${outcome.failure.reason}`, true);
-    this.#install(outcome.value);
-    return outcome.value.value;
+    if (this.#stopped) throw new OAuthTokenError('OAUTHBEARER: the token source is stopped', false);
+    return new Promise<string>((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+    });
   }
 
   /** When the current token expires (epoch ms), for health and tests. */
@@ -94,6 +98,7 @@ export class OAuthTokenSource {
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(new OAuthTokenError('OAUTHBEARER: the token source is stopped', false));
   }
 
   async #attempt(index: number): Promise<AttemptOutcome<AccessToken, Failure>> {
@@ -113,6 +118,7 @@ export class OAuthTokenSource {
     this.#expiredReported = false;
     this.#logger.info({ expiresInS: Math.round(lifetimeMs / 1000) }, 'OAUTHBEARER: access token obtained');
     this.#schedule(Math.max(1_000, lifetimeMs * REFRESH_AT));
+    for (const waiter of this.#waiting.splice(0)) waiter.resolve(token.value);
   }
 
   #schedule(delayMs: number): void {
@@ -134,8 +140,10 @@ export class OAuthTokenSource {
       this.#install(outcome.value);
       return;
     }
-    const retryMs = backoffDelay(BACKOFF_POLICIES.oauthToken, this.#refreshFailures++, outcome.failure.retryAfterMs ?? 0);
+    const backoffMs = backoffDelay(BACKOFF_POLICIES.oauthToken, this.#refreshFailures++, outcome.failure.retryAfterMs ?? 0);
     const validMs = (this.#current?.expiresAt ?? 0) - this.#now();
+    // While the token is valid a retry always lands before it expires, however far the backoff has grown.
+    const retryMs = validMs > 0 ? Math.min(backoffMs, Math.max(500, validMs / 2)) : backoffMs;
     if (validMs > 0) {
       this.#logger.warn(
         { reason: outcome.failure.reason, validForS: Math.round(validMs / 1000), retryInMs: Math.round(retryMs) },

@@ -7,8 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { loadKafkaConfig, type WorkerConfig } from '../../config/config.js';
 import type { Selection } from '../../core/records/redrive.js';
 import { forTerminal } from '../../core/shared/text.js';
-import type { OAuthTokenSource } from '../../adapters/kafka/oauth.js';
-import { kafkaConnection } from '../worker/run-command.js';
+import type { KafkaConnection } from '../../adapters/kafka/connection.js';
 import { configOrUsage, parseCommandArgs, UsageError } from './usage.js';
 
 export const REDRIVE_USAGE = `Usage: toolcall-normalizer redrive --from TOPIC [--to TOPIC] [filters] [--dry-run] [--json]
@@ -117,14 +116,14 @@ export async function redriveMain(args: string[]): Promise<number> {
     throw new UsageError('--until must be after --since', REDRIVE_USAGE);
   const dryRun = values['dry-run'] === true;
   const { runRedrive } = await import('../../adapters/kafka/redrive.js');
-  const tokens = await oauthTokens(config);
-  if (tokens === 'failed') return 1;
+  const connection = await openConnection(config);
+  if (connection === 'failed') return 1;
   const progress = progressReporter(dryRun);
   let tally;
   try {
-    tally = await runRedrive(kafkaConnection(config.kafka, tokens), { selection, dryRun, compression: config.kafka.compression, progress });
+    tally = await runRedrive(connection.options, { selection, dryRun, compression: config.kafka.compression, progress });
   } finally {
-    tokens?.stop();
+    connection.stop();
   }
   progress.end();
   const byCodeAndTool = [...tally.byCodeAndTool].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -189,20 +188,17 @@ function progressReporter(dryRun: boolean): ((t: { total: number; read: number; 
 }
 
 /**
- * The OAUTHBEARER token source when the cluster signs in that way, started as the worker starts its own (warnings
- * and the one line of a failure on stderr, never a token); 'failed' once that line is written.
+ * The Kafka connection as the worker opens it; with OAUTHBEARER its token source's warnings and the one line of a
+ * failure go to stderr, never a token. 'failed' once that line is written.
  */
-async function oauthTokens(config: WorkerConfig): Promise<OAuthTokenSource | undefined | 'failed'> {
-  if (config.kafka.sasl?.mechanism !== 'oauthbearer') return undefined;
-  const [{ OAuthTokenSource }, { default: pino }] = await Promise.all([import('../../adapters/kafka/oauth.js'), import('pino')]);
+async function openConnection(config: WorkerConfig): Promise<KafkaConnection | 'failed'> {
+  const [{ openKafkaConnection }, { default: pino }] = await Promise.all([import('../../adapters/kafka/connection.js'), import('pino')]);
   const logger = pino(
     { level: 'warn', base: { service: 'toolcall-normalizer', component: 'redrive' } },
     pino.destination({ fd: 2, sync: true }),
   );
-  const tokens = new OAuthTokenSource(config.kafka.sasl.oauth, { logger });
   try {
-    await tokens.start();
-    return tokens;
+    return await openKafkaConnection(config.kafka, logger);
   } catch (error) {
     process.stderr.write(`toolcall-normalizer redrive: ${forTerminal(error instanceof Error ? error.message : String(error))}\n`);
     return 'failed';

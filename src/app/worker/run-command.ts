@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { startHttpServer } from '../../adapters/http/server.js';
-import type { KafkaConnectionOptions } from '../../adapters/kafka/client.js';
+import { openKafkaConnection, type KafkaConnection } from '../../adapters/kafka/connection.js';
 import { createKafkaStream } from '../../adapters/kafka/index.js';
-import { OAuthTokenSource } from '../../adapters/kafka/oauth.js';
 import type { StreamOptions } from '../../adapters/kafka/port.js';
 import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
 import { ToolSchemaSource } from '../../adapters/registry/client.js';
@@ -138,24 +137,14 @@ export function streamOptions(config: WorkerConfig): StreamOptions {
   };
 }
 
-/** The Kafka clients' connection: the configuration, with OAUTHBEARER's settings replaced by the token source's tokens. */
-export function kafkaConnection(kafka: WorkerConfig['kafka'], tokens?: OAuthTokenSource): KafkaConnectionOptions {
-  if (kafka.sasl?.mechanism !== 'oauthbearer') return { ...kafka, sasl: kafka.sasl };
-  if (tokens === undefined) throw new Error('KAFKA_SASL_MECHANISM=oauthbearer needs a token source');
-  return { ...kafka, sasl: { mechanism: 'oauthbearer', token: () => tokens.token() } };
-}
-
 async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
-  let tokens: OAuthTokenSource | undefined;
-  if (config.kafka.sasl?.mechanism === 'oauthbearer') {
-    tokens = new OAuthTokenSource(config.kafka.sasl.oauth, { logger });
-    try {
-      await tokens.start();
-    } catch (error) {
-      // One line that says why; the worker has consumed nothing yet, so nothing is lost.
-      logger.fatal({ err: describeError(error) }, error instanceof Error ? error.message : String(error));
-      return 1;
-    }
+  let connection: KafkaConnection;
+  try {
+    connection = await openKafkaConnection(config.kafka, logger);
+  } catch (error) {
+    // One line that says why; the worker has consumed nothing yet, so nothing is lost.
+    logger.fatal({ err: describeError(error) }, error instanceof Error ? error.message : String(error));
+    return 1;
   }
   const schemas = toolSchemaSource(config);
   const metrics = new WorkerMetrics({ toolLabels: config.metricsToolLabels, registryStats: schemas });
@@ -171,13 +160,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
 
   const worker = new Worker({
     config,
-    stream: await createKafkaStream(
-      config.kafka.client,
-      kafkaConnection(config.kafka, tokens),
-      streamOptions(config),
-      deliveryObserver(metrics),
-      logger,
-    ),
+    stream: await createKafkaStream(config.kafka.client, connection.options, streamOptions(config), deliveryObserver(metrics), logger),
     schemas,
     metrics,
     logger,
@@ -220,7 +203,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
       exitCode = 1;
     }
     server.close();
-    tokens?.stop();
+    connection.stop();
     await traced?.tracing.shutdown(Math.min(TRACES_FLUSH_MS, config.shutdownTimeoutMs));
     clearTimeout(timeout);
     logger.info({ exitCode }, 'stopped');

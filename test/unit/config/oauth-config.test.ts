@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kafkaConnection } from '../../../src/app/worker/run-command.js';
+import { kafkaConnection } from '../../../src/adapters/kafka/connection.js';
 import { ConfigError, loadConfig, tokenUrlProblem } from '../../../src/config/config.js';
 
 const BASE = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://registry:8080/apis/ccompat/v7' } as const;

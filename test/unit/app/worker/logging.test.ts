@@ -28,7 +28,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createKafka } from '../../../../src/adapters/kafka/client.js';
 import { DEFAULT_REGISTRY_CONFIG, ToolSchemaSource } from '../../../../src/adapters/registry/client.js';
 import { describeError } from '../../../../src/app/worker/worker.js';
-import { kafkaConnection } from '../../../../src/app/worker/run-command.js';
+import { kafkaConnection } from '../../../../src/adapters/kafka/connection.js';
 import { ConfigError, loadConfig } from '../../../../src/config/config.js';
 import { createSchemaCompiler } from '../../../../src/core/validation/validate.js';
 
