@@ -7,9 +7,9 @@
  * the input schema the same client reads from `tools/list`. A call the rule repaired reaches the SDK, and so the
  * tool, repaired; one still invalid is answered `isError: true` with our diagnostics as its text, for the agent to
  * act on. Calls the rule cannot judge (unknown or disabled tool, a schema we cannot compile, a malformed request)
- * go to the SDK untouched. Only types come from the SDK: nothing here loads it.
+ * go to the SDK untouched. Nothing here loads the SDK: both lines keep their handlers the same way, and
+ * {@link McpServerLike} names the little of the server that is used.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isJsonObject } from '../core/shared/json.js';
 import type { OutputRecord } from '../core/shared/types.js';
 import { checkedPipelineOptions, type RuleOptions } from './options.js';
@@ -34,6 +34,15 @@ export interface NormalizeMcpServerOptions extends RuleOptions {
   readonly onRecord?: (record: OutputRecord, call: McpToolCall) => void;
 }
 
+/**
+ * What {@link normalizeMcpServer} uses of an `McpServer`, the same in the SDK's 1.x and 2.x: the protocol `server`
+ * (whose request handlers it wraps) and `sendToolListChanged` (which tells it the tool list changed).
+ */
+export interface McpServerLike {
+  readonly server: object;
+  sendToolListChanged(): void;
+}
+
 type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 /** Pages of `tools/list` read at most to find a tool (McpServer sends one page, but the protocol allows more). */
@@ -50,17 +59,19 @@ const wrapped = new WeakSet<object>();
  *
  * @returns the same server.
  * @throws TypeError when the server has no `tools/call` or `tools/list` handler yet (no tool registered), or is
- *   not a server of the MCP TypeScript SDK 1.x; TypeError or RangeError for a bad option.
+ *   not an McpServer of the MCP TypeScript SDK (1.x or 2.x); TypeError or RangeError for a bad option.
  */
-export function normalizeMcpServer<S extends McpServer>(server: S, options: NormalizeMcpServerOptions = {}): S {
+export function normalizeMcpServer<S extends McpServerLike>(server: S, options: NormalizeMcpServerOptions = {}): S {
   const where = 'normalizeMcpServer';
   const pipeline = checkedPipelineOptions(options, ['onRecord'], where);
   const onRecord = options.onRecord;
   if (onRecord !== undefined && typeof onRecord !== 'function') throw new TypeError(`${where}: "onRecord" must be a function`);
   const protocol: unknown = isObject(server) ? server.server : undefined;
-  // The SDK keeps its handlers in this Map; its public API can replace a handler but not read one.
+  // The SDK (1.x and 2.x) keeps its handlers, called as (request, extra or ctx), in this Map; its public API can
+  // replace a handler but not read one.
   const handlers = isObject(protocol) ? protocol._requestHandlers : undefined;
-  if (!(handlers instanceof Map)) throw new TypeError(`${where}: expects an McpServer of @modelcontextprotocol/sdk 1.x`);
+  if (!(handlers instanceof Map))
+    throw new TypeError(`${where}: expects an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x`);
   if (wrapped.has(handlers)) return server;
   const callTool = handlers.get('tools/call') as RequestHandler | undefined;
   const listTools = handlers.get('tools/list') as RequestHandler | undefined;

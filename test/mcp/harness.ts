@@ -2,7 +2,9 @@
  * Real MCP servers from npm (devDependencies), reached directly and through the built proxy (dist/cli.js
  * `mcp-proxy`), each by the SDK's own Client over stdio, as an MCP client application reaches them.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -76,4 +78,54 @@ export function logLines(stderr: string): Record<string, unknown>[] {
 export function resultText(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
   return content.map((part) => part.text ?? '').join('\n');
+}
+
+const started: ChildProcess[] = [];
+
+/** Stops every process {@link startUntil} started. */
+export function stopStarted(): void {
+  for (const child of started.splice(0)) child.kill('SIGTERM');
+}
+
+/** A loopback port free at the time of asking. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/** Starts a process and resolves once `ready` matches its stderr, with what matched. */
+export function startUntil(args: readonly string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+    started.push(child);
+    let stderr = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`not ready within 30 s: ${stderr}`));
+    }, 30_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = ready.exec(stderr);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+    child.on('exit', (code) => {
+      reject(new Error(`exited ${code}: ${stderr}`));
+    });
+  });
+}
+
+/** The proxy with --listen on a free loopback port; its /mcp URL. */
+export async function listeningProxy(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const match = await startUntil([CLI, 'mcp-proxy', '--listen', '127.0.0.1:0', ...args], /"url":"(http:\/\/[^"]+)"/, env);
+  return match[1] ?? '';
 }

@@ -2,70 +2,35 @@
  * The four transport combinations: stdio or Streamable HTTP towards the client (`--listen`), a command or a
  * Streamable HTTP URL upstream (`--upstream-url`, server-everything's own HTTP transport), and the Host check.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, connect, resultText, serverScript, tempDir, type Connected } from './harness.js';
+import {
+  connect,
+  freePort,
+  listeningProxy,
+  resultText,
+  serverScript,
+  startUntil,
+  stopStarted,
+  tempDir,
+  type Connected,
+} from './harness.js';
 
-const children: ChildProcess[] = [];
 const opened: Connected[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((c) => c.close()));
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const child of children.splice(0)) child.kill('SIGTERM');
+  stopStarted();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
-
-/** Starts a process and resolves once `ready` matches its stderr, with what matched. */
-function startUntil(args: readonly string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-    children.push(child);
-    let stderr = '';
-    const timer = setTimeout(() => {
-      reject(new Error(`not ready within 30 s: ${stderr}`));
-    }, 30_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const match = ready.exec(stderr);
-      if (match !== null) {
-        clearTimeout(timer);
-        resolve(match);
-      }
-    });
-    child.on('exit', (code) => {
-      reject(new Error(`exited ${code}: ${stderr}`));
-    });
-  });
-}
 
 /** server-everything over its own Streamable HTTP transport; its /mcp URL. */
 async function everythingHttp(): Promise<string> {
   const port = await freePort();
   await startUntil([serverScript('everything'), 'streamableHttp'], /listening on port/, { ...process.env, PORT: String(port) });
   return `http://127.0.0.1:${port}/mcp`;
-}
-
-/** The proxy with --listen on a free loopback port; its /mcp URL. */
-async function listeningProxy(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const match = await startUntil([CLI, 'mcp-proxy', '--listen', '127.0.0.1:0', ...args], /"url":"(http:\/\/[^"]+)"/, env);
-  return match[1] ?? '';
 }
 
 async function httpClient(url: string): Promise<Client> {
