@@ -1,5 +1,6 @@
 /**
- * The worker's HTTP endpoints: `/metrics` (Prometheus text, or OpenMetrics with exemplars when the scrape asks for it), `/livez` and `/readyz` (Kubernetes probes).
+ * The worker's HTTP endpoints: `/metrics` (Prometheus text, or OpenMetrics with exemplars when the scrape asks
+ * for it), `/livez` and `/readyz` (Kubernetes probes).
  * They expose counts and health only: no payload data and no configuration values.
  */
 import { createServer, type Server } from 'node:http';
