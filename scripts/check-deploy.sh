@@ -10,7 +10,8 @@
 #      count, KEDA's OAUTHBEARER credentials come from the ConfigMap and Secret, and rendering fails when KEDA and
 #      the HPA are both enabled;
 #   4. promtool check rules and promtool test rules on deploy/prometheus/;
-#   5. the Grafana dashboard is JSON with a description on every panel; deploy/compose.yaml sets only
+#   5. the Grafana dashboard is JSON with a description on every panel, its rejected-calls panel links to the
+#      traces of rejected calls in Jaeger (provisioned for compose); deploy/compose.yaml sets only
 #      variables the worker reads.
 # Prints a summary; exits 1 when any check failed, 2 when a tool is missing (run scripts/ci-prereqs.sh).
 set -uo pipefail
@@ -269,6 +270,59 @@ if len(ids) != len(set(ids)):
 if problems:
     print("\n".join(problems)); sys.exit(1)
 print(f"{len(panels)} panels")
+PY
+check "dashboard: the rejected-calls panel links to Jaeger's traces of rejected calls (service, error tag); exemplars go to Jaeger" python3 - "$ROOT/deploy/grafana/toolcall-normalizer.json" "$ROOT/deploy/compose/grafana/provisioning/datasources/prometheus.yaml" <<'PY'
+import json, re, sys, yaml
+from urllib.parse import parse_qs, urlsplit
+d = json.load(open(sys.argv[1]))
+sources = yaml.safe_load(open(sys.argv[2]))["datasources"]
+problems = []
+variables = {v["name"]: v for v in d["templating"]["list"]}
+if variables.get("traces", {}).get("type") != "datasource" or variables["traces"].get("query") != "jaeger":
+    problems.append("no traces variable picking a Jaeger datasource")
+if "service" not in variables:
+    problems.append("no service variable")
+panels = d["panels"] + [p for row in d["panels"] for p in row.get("panels", [])]
+rejected = next((p for p in panels if p.get("title") == "Rejected share"), None)
+links = (rejected or {}).get("fieldConfig", {}).get("defaults", {}).get("links", [])
+if not links:
+    problems.append("the Rejected share panel has no data link")
+for link in links:
+    url = urlsplit(link.get("url", ""))
+    if url.path != "/explore":
+        problems.append(f"link {link.get('title')!r} does not open Explore: {url.path}")
+        continue
+    left = parse_qs(url.query).get("left", [""])[0]
+    try:
+        pane = json.loads(left)
+    except ValueError as e:
+        problems.append(f"link {link.get('title')!r}: left is not JSON ({e})"); continue
+    used = set(re.findall(r"\$\{(\w+)\}", left))
+    for name in used - set(variables) - {"__from", "__to"}:
+        problems.append(f"link uses ${{{name}}}, which is no dashboard variable")
+    query = (pane.get("queries") or [{}])[0]
+    tags = dict(t.split("=", 1) for t in query.get("tags", "").split() if "=" in t)
+    if pane.get("datasource") != "${traces}" or query.get("datasource", {}).get("type") != "jaeger":
+        problems.append("link does not query the Jaeger datasource variable")
+    if query.get("queryType") != "search" or query.get("service") != "${service}":
+        problems.append("link is not a Jaeger search by the service variable")
+    if tags.get("error") != "true" or tags.get("toolcall.outcome") != "rejected":
+        problems.append(f"link does not search error=true toolcall.outcome=rejected: {query.get('tags')!r}")
+    if pane.get("range") != {"from": "${__from}", "to": "${__to}"}:
+        problems.append("link does not keep the dashboard's time range")
+jaeger = [s for s in sources if s.get("type") == "jaeger"]
+prom = next((s for s in sources if s.get("type") == "prometheus"), {})
+dest = prom.get("jsonData", {}).get("exemplarTraceIdDestinations", [])
+if not jaeger:
+    problems.append("the provisioning has no Jaeger datasource")
+elif not any(x.get("name") == "trace_id" and x.get("datasourceUid") == jaeger[0].get("uid") for x in dest):
+    problems.append("Prometheus exemplars (trace_id) do not link to the Jaeger datasource")
+latency = next((p for p in panels if p.get("title") == "Processing time p50 / p99"), {})
+if not latency.get("targets") or not all(t.get("exemplar") for t in latency["targets"]):
+    problems.append("the processing-time panel does not show exemplars")
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+print(f"{len(links)} link(s)")
 PY
 check "compose: worker variables are the chart's (all settings of src/config/settings.ts)" python3 - "$ROOT/deploy/compose.yaml" "$work/settings.json" "$work/rendered-default.yaml" <<'PY'
 import json, sys, yaml

@@ -308,6 +308,14 @@ export function loadConfig(env: Env = process.env, readFile: (path: string) => s
   return deepFreeze(config);
 }
 
+/** Tracing alone (the MCP proxy's), from the same `OTEL_*` variables; throws {@link ConfigError} on a bad one. */
+export function loadTracingConfig(env: Env = process.env): TracingConfig | undefined {
+  const problems: string[] = [];
+  const tracing = tracingConfig(new Reader(env, problems), problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return tracing;
+}
+
 /**
  * Tracing from OpenTelemetry's standard variables: on with `OTEL_TRACES_EXPORTER=otlp` (or `console`), or with an
  * OTLP endpoint and no exporter named; off with `none`, `OTEL_SDK_DISABLED=true`, or nothing set.

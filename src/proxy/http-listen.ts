@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { PipelineOptions } from '../core/pipeline.js';
-import { Relay, type CallEvent, type UpstreamFactory } from './relay.js';
+import { Relay, type CallEvent, type CallTracing, type UpstreamFactory } from './relay.js';
 
 export interface HttpProxyOptions {
   readonly pipeline: PipelineOptions;
@@ -16,6 +16,7 @@ export interface HttpProxyOptions {
   readonly timeoutMs: number;
   readonly onCall: (event: CallEvent) => void;
   readonly onWarning: (message: string, tool?: string) => void;
+  readonly tracing?: CallTracing;
 }
 
 /** The largest request body read (the SDK's own limit for a POSTed message is 4 MB). */

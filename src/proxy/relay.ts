@@ -42,6 +42,19 @@ export interface CallEvent {
   readonly sent: unknown;
 }
 
+/** Spans of `tools/call` (src/adapters/tracing/proxy-spans.ts, wired in when tracing is on). */
+export interface CallTracing {
+  start(message: Message): TracedCall;
+}
+
+export interface TracedCall {
+  judged(record: OutputRecord, outcome: CallEvent['outcome']): void;
+  /** The request with `_meta` carrying the call's trace context. */
+  carry(message: Message): Message;
+  /** Ends the call's span with the client's answer, or why it has none. */
+  end(answer: Message | string): void;
+}
+
 export interface RelayOptions {
   readonly pipeline: PipelineOptions;
   /** Forward a call still invalid after repair, unchanged, instead of answering it. */
@@ -56,12 +69,14 @@ export interface RelayOptions {
   readonly upstreamNoise?: () => string | undefined;
   /** Describes how the upstream ended, for the requests it left unanswered. */
   readonly upstreamGone?: () => string;
+  readonly tracing?: CallTracing;
 }
 
 interface Pending {
   readonly method: string;
   readonly progressToken: unknown;
   timer: NodeJS.Timeout;
+  readonly call: TracedCall | undefined;
 }
 
 interface OwnRequest {
@@ -144,22 +159,26 @@ export class Relay {
       return;
     }
     const id = message.id as RequestId;
+    let call: TracedCall | undefined;
     if (method === 'tools/call') {
+      call = this.#options.tracing?.start(message);
       // A call that comes while the tools are being listed is judged against the new list.
       await this.#listing;
       const judgement = this.#catalog.judge(message);
-      this.#report(judgement, message);
+      this.#report(judgement, message, call);
       if (judgement.kind === 'invalid' && !this.#options.forwardInvalid) {
+        call?.end(judgement.response);
         await this.#toClient(judgement.response);
         return;
       }
       if (judgement.kind === 'valid') message = judgement.message;
+      if (call !== undefined) message = call.carry(message);
     }
-    this.#track(id, method, message);
+    this.#track(id, method, message, call);
     await this.#toUpstream(message);
   }
 
-  #report(judgement: Judgement, message: Message): void {
+  #report(judgement: Judgement, message: Message, call: TracedCall | undefined): void {
     if (judgement.kind === 'forward') return;
     const params = message.params as Record<string, unknown>;
     const outcome =
@@ -170,6 +189,7 @@ export class Relay {
         : judgement.record.repairs.length > 0
           ? 'repaired'
           : 'valid';
+    call?.judged(judgement.record, outcome);
     this.#options.onCall?.({
       tool: params.name as string,
       id: message.id as RequestId,
@@ -179,14 +199,14 @@ export class Relay {
     });
   }
 
-  #track(id: RequestId, method: string, message: Message): void {
+  #track(id: RequestId, method: string, message: Message, call: TracedCall | undefined): void {
     const params = isJsonObject(message.params) ? message.params : undefined;
     const meta = params !== undefined && isJsonObject(params._meta) ? params._meta : undefined;
     const key = JSON.stringify(id);
     const timer = setTimeout(() => {
       this.#timedOut(key);
     }, this.#options.timeoutMs);
-    this.#pending.set(key, { id, method, progressToken: meta?.progressToken, timer });
+    this.#pending.set(key, { id, method, progressToken: meta?.progressToken, timer, call });
   }
 
   #timedOut(key: string): void {
@@ -200,6 +220,7 @@ export class Relay {
         ? `the upstream server did not answer "${pending.method}" within ${this.#options.timeoutMs} ms (it hangs, or is busy)`
         : `the upstream server did not answer "${pending.method}" within ${this.#options.timeoutMs} ms; it does not speak MCP ` +
           `on its standard output, which had: ${noise}`;
+    pending.call?.end(why);
     void this.#toClient(errorResponse(pending.id, REQUEST_TIMEOUT, `toolcall-normalizer mcp-proxy: ${why}`));
   }
 
@@ -220,6 +241,7 @@ export class Relay {
       if (pending === undefined) return;
       this.#pending.delete(key);
       clearTimeout(pending.timer);
+      pending.call?.end(message);
       this.#onAnswered?.();
       if (pending.method === 'initialize' && isJsonObject(message.result)) {
         const capabilities = message.result.capabilities;
@@ -325,6 +347,7 @@ export class Relay {
         if (pending !== undefined) clearTimeout(pending.timer);
         this.#pending.delete(key);
         const why = `toolcall-normalizer mcp-proxy: cannot send "${message.method}" to the upstream server: ${errorText(error)}`;
+        pending?.call?.end(why);
         await this.#toClient(errorResponse(message.id as RequestId, CONNECTION_CLOSED, why));
       }
     }
@@ -361,6 +384,7 @@ export class Relay {
       const why = this.#options.upstreamGone?.() ?? 'the upstream server closed the connection';
       for (const pending of this.#pending.values()) {
         clearTimeout(pending.timer);
+        pending.call?.end(why);
         await this.#toClient(
           errorResponse(pending.id, CONNECTION_CLOSED, `toolcall-normalizer mcp-proxy: ${why} before answering "${pending.method}"`),
         );
@@ -371,7 +395,10 @@ export class Relay {
       // A client that closes its side (stdin at end) has said all it will: its last requests still get answers.
       await this.#chain;
       await this.#drained();
-      for (const pending of this.#pending.values()) clearTimeout(pending.timer);
+      for (const pending of this.#pending.values()) {
+        clearTimeout(pending.timer);
+        pending.call?.end('the connection closed');
+      }
       this.#pending.clear();
       await this.#upstream.close().catch(() => undefined);
     }

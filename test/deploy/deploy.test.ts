@@ -41,8 +41,8 @@ describe('scripts/check-deploy.sh', () => {
     expect(summary, result.stdout).not.toBeNull();
     expect(Number(summary?.[2])).toBe(0);
     // 8 values files x 4 checks, caps, grace period, the two controllers, KEDA's OAuth credentials, 4 expected
-    // render failures, 3 promtool, dashboard, compose.
-    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(47);
+    // render failures, 3 promtool, dashboard, its traces link, compose.
+    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(48);
     const valuesFiles = [
       'default values',
       'ci/keda-values.yaml',
@@ -66,9 +66,12 @@ describe('scripts/check-deploy.sh', () => {
     );
     expect(result.stdout).toContain("ok    rendering fails with KEDA and an OAuth audience (KEDA's scaler sends none)");
     expect(result.stdout).toContain('ok    promtool test rules deploy/prometheus/alerts.test.yaml');
+    expect(result.stdout).toContain(
+      "ok    dashboard: the rejected-calls panel links to Jaeger's traces of rejected calls (service, error tag); exemplars go to Jaeger",
+    );
   }, 240_000);
 
-  it('fails, naming the checks, when an alert rule or a panel description is broken', () => {
+  it('fails, naming the checks, when an alert rule, a panel description or the traces link is broken', () => {
     const copy = mkdtempSync(join(tmpdir(), 'check-deploy-'));
     scratch.push(copy);
     // The settings table is read through tsx from the copy's own sources, with the checkout's node_modules.
@@ -79,15 +82,19 @@ describe('scripts/check-deploy.sh', () => {
     const alerts = join(copy, 'deploy/prometheus/alerts.yaml');
     writeFileSync(alerts, readFileSync(alerts, 'utf8').replace('> 0.05', '> 0.5'));
     const dashboardPath = join(copy, 'deploy/grafana/toolcall-normalizer.json');
-    const dashboard = JSON.parse(readFileSync(dashboardPath, 'utf8')) as { panels: { description?: string }[] };
+    // The link searches for spans without the error tag: no longer the rejected calls.
+    const dashboard = JSON.parse(readFileSync(dashboardPath, 'utf8').replace('error%3Dtrue', 'error%3Dfalse')) as {
+      panels: { description?: string }[];
+    };
     const [first] = dashboard.panels;
     if (first !== undefined) delete first.description;
     writeFileSync(dashboardPath, JSON.stringify(dashboard));
 
     const result = checkDeploy(copy);
     expect(result.status, explain(result)).toBe(1);
-    expect(result.stdout).toMatch(/^check-deploy: \d+ passed, 2 failed$/m);
+    expect(result.stdout).toMatch(/^check-deploy: \d+ passed, 3 failed$/m);
     expect(result.stdout).toContain('failed: promtool test rules deploy/prometheus/alerts.test.yaml');
-    expect(result.stdout).toContain('failed: dashboard');
+    expect(result.stdout).toContain('failed: dashboard: JSON');
+    expect(result.stdout).toContain('failed: dashboard: the rejected-calls panel links');
   }, 240_000);
 });

@@ -1,9 +1,11 @@
 /**
- * The worker's HTTP endpoints: `/metrics` (Prometheus), `/livez` and `/readyz` (Kubernetes probes).
+ * The worker's HTTP endpoints: `/metrics` (Prometheus text, or OpenMetrics with exemplars when the scrape asks
+ * for it), `/livez` and `/readyz` (Kubernetes probes).
  * They expose counts and health only: no payload data and no configuration values.
  */
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
+import { exposition } from '../metrics/metrics.js';
 
 export interface HealthReport {
   readonly ok: boolean;
@@ -30,9 +32,9 @@ export async function startHttpServer(port: number, handlers: HttpHandlers, host
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       reply(405, 'text/plain', 'method not allowed\n');
     } else if (path === '/metrics') {
-      handlers.metrics.metrics().then(
-        (text) => {
-          reply(200, handlers.metrics.contentType, text);
+      exposition(handlers.metrics, req.headers.accept).then(
+        ({ contentType, text }) => {
+          reply(200, contentType, text);
         },
         () => {
           reply(500, 'text/plain', 'metrics unavailable\n');

@@ -9,7 +9,7 @@
  * {@link MAX_TOOL_LABELS} such names; everything else is `other` (`unknown` for tools the registry lacks,
  * `none` for records with no readable tool name).
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric, type OpenMetricsContentType } from 'prom-client';
 import type { OutputRecord } from '../../core/shared/types.js';
 
 export const MAX_TOOL_LABELS = 100;
@@ -268,10 +268,18 @@ export class OutputTally {
   }
 }
 
+/** The span an observation was made in: its trace id becomes the bucket's exemplar (OpenMetrics only). */
+export interface ExemplarSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+}
+
 /**
  * A histogram without labels whose observation is a bucket search and three additions. prom-client's validates
  * and hashes the labels and allocates on every observation: on the worker's hot path, once per record, that is a
  * visible share of the record's cost. The registry exports it in prom-client's own histogram format (its `get`).
+ * An observation made in a sampled span keeps it as its bucket's exemplar (the last one per bucket wins), which
+ * only the OpenMetrics exposition shows; without a span an observation costs nothing more.
  */
 export class RecordHistogram {
   readonly type = 'histogram';
@@ -279,6 +287,11 @@ export class RecordHistogram {
   readonly #bounds: readonly number[];
   /** Observations per bucket: `#counts[i]` those at most `#bounds[i]` and over the bound before it. */
   readonly #counts: number[];
+  /** Each bucket's last exemplar (the last index is +Inf), in parallel arrays: no object per observation. */
+  readonly #exemplarTrace: (string | undefined)[];
+  readonly #exemplarSpan: string[];
+  readonly #exemplarValue: number[];
+  readonly #exemplarTime: number[];
   #sum = 0;
   #count = 0;
   /** False after a reset until the next observation: prom-client's exports no series then. */
@@ -293,13 +306,19 @@ export class RecordHistogram {
     if (buckets.some((b, i) => i > 0 && b <= (buckets[i - 1] as number))) throw new RangeError(`${name}: buckets must ascend`);
     this.#bounds = [...buckets];
     this.#counts = this.#bounds.map(() => 0);
+    const slots = this.#bounds.length + 1;
+    this.#exemplarTrace = new Array<string | undefined>(slots).fill(undefined);
+    this.#exemplarSpan = new Array<string>(slots).fill('');
+    this.#exemplarValue = new Array<number>(slots).fill(0);
+    this.#exemplarTime = new Array<number>(slots).fill(0);
     registry.registerMetric(this as unknown as Metric);
   }
 
-  observe(value: number): void {
+  observe(value: number, span?: ExemplarSpan): void {
     if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${String(value)}`);
     const bounds = this.#bounds;
-    for (let i = 0; i < bounds.length; i++) {
+    let i = 0;
+    for (; i < bounds.length; i++) {
       if (value <= (bounds[i] as number)) {
         this.#counts[i] = (this.#counts[i] as number) + 1;
         break;
@@ -308,6 +327,12 @@ export class RecordHistogram {
     this.#sum += value;
     this.#count++;
     this.#present = true;
+    if (span !== undefined) {
+      this.#exemplarTrace[i] = span.traceId;
+      this.#exemplarSpan[i] = span.spanId;
+      this.#exemplarValue[i] = value;
+      this.#exemplarTime[i] = Date.now();
+    }
   }
 
   /** The values as prom-client's histogram gives them: cumulative buckets, +Inf, sum and count. */
@@ -317,22 +342,81 @@ export class RecordHistogram {
     const name = `${this.name}_bucket`;
     const values: object[] = this.#bounds.map((le, i) => {
       cumulative += this.#counts[i] as number;
-      return { labels: { le }, value: cumulative, metricName: name, exemplar: null };
+      return { labels: { le }, value: cumulative, metricName: name, exemplar: this.#exemplar(i) };
     });
     values.push(
-      { labels: { le: '+Inf' }, value: this.#count, metricName: name, exemplar: null },
+      { labels: { le: '+Inf' }, value: this.#count, metricName: name, exemplar: this.#exemplar(this.#bounds.length) },
       { labels: {}, value: this.#sum, metricName: `${this.name}_sum` },
       { labels: {}, value: this.#count, metricName: `${this.name}_count` },
     );
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  /** prom-client's exemplar shape; OpenMetrics timestamps are seconds. */
+  #exemplar(i: number): { labelSet: Record<string, string>; value: number; timestamp: number } | null {
+    const traceId = this.#exemplarTrace[i];
+    if (traceId === undefined) return null;
+    return {
+      labelSet: { trace_id: traceId, span_id: this.#exemplarSpan[i] as string },
+      value: this.#exemplarValue[i] as number,
+      timestamp: (this.#exemplarTime[i] as number) / 1e3,
+    };
+  }
+
   reset(): void {
     this.#counts.fill(0);
+    this.#exemplarTrace.fill(undefined);
     this.#sum = 0;
     this.#count = 0;
     this.#present = false;
   }
+}
+
+/** What a scrape gets: OpenMetrics (with exemplars) when its `Accept` prefers it, else the Prometheus text format. */
+export async function exposition(registry: Registry, accept: string | undefined): Promise<{ contentType: string; text: string }> {
+  if (!prefersOpenMetrics(accept)) return { contentType: registry.contentType, text: await registry.metrics() };
+  // A registry of its own per scrape: prom-client renames the counters it renders as OpenMetrics (drops `_total`),
+  // so each metric goes in behind a view carrying that name, and the worker's registry is left as it is.
+  const open = new Registry<OpenMetricsContentType>();
+  open.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  for (const metric of registry.getMetricsAsArray()) open.registerMetric(openMetricsView(metric as unknown as Rendered));
+  return { contentType: open.contentType, text: await open.metrics() };
+}
+
+/** What the registry reads of a metric to render it. */
+interface Rendered {
+  readonly name: string;
+  readonly help: string;
+  readonly type: string;
+  get(): Promise<object> | object;
+}
+
+function openMetricsView(metric: Rendered): Metric {
+  if (metric.type !== 'counter') return metric as unknown as Metric;
+  const name = metric.name.replace(/_total$/, '');
+  const view: Rendered = {
+    name,
+    help: metric.help,
+    type: metric.type,
+    get: async () => ({ ...(await metric.get()), name }),
+  };
+  return view as unknown as Metric;
+}
+
+/** True when `Accept` names `application/openmetrics-text` with a quality at least that of any other type it names. */
+export function prefersOpenMetrics(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  let open = 0;
+  let other = 0;
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const quality = q === undefined ? 1 : Number(q.slice(2));
+    if (!Number.isFinite(quality)) continue;
+    if (type === 'application/openmetrics-text') open = Math.max(open, quality);
+    else if (type !== '') other = Math.max(other, quality);
+  }
+  return open > 0 && open >= other;
 }
 
 /**

@@ -9,7 +9,16 @@
  *   spans, with an error status when the delivery fails (an aborted transaction).
  * Argument values, error messages and hints never go into a span: only names, codes, JSON pointers and counts.
  */
-import { SpanKind, SpanStatusCode, type Attributes, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  type Attributes,
+  type Link,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { SchemaIdentity } from '../../core/schema/tool.js';
 import { headerMap, type BoundedOutput, type InputMessage, type OutputMessage } from '../../core/records/output.js';
 import { callSpanData } from '../../core/records/call-span.js';
@@ -99,7 +108,8 @@ export class WorkerTracing {
   /**
    * The spans of one input record's calls (one per output, in order), each started at `startMs` and ended at
    * `endMs` (epoch ms), and the output messages carrying them: each output's `traceparent` and `tracestate` name
-   * its call's span; its other headers are as built.
+   * its call's span; its other headers are as built. `sampled` is the first sampled call span (the record's
+   * exemplar in the processing-time histogram), if any.
    */
   calls(
     input: InputMessage,
@@ -109,11 +119,12 @@ export class WorkerTracing {
     startMs: number,
     endMs: number,
     batch: BatchSpan | undefined,
-  ): OutputMessage[] {
+  ): { messages: OutputMessage[]; sampled: SpanContext | undefined } {
     const parent = parseTraceContext(input.headers[TRACEPARENT], input.headers[TRACESTATE]);
     if (parent.kind === 'malformed') this.#options.onMalformedContext();
     const context = parentContext(parent);
     const messages: OutputMessage[] = [];
+    let sampled: SpanContext | undefined;
     for (let i = 0; i < outputs.length; i++) {
       const { message, record } = outputs[i] as BoundedOutput;
       const span = this.#tracer.startSpan(`process ${where.topic}`, { kind: SpanKind.CONSUMER, startTime: startMs }, context);
@@ -123,9 +134,11 @@ export class WorkerTracing {
       }
       span.end(endMs);
       batch?.link(span);
-      messages.push(withTraceContext(message, traceContextFields(span.spanContext())));
+      const spanContext = span.spanContext();
+      if (sampled === undefined && (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0) sampled = spanContext;
+      messages.push(withTraceContext(message, traceContextFields(spanContext)));
     }
-    return messages;
+    return { messages, sampled };
   }
 }
 

@@ -11,7 +11,10 @@ import { inheritedEnvironment } from '../../config/child-env.js';
 import { pipelineFlags } from '../../config/flags.js';
 import { pipelineOptions, type PipelineOptions } from '../../core/pipeline.js';
 import { ChildTransport, type ChildExit } from '../../proxy/child-transport.js';
-import { Relay, type CallEvent, type UpstreamFactory } from '../../proxy/relay.js';
+import { Relay, type CallEvent, type CallTracing, type UpstreamFactory } from '../../proxy/relay.js';
+import type { Tracing } from '../../adapters/tracing/sdk.js';
+import { loadTracingConfig } from '../../config/config.js';
+import { packageVersion, TRACES_FLUSH_MS } from '../worker/run-command.js';
 import { parseCommandArgs, positiveInt, UsageError } from './usage.js';
 
 const FLAGS = pipelineFlags(['deep', 'entityExempt', 'maxRecordBytes', 'maxDepth', 'maxEntityPasses']);
@@ -236,6 +239,28 @@ export async function mcpProxyMain(args: string[]): Promise<number> {
       '127.0.0.1',
     );
   }
+  // Only the OTEL_* variables turn tracing on (docs/tracing.md); off, no SDK is loaded.
+  const tracingConfig = loadTracingConfig();
+  let tracing: { tracing: Tracing; calls: CallTracing } | undefined;
+  if (tracingConfig !== undefined) {
+    const [{ startTracing }, { ProxyTracing }] = await Promise.all([
+      import('../../adapters/tracing/sdk.js'),
+      import('../../adapters/tracing/proxy-spans.js'),
+    ]);
+    const sdk = startTracing(
+      tracingConfig,
+      (reason, spans) => {
+        metrics.spansDropped.inc({ reason }, spans);
+      },
+      packageVersion(),
+    );
+    tracing = {
+      tracing: sdk,
+      calls: new ProxyTracing(sdk.tracer, () => {
+        metrics.traceContextInvalid.inc();
+      }),
+    };
+  }
   const logCall = callLogger(logger, settings.logArguments);
   const onCall = (event: CallEvent): void => {
     const tally = metrics.tally();
@@ -251,17 +276,27 @@ export async function mcpProxyMain(args: string[]): Promise<number> {
   try {
     if (settings.listen !== undefined) {
       const { serveHttp } = await import('../../proxy/http-listen.js');
-      return await serveHttp(settings.listen, factory, { ...settings, onCall, onWarning }, logger);
+      return await serveHttp(
+        settings.listen,
+        factory,
+        { ...settings, onCall, onWarning, ...(tracing === undefined ? {} : { tracing: tracing.calls }) },
+        logger,
+      );
     }
-    return await serveStdio(factory, { ...settings, onCall, onWarning });
+    return await serveStdio(factory, { ...settings, onCall, onWarning, tracing: tracing?.calls });
   } finally {
+    await tracing?.tracing.shutdown(TRACES_FLUSH_MS);
     metricsServer?.close();
   }
 }
 
 async function serveStdio(
   factory: UpstreamFactory,
-  options: ProxySettings & { onCall: (event: CallEvent) => void; onWarning: (message: string, tool?: string) => void },
+  options: ProxySettings & {
+    onCall: (event: CallEvent) => void;
+    onWarning: (message: string, tool?: string) => void;
+    tracing: CallTracing | undefined;
+  },
 ): Promise<number> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const upstream = factory.create();
@@ -272,6 +307,7 @@ async function serveStdio(
     timeoutMs: options.timeoutMs,
     onCall: options.onCall,
     onWarning: options.onWarning,
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
     upstreamNoise: upstream.noise,
     upstreamGone: upstream.gone,
   });

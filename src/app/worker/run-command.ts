@@ -27,7 +27,7 @@ KAFKA_BROKERS and SCHEMA_REGISTRY_URL are required; INPUT_TOPIC, OUTPUT_TOPIC, R
 GROUP_ID, DELIVERY (exactly-once | at-least-once), METRICS_PORT, LOG_LEVEL and more are optional.`;
 
 /** Longest a shutdown waits for the last spans to be exported. */
-const TRACES_FLUSH_MS = 5_000;
+export const TRACES_FLUSH_MS = 5_000;
 
 /**
  * The SDK and the worker's spans when the configuration turns tracing on; otherwise nothing is imported and the
@@ -55,7 +55,7 @@ export async function workerTracing(
   return { tracing, spans };
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   try {
     const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
     const { version } = JSON.parse(text) as { version?: unknown };

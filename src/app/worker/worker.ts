@@ -299,14 +299,16 @@ export class Worker implements StreamHandler {
     }
     tally.input(!read.ok ? 'unreadable' : read.message ? 'message' : 'call');
     const ended = performance.now();
-    if (this.#tracing !== undefined) {
-      const schemas = outputs.map((_, i) => compiledTool(tools[i])?.identity);
-      const startMs = performance.timeOrigin + started - elapsedMs;
-      for (const message of this.#tracing.calls(input, outputs, schemas, target, startMs, performance.timeOrigin + ended, span)) {
-        sink.push(message);
-      }
+    const seconds = (elapsedMs + ended - started) / 1e3;
+    if (this.#tracing === undefined) {
+      this.#metrics.processingSeconds.observe(seconds);
+      return;
     }
-    this.#metrics.processingSeconds.observe((elapsedMs + ended - started) / 1e3);
+    const schemas = outputs.map((_, i) => compiledTool(tools[i])?.identity);
+    const startMs = performance.timeOrigin + started - elapsedMs;
+    const { messages, sampled } = this.#tracing.calls(input, outputs, schemas, target, startMs, performance.timeOrigin + ended, span);
+    for (const message of messages) sink.push(message);
+    this.#metrics.processingSeconds.observe(seconds, sampled);
   }
 
   async #lookup(name: string, version: number | undefined): Promise<FoundTool | typeof WAIT> {
