@@ -347,9 +347,9 @@ keda() {
       || die "could not import $ref (see $STATE/logs/import.log)"
   done
   kc kustomize "$dir/config/default" \
-    | sed -E -e "s#image: ghcr.io/kedacore/keda:latest#image: $KEDA_IMAGE_PREFIX/keda:$version#" \
-      -e "s#image: ghcr.io/kedacore/keda-metrics-apiserver:latest#image: $KEDA_IMAGE_PREFIX/keda-adapter:$version#" \
-      -e "s#image: ghcr.io/kedacore/keda-admission-webhooks:latest#image: $KEDA_IMAGE_PREFIX/keda-admission-webhooks:$version#" \
+    | sed -E -e "s#image: ghcr.io/kedacore/keda:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda:$version#" \
+      -e "s#image: ghcr.io/kedacore/keda-metrics-apiserver:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda-adapter:$version#" \
+      -e "s#image: ghcr.io/kedacore/keda-admission-webhooks:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda-admission-webhooks:$version#" \
       -e "s#imagePullPolicy: Always#imagePullPolicy: Never#" >"$STATE/keda.yaml"
   ! grep -n 'image: ghcr.io' "$STATE/keda.yaml" >&2 || die "KEDA's config names an image not built here (above)"
   # Server-side: the CRDs are too large for the last-applied annotation of a client-side apply.
