@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.stack/', '.stack-k8s/', '.k8s/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', '.stack/', '.stack-k8s/', '.k8s/', '.k8s-down/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

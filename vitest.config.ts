@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// The Kubernetes project starts a cluster (test/k8s/global-setup.ts): only when asked for by name
-// (`vitest run --project k8s`, as .ci/run does), never as part of a plain `vitest run` / `npm test`.
+// The Kubernetes projects start a cluster (k8s: test/k8s/global-setup.ts; k8s-down: one of its own, made to fail
+// and torn down): only when asked for by name (`vitest run --project k8s`, as .ci/run does), never as part of a
+// plain `vitest run` / `npm test`.
 const argv = process.argv.slice(2);
-const k8sAsked = argv.some((arg, i) => arg === '--project=k8s' || (arg === '--project' && argv[i + 1] === 'k8s'));
+const asked = (name: string): boolean =>
+  argv.some((arg, i) => arg === `--project=${name}` || (arg === '--project' && argv[i + 1] === name));
 
 // Projects: only `integration` (the worker against Kafka and the registry, and the worker image) gets the stack
 // setup; unit, CLI, fuzz and deploy tests start no service, and compose brings its own. `npm run test:unit` runs
@@ -33,9 +35,10 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'compose', include: ['test/compose/**/*.test.ts'] } },
-      ...(k8sAsked
+      ...(asked('k8s')
         ? [{ extends: true as const, test: { name: 'k8s', include: ['test/k8s/**/*.test.ts'], globalSetup: ['test/k8s/global-setup.ts'] } }]
         : []),
+      ...(asked('k8s-down') ? [{ extends: true as const, test: { name: 'k8s-down', include: ['test/k8s-down/**/*.test.ts'] } }] : []),
     ],
   },
 });

@@ -16,6 +16,8 @@
 #                               KUBE-/CNI- iptables chains, mounts and cgroups it made, and the state (also after a
 #                               failed up)
 #   bash scripts/k8s.sh status  exit 0 when the API server answers and the node is Ready
+#   bash scripts/k8s.sh keda    on the running cluster: KEDA's operator, metrics API server and admission webhooks
+#                               (scripts/keda-build.sh, KEDA_VERSION), ready when the external metrics API is
 #
 # Addresses: only loopback and what this script creates. The pod bridge K8S_BRIDGE (K8S_HOST_IP/24, pods in
 # K8S_POD_CIDR) is the node IP and the API server's address; the service range routes to an empty bridge
@@ -42,6 +44,8 @@ K8S_VERSION=${K8S_VERSION:-v1.34.4}
 export K8S_VERSION
 CTR_SOCK="$STATE/containerd/containerd.sock"
 PAUSE_IMAGE=registry.k8s.io/pause:3.10
+# KEDA's images, made here from its binaries (no registry is reachable): never pulled.
+KEDA_IMAGE_PREFIX=toolcall-k8s.local/kedacore
 # Processes in start order; down stops them in reverse (the API server hangs on SIGTERM once etcd is gone).
 COMPONENTS=(containerd etcd kube-apiserver kube-controller-manager kube-scheduler kube-proxy kubelet)
 
@@ -219,22 +223,20 @@ make_pki() {
     || die "kubeadm init phase kubeconfig failed (see $STATE/logs/kubeadm.log)"
 }
 
-# The pause image as a docker-save tarball, from the static pause binary.
-pause_tarball() {
-  local out="$STATE/images/pause.tar" d
-  [[ -f $out ]] && { echo "$out"; return; }
-  d=$(mktemp -d)
-  python3 - "$BIN/pause" "$d" "$PAUSE_IMAGE" "$out" <<'PY'
+# A docker-save style tarball of one layer holding static binaries at /: image_tarball OUT REF USER ENTRYPOINT FILE...
+image_tarball() {
+  python3 - "$@" <<'PY'
 import hashlib, io, json, os, sys, tarfile
-pause, d, ref, out = sys.argv[1:5]
+out, ref, user, entry, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 layer = io.BytesIO()
 with tarfile.open(fileobj=layer, mode="w") as t:
-    info = t.gettarinfo(pause, arcname="pause"); info.uid = info.gid = 0; info.uname = info.gname = ""; info.mode = 0o755
-    with open(pause, "rb") as f: t.addfile(info, f)
+    for path in files:
+        info = t.gettarinfo(path, arcname=os.path.basename(path)); info.uid = info.gid = 0; info.uname = info.gname = ""; info.mode = 0o755
+        with open(path, "rb") as f: t.addfile(info, f)
 layer = layer.getvalue()
 diff = "sha256:" + hashlib.sha256(layer).hexdigest()
 config = json.dumps({"architecture": "amd64", "os": "linux",
-    "config": {"Entrypoint": ["/pause"], "User": "65535:65535"},
+    "config": {"Entrypoint": [entry], "User": user},
     "rootfs": {"type": "layers", "diff_ids": [diff]}}).encode()
 cid = hashlib.sha256(config).hexdigest()
 manifest = json.dumps([{"Config": cid + ".json", "RepoTags": [ref], "Layers": ["layer/layer.tar"]}]).encode()
@@ -242,7 +244,12 @@ with tarfile.open(out, "w") as t:
     for name, data in ((cid + ".json", config), ("layer/layer.tar", layer), ("manifest.json", manifest)):
         i = tarfile.TarInfo(name); i.size = len(data); t.addfile(i, io.BytesIO(data))
 PY
-  rm -rf "$d"
+}
+
+# The pause image from the static pause binary.
+pause_tarball() {
+  local out="$STATE/images/pause.tar"
+  [[ -f $out ]] || image_tarball "$out" "$PAUSE_IMAGE" 65535:65535 /pause "$BIN/pause"
   echo "$out"
 }
 
@@ -319,6 +326,46 @@ up() {
   for c in "${COMPONENTS[@]}"; do alive "$c" || die "$c exited (see $STATE/logs/$c.log)"; done
   log "cluster $K8S_VERSION up in $((SECONDS - started))s (node $NODE, $HOST_IP; state $STATE)"
   env_lines
+}
+
+# KEDA on the running cluster (scripts/keda-build.sh, cached): its three images imported, then the module's own
+# kustomize config (CRDs, RBAC, operator, metrics API server, admission webhooks) applied with those images. The
+# operator makes the certificates of the metrics API server and the webhooks (--enable-cert-rotation) and writes
+# their CA into the APIService, so the API server's aggregation layer trusts it. Waits until that APIService is
+# Available.
+keda() {
+  BIN=$(K8S_BUILD_CACHED_ONLY=1 bash "$SCRIPT_DIR/k8s-build.sh") || die "no Kubernetes binaries (scripts/k8s.sh up first)"
+  kc get --raw /readyz >/dev/null 2>&1 || die "no cluster answers at $STATE/admin.conf (scripts/k8s.sh up first)"
+  local dir version ctr=(ctr --address "$CTR_SOCK" -n k8s.io) name ref started=$SECONDS
+  dir=$(bash "$SCRIPT_DIR/keda-build.sh")
+  version=$(awk '{ print $2 }' "$dir/.complete"); version=${version#v}
+  for name in keda keda-adapter keda-admission-webhooks; do
+    ref="$KEDA_IMAGE_PREFIX/$name:$version"
+    "${ctr[@]}" images ls -q | grep -qxF "$ref" && continue
+    image_tarball "$STATE/images/$name.tar" "$ref" 65532:65532 "/$name" "$dir/bin/$name"
+    "${ctr[@]}" images import "$STATE/images/$name.tar" >>"$STATE/logs/import.log" 2>&1 \
+      || die "could not import $ref (see $STATE/logs/import.log)"
+  done
+  kc kustomize "$dir/config/default" \
+    | sed -E -e "s#image: ghcr.io/kedacore/keda:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda:$version#" \
+      -e "s#image: ghcr.io/kedacore/keda-metrics-apiserver:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda-adapter:$version#" \
+      -e "s#image: ghcr.io/kedacore/keda-admission-webhooks:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda-admission-webhooks:$version#" \
+      -e "s#imagePullPolicy: Always#imagePullPolicy: Never#" >"$STATE/keda.yaml"
+  ! grep -n 'image: ghcr.io' "$STATE/keda.yaml" >&2 || die "KEDA's config names an image not built here (above)"
+  # Server-side: the CRDs are too large for the last-applied annotation of a client-side apply.
+  kc apply --server-side --force-conflicts -f "$STATE/keda.yaml" >>"$STATE/logs/keda.log" 2>&1 \
+    || die "kubectl apply of KEDA's config failed (see $STATE/logs/keda.log)"
+  # The cluster runs no DNS: the metrics API server finds the operator's gRPC service by a host alias instead.
+  local ip
+  ip=$(kc -n keda get service keda-operator -o jsonpath='{.spec.clusterIP}')
+  [[ -n $ip ]] || die "service keda/keda-operator has no cluster IP"
+  kc -n keda patch deployment keda-metrics-apiserver --type merge -p "{\"spec\":{\"template\":{\"spec\":{\"hostAliases\":[{\"ip\":\"$ip\",\"hostnames\":[\"keda-operator.keda.svc.cluster.local\"]}]}}}}" \
+    >>"$STATE/logs/keda.log" 2>&1 || die "could not give keda-metrics-apiserver the operator's address"
+  kc -n keda rollout status deployment/keda-operator deployment/keda-metrics-apiserver deployment/keda-admission-webhooks \
+    --timeout="${TIMEOUT}s" >>"$STATE/logs/keda.log" 2>&1 || die "KEDA's Deployments not ready within ${TIMEOUT}s (kubectl -n keda get pods)"
+  wait_for "the external metrics API (KEDA's metrics API server)" \
+    kc wait --for=condition=Available apiservice/v1beta1.external.metrics.k8s.io --timeout=5s
+  log "KEDA $version ready in $((SECONDS - started))s"
 }
 
 env_lines() {
@@ -416,6 +463,7 @@ case ${1:-} in
   up) up ;;
   down) down ;;
   status) status ;;
+  keda) keda ;;
   check) p=$(machine_problem); [[ -z $p ]] || { echo "k8s: this machine cannot run the Kubernetes cluster: $p" >&2; exit 1; } ;;
-  *) echo "usage: $0 build|up|down|status|check" >&2; exit 2 ;;
+  *) echo "usage: $0 build|up|down|status|check|keda" >&2; exit 2 ;;
 esac
