@@ -495,7 +495,8 @@ const EXCLUSIVE = new RegExp(
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
 const EXCLUSIVE_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
-    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|^\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})`,
+    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|` +
+    String.raw`^\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})`,
   'i',
 );
 

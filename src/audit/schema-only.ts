@@ -99,7 +99,10 @@ export const IDENTIFIER = new Set([
 /** A parameter that caps how many results come back: a cap of a thousand and more is never the caller's concern. */
 export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults', 'maxcount']);
 
-/** The last word of a parameter name (`branchName` → `name`, `remote_branch` → `branch`), or the words of a compound (`page_size` → `pagesize`). */
+/**
+ * The last word of a parameter name (`branchName` → `name`, `remote_branch` → `branch`), or the words of a compound
+ * (`page_size` → `pagesize`).
+ */
 export function lastWord(name: string): string {
   const parts = name.split(/[_\s-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((p) => p !== '');
   return (parts[parts.length - 1] ?? '').toLowerCase();
