@@ -38,9 +38,20 @@ export function passesOf(action: () => unknown): number {
   return cpuMs(action) / referencePassMs();
 }
 
-/** Runs `action` and fails, naming `what`, when it costs more than `budget` reference passes. */
+/**
+ * The least cost of `action` over up to `tries` runs, in reference passes, stopping at the first run within `budget`.
+ * A pause of this thread (a major garbage collection of a large heap, a first-run compile) inflates one run; a
+ * superlinear path costs as much on every run. `action` must be repeatable.
+ */
+export function leastPassesOf(action: () => unknown, budget: number, tries = 3): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < tries && least >= budget; run += 1) least = Math.min(least, passesOf(action));
+  return least;
+}
+
+/** Runs `action` (up to three times, see {@link leastPassesOf}) and fails, naming `what`, when it costs more than `budget` reference passes. */
 export function expectWithinPasses(action: () => unknown, budget: number, what = 'the action'): number {
-  const passes = passesOf(action);
+  const passes = leastPassesOf(action, budget);
   expect(passes, `${what} cost ${passes.toFixed(1)} reference passes (budget ${budget})`).toBeLessThan(budget);
   return passes;
 }
