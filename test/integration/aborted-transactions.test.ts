@@ -66,6 +66,40 @@ describe('aborted upstream transactions', () => {
   }, 60_000);
 
   describe.each(KAFKA_CLIENTS)('the worker (%s)', (client) => {
+    it("commits past a partition's closing markers and aborted records: nothing is left as lag once it is read", async () => {
+      const topics = await freshTopics('itab', 1);
+      const upstream = await transactionalProducer(`itab-c-${RUN_ID}-${topics.input}`);
+      try {
+        const transaction = await upstream.transaction();
+        await transaction.send({
+          topic: topics.input,
+          messages: [0, 1, 2, 3, 4].map((i) => ({ key: 'k', value: numberedCall('committed', i), partition: 0 })),
+        });
+        await transaction.commit();
+      } finally {
+        await upstream.disconnect();
+      }
+      // Five calls and the commit marker after them: the group's offset is the partition's end, 6.
+      const worker = await startReadyWorker(suite.env(topics, { KAFKA_CLIENT: client }));
+      await untilCommitted(topics, 6, 'the offset past the marker', 60_000, () => worker.tail());
+      // Then a fetch that brings nothing to read: an aborted transaction, three records and its marker.
+      const aborting = await transactionalProducer(`itab-d-${RUN_ID}-${topics.input}`);
+      try {
+        const transaction = await aborting.transaction();
+        await transaction.send({
+          topic: topics.input,
+          messages: [0, 1, 2].map((i) => ({ key: 'k', value: numberedCall('aborted', i), partition: 0 })),
+        });
+        await transaction.abort();
+      } finally {
+        await aborting.disconnect();
+      }
+      await untilCommitted(topics, 10, 'the offset past the aborted transaction', 60_000, () => worker.tail());
+      const out = await readOutputs(topics, { until: 5, timeoutMs: 30_000, settleMs: 1_000 });
+      expect(await worker.stop(), worker.tail()).toBe(0);
+      expect(out.map(callId).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `committed-${String(i)}`));
+    }, 120_000);
+
     it('processes only the committed calls, each once', async () => {
       const { topics, committed } = await inputTopics();
       const worker = await startReadyWorker(suite.env(topics, { KAFKA_CLIENT: client }));

@@ -36,6 +36,8 @@ interface PartitionState {
   /** The committed offset read after claiming the partition in this generation; undefined until claimed. */
   claimedFrom: bigint | undefined;
   resumeTimer: NodeJS.Timeout | undefined;
+  /** A commit past transaction markers in flight ({@link KafkajsStream#commitPastMarkers}); a batch waits for it. */
+  markers: Promise<void> | undefined;
 }
 
 export class KafkajsStream implements KafkaStream {
@@ -83,6 +85,14 @@ export class KafkajsStream implements KafkaStream {
       this.#joined = false;
       this.#log.error({ err: describeError(error), restart }, 'consumer crashed');
       if (!restart && !this.#stopping) this.#handler?.fatal(error, error.message);
+    });
+    // A fetch that brings a partition only markers or aborted records reaches no eachBatch: kafkajs moves past them
+    // without a commit (autoCommit is off), which would leave them as lag for good. Its batch event still comes.
+    this.#consumer.on(this.#consumer.events.START_BATCH_PROCESS, (event) => {
+      const { topic, partition, batchSize, lastOffset } = event.payload;
+      const firstOffset = event.payload.firstOffset as string | null;
+      if (batchSize === 0 && firstOffset !== null && !this.#stopping)
+        this.#commitPastMarkers(topic, partition, BigInt(firstOffset), BigInt(lastOffset) + 1n);
     });
     this.#consumer.on(this.#consumer.events.STOP, () => {
       this.#joined = false;
@@ -161,7 +171,7 @@ export class KafkajsStream implements KafkaStream {
     const key = `${topic}:${partition}`;
     let state = this.#partitions.get(key);
     if (state === undefined) {
-      state = { topic, partition, producer: undefined, claimedFrom: undefined, resumeTimer: undefined };
+      state = { topic, partition, producer: undefined, claimedFrom: undefined, resumeTimer: undefined, markers: undefined };
       this.#partitions.set(key, state);
     }
     return state;
@@ -172,6 +182,7 @@ export class KafkajsStream implements KafkaStream {
     const { topic, partition } = batch;
     if (batch.messages.length === 0) return;
     const state = this.#state(topic, partition);
+    if (state.markers !== undefined) await state.markers;
     let messages = batch.messages;
     if (this.#options.delivery === 'exactly-once') {
       const from = await this.#claim(topic, partition, state);
@@ -198,7 +209,9 @@ export class KafkajsStream implements KafkaStream {
       const result = await handler.process({ topic, partition, records, lag: Number(batch.offsetLag()) }, control);
       holdMs = result.holdMs;
       if (result.lastOffset !== undefined) {
-        const next = (BigInt(result.lastOffset) + 1n).toString();
+        // The whole batch handled: its offset goes past the markers and aborted records after its last record.
+        const end = result.lastOffset === messages.at(-1)?.offset ? laterOffset(result.lastOffset, batch.lastOffset()) : result.lastOffset;
+        const next = (BigInt(end) + 1n).toString();
         try {
           await this.#deliver(topic, partition, state, result.outputs, next, (offset) =>
             payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset }] }] }),
@@ -212,7 +225,7 @@ export class KafkajsStream implements KafkaStream {
           throw stopped ? error : forKafkajsRunner(error, errorTypes(error));
         }
         this.#guard.delivered();
-        payload.resolveOffset(result.lastOffset);
+        payload.resolveOffset(end);
       }
       delivered = result;
     } finally {
@@ -223,6 +236,35 @@ export class KafkajsStream implements KafkaStream {
     // Paused before the heartbeat, which throws when the group rebalances: the hold is never skipped.
     if (holdMs !== undefined) this.#hold(state, holdMs, () => payload.pause());
     await payload.heartbeat();
+  }
+
+  /**
+   * Commits a partition past the markers and aborted records `first` to `next - 1` that kafkajs filtered out of a
+   * fetch, once whatever came before them is committed: in a transaction of offsets only (exactly-once), or a plain
+   * commit. Queued behind the partition's previous one; a failure is left to the next batch's commit.
+   */
+  #commitPastMarkers(topic: string, partition: number, first: bigint, next: bigint): void {
+    const state = this.#state(topic, partition);
+    const commit = async (): Promise<void> => {
+      if (this.#stopping) return;
+      if (this.#options.delivery === 'at-least-once') {
+        await this.#consumer.commitOffsets([{ topic, partition, offset: next.toString() }]);
+        return;
+      }
+      const from = await this.#claim(topic, partition, state);
+      if (from < first || from >= next) return;
+      await this.#deliver(topic, partition, state, [], next.toString(), () => Promise.resolve());
+    };
+    const queued = (state.markers ?? Promise.resolve()).then(commit).catch((error: unknown) => {
+      this.#log.debug(
+        { topic, partition, err: describeError(error) },
+        'commit past transaction markers failed; the next batch commits past them',
+      );
+    });
+    state.markers = queued;
+    void queued.finally(() => {
+      if (state.markers === queued) state.markers = undefined;
+    });
   }
 
   /** The offset to resume the partition from, claiming it first in this generation ({@link claimPartition}). */
@@ -297,6 +339,11 @@ export class KafkajsStream implements KafkaStream {
       if (!this.#stopping) resume();
     }, holdMs);
   }
+}
+
+/** The later of two offsets, as kafkajs writes them (decimal strings). */
+function laterOffset(a: string, b: string): string {
+  return BigInt(b) > BigInt(a) ? b : a;
 }
 
 /**

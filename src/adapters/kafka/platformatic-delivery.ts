@@ -16,11 +16,17 @@ import type { StreamOptions } from './port.js';
 type OutProducer = Producer<Buffer, Buffer, Buffer | string>;
 type Transaction = Awaited<ReturnType<OutProducer['beginTransaction']>>;
 
+/**
+ * What a commit reads of a partition's last record: where it is, and the member it was fetched for
+ * (`metadata.consumer`). A commit past transaction markers has no record there and makes one of these.
+ */
+export type CommitPoint = Pick<InMessage, 'topic' | 'partition' | 'offset' | 'leaderEpoch' | 'metadata'>;
+
 /** A partition's part of a delivery: the last record whose offset is committed. */
 export interface DeliveredPartition {
   readonly topic: string;
   readonly partition: number;
-  readonly last: InMessage;
+  readonly last: CommitPoint;
 }
 
 export class PlatformaticDelivery {
@@ -46,7 +52,7 @@ export class PlatformaticDelivery {
   async deliver(
     outputs: readonly OutputMessage[],
     done: readonly DeliveredPartition[],
-    offsetOf: (last: InMessage) => InMessage,
+    offsetOf: (last: CommitPoint) => CommitPoint,
   ): Promise<void> {
     const requests = splitRequests(outputs.map(outMessage), messageBytes);
     if (this.#options.delivery === 'at-least-once') {
@@ -61,7 +67,8 @@ export class PlatformaticDelivery {
       for (const messages of requests) await transaction.send({ messages });
       await transaction.addConsumer(this.#consumer);
       // One after the other: concurrent addOffset calls are merged by the client and only the first is sent.
-      for (const { last } of done) await transaction.addOffset(offsetOf(last));
+      // The client's addOffset reads only a CommitPoint's fields (TxnOffsetCommit), whatever its type says.
+      for (const { last } of done) await transaction.addOffset(offsetOf(last) as InMessage);
       await transaction.commit();
     } catch (error) {
       const aborted = await transaction.abort().then(

@@ -30,7 +30,7 @@ import type { KafkaConnectionOptions } from './client.js';
 import { describeError, ensureTopics, OutputGuard } from './delivery.js';
 import { claimPartition, type PartitionState } from './platformatic-claims.js';
 import { platformaticBaseOptions, within } from './platformatic-client.js';
-import { PlatformaticDelivery } from './platformatic-delivery.js';
+import { PlatformaticDelivery, type CommitPoint } from './platformatic-delivery.js';
 import { connectionRefusal, fencedFailure } from './platformatic-failures.js';
 import {
   byPartition,
@@ -45,6 +45,7 @@ import {
 } from './platformatic-fetch.js';
 import { Holds } from './platformatic-holds.js';
 import { LagPoller } from './platformatic-lag.js';
+import { markerSkips } from './platformatic-markers.js';
 import type { BatchResult, DeliveryObserver, KafkaStream, StreamHandler, StreamOptions, TopicPartition } from './port.js';
 
 /** A ConsumerGroupHeartbeat answer (KIP-848), as the client decodes it. */
@@ -112,6 +113,8 @@ export class PlatformaticStream implements KafkaStream {
   readonly #holds: Holds;
   readonly #lag: LagPoller;
   #stream: InStream | undefined;
+  /** One past the last record read from the current stream, by `topic:partition`. */
+  readonly #readTo = new Map<string, bigint>();
   /** Set when the stream must be opened again before the next read (a new generation, a failure, a hold's end). */
   #rebuild = false;
   #wake: (() => void) | undefined;
@@ -286,6 +289,12 @@ export class PlatformaticStream implements KafkaStream {
     stream.on('readable', () => {
       this.#wake?.();
     });
+    // A fetch that brings only markers pushes no record: the loop still looks at how far the stream has read,
+    // after the response's records (pushed synchronously after this event) are in the buffer.
+    stream.on('fetch', () => {
+      setImmediate(() => this.#wake?.());
+    });
+    this.#readTo.clear();
     return stream;
   }
 
@@ -336,6 +345,8 @@ export class PlatformaticStream implements KafkaStream {
       if (stream === undefined) return;
       const messages = this.#holds.allHeld() ? [] : readUpTo(stream, MAX_RECORDS_PER_READ);
       if (messages.length === 0) {
+        await this.#commitPastMarkers(stream);
+        if (this.#interrupted()) continue;
         await new Promise<void>((resolve) => {
           this.#wake = resolve;
           if (stream.readableLength > 0 && !this.#holds.allHeld()) resolve();
@@ -357,6 +368,8 @@ export class PlatformaticStream implements KafkaStream {
     let delivered = false;
     try {
       for (const [key, list] of lists) {
+        const last = list.at(-1);
+        if (last !== undefined && stream === this.#stream) this.#readTo.set(key, last.offset + 1n);
         const state = this.#partitions.get(key);
         if (state === undefined || state.heldUntil !== undefined || this.#rebuild || stream !== this.#stream) continue;
         const first = list[0];
@@ -399,6 +412,56 @@ export class PlatformaticStream implements KafkaStream {
       timer();
       this.#lag.soon();
     }
+  }
+
+  /**
+   * Commits each partition past the markers and aborted records at the end of what the stream fetched
+   * ({@link markerSkips}), in a transaction of offsets only (exactly-once) or a plain commit, when the stream has
+   * nothing buffered. A failure is left to the next look: nothing was delivered, and a new generation claims anew.
+   */
+  async #commitPastMarkers(stream: InStream): Promise<void> {
+    const member = this.#member;
+    if (stream.readableLength > 0 || stream !== this.#stream || this.#interrupted() || member === undefined) return;
+    const first = markerSkips(this.#partitions.values(), stream.offsetsToFetch, this.#readTo);
+    for (const state of first.unclaimed) {
+      if (this.#interrupted()) return;
+      try {
+        state.position = await this.#claim(state.topic, state.partition);
+      } catch (error) {
+        this.#log.debug({ topic: state.topic, partition: state.partition, err: describeError(error) }, 'claim for a marker commit failed');
+        return;
+      }
+    }
+    const { skips } = first.unclaimed.length === 0 ? first : markerSkips(this.#partitions.values(), stream.offsetsToFetch, this.#readTo);
+    // Anything read or any new generation while claiming: looked at again once the loop is idle.
+    if (skips.length === 0 || stream.readableLength > 0 || stream !== this.#stream || this.#interrupted() || member !== this.#member)
+      return;
+    const stamp = { consumer: { groupId: this.#options.groupId, coordinatorId: this.#consumer.coordinatorId, ...member } };
+    const done = skips.map(({ state, to }) => ({
+      topic: state.topic,
+      partition: state.partition,
+      state,
+      last: { topic: state.topic, partition: state.partition, offset: to - 1n, leaderEpoch: -1, metadata: stamp },
+    }));
+    try {
+      await this.#delivery.deliver([], done, (last) => last);
+      for (const { state, last } of done) state.position = last.offset + 1n;
+      this.#observer.transaction('committed');
+      this.#log.debug(
+        { partitions: done.map((d) => `${d.topic}:${d.partition}@${d.last.offset + 1n}`) },
+        'committed past transaction markers',
+      );
+    } catch (error) {
+      this.#observer.transaction('aborted');
+      this.#log.debug({ err: describeError(error) }, 'commit past transaction markers failed; looked at again later');
+    } finally {
+      this.#lag.soon();
+    }
+  }
+
+  /** True once stopping or when the stream must be opened again: a method, as both change across awaits. */
+  #interrupted(): boolean {
+    return this.#stopping || this.#rebuild;
   }
 
   /** Claims in this generation go through the admin client, which waits out open transactions (requireStable). */
@@ -451,7 +514,7 @@ export class PlatformaticStream implements KafkaStream {
 }
 
 /** A record stamped with `member` (the consumer protocol's member epoch as the generation), for its offset commit. */
-function withMember(message: InMessage, member: { readonly generationId: number; readonly memberId: string } | undefined): InMessage {
+function withMember(message: CommitPoint, member: { readonly generationId: number; readonly memberId: string } | undefined): CommitPoint {
   if (member === undefined) return message;
   const metadata = message.metadata as { consumer?: Record<string, unknown> } | undefined;
   const consumer = { ...metadata?.consumer, generationId: member.generationId, memberId: member.memberId };

@@ -1,6 +1,6 @@
 /**
  * The roles of the @platformatic/kafka port that need no broker: the claim's wait for stable offsets, holds, lag
- * polling, grouping a read by partition, the failure classes and the client's retry delays. The whole port against
+ * polling, commits past transaction markers, grouping a read by partition, the failure classes and the client's retry delays. The whole port against
  * a real broker is in test/integration (worker, worker-faults, zombie, rebalance, scale-down).
  */
 import pino from 'pino';
@@ -17,6 +17,7 @@ import { fencedFailure, producerToRenew, unstableOffsets } from '../../../../src
 import { byPartition, readUpTo } from '../../../../src/adapters/kafka/platformatic-fetch.js';
 import { Holds } from '../../../../src/adapters/kafka/platformatic-holds.js';
 import { LAG_INTERVAL_MS, LagPoller, type ListEndOffsets } from '../../../../src/adapters/kafka/platformatic-lag.js';
+import { markerSkips } from '../../../../src/adapters/kafka/platformatic-markers.js';
 
 const log = pino({ level: 'silent' });
 
@@ -238,5 +239,48 @@ describe("the client's retry delays", () => {
     expect([1, 2, 3, 6, 7, 20].map((attempt) => delay(undefined, 'op', attempt))).toEqual([50, 100, 200, 1_600, 2_000, 2_000]);
     expect(backoffDelay(BACKOFF_POLICIES.platformaticRedelivery, 0)).toBe(500);
     expect(backoffDelay(BACKOFF_POLICIES.stableOffsets, 9)).toBe(200);
+  });
+});
+
+describe('markerSkips: how far a commit can pass what the client filtered out', () => {
+  const state = (partition: number, position: bigint | undefined, heldUntil?: number): PartitionState => ({
+    topic: 'in',
+    partition,
+    position,
+    heldUntil,
+  });
+
+  it('moves a delivered partition to the next fetch offset when nothing at or after its position was read', () => {
+    const delivered = state(0, 6n);
+    const { skips, unclaimed } = markerSkips([delivered], new Map([['in:0', 10n]]), new Map([['in:0', 6n]]));
+    expect(skips).toEqual([{ state: delivered, to: 10n }]);
+    expect(unclaimed).toEqual([]);
+  });
+
+  it('leaves a partition whose records read are not all delivered, one held, and one at its fetch offset', () => {
+    const behind = state(0, 6n);
+    const held = state(1, 3n, Date.now() + 1_000);
+    const atEnd = state(2, 8n);
+    const fetched = new Map([
+      ['in:0', 10n],
+      ['in:1', 9n],
+      ['in:2', 8n],
+    ]);
+    const { skips, unclaimed } = markerSkips([behind, held, atEnd], fetched, new Map([['in:0', 7n]]));
+    expect(skips).toEqual([]);
+    expect(unclaimed).toEqual([]);
+  });
+
+  it('names for a claim the partitions without a position of which nothing was read, and only those', () => {
+    const fresh = state(0, undefined);
+    const readFrom = state(1, undefined);
+    const unknown = state(2, undefined);
+    const fetched = new Map([
+      ['in:0', 4n],
+      ['in:1', 4n],
+    ]);
+    const { skips, unclaimed } = markerSkips([fresh, readFrom, unknown], fetched, new Map([['in:1', 2n]]));
+    expect(skips).toEqual([]);
+    expect(unclaimed).toEqual([fresh]);
   });
 });
