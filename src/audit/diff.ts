@@ -17,6 +17,7 @@ import {
   attribute,
   findMentions,
   groupRule,
+  optionBlocks,
   mentionMatchers,
   namesParameters,
   ownClaimBelongsElsewhere,
@@ -56,6 +57,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   }
   const matchers = mentionMatchers(topLevel);
   for (const text of toolTexts) {
+    optionBlocks(text, rootView, nodes, findings, true);
     for (const sentence of splitSentences(text)) {
       // A sentence about what the tool returns ("Returns up to 50 issues") constrains no parameter.
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;

@@ -461,6 +461,65 @@ export function groupRule(
   return found;
 }
 
+/** "EXACTLY ONE of these THREE options must be used", "only one of the following ways". */
+const OPTIONS_INTRO =
+  /\b(?:exactly|only)\s+one\s+of\s+(?:these|the\s+following)\s+(?:\w+\s+)?(?:options|ways|modes|forms|combinations)\b[^\n]*/i;
+/** "Option 1 - Project slug and branch:", "Option B: direct URL". */
+const OPTION_HEADER = /^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?option[ \t]+(?:\d+|[A-Z])\b[^\n]*$/gim;
+/** A bullet naming a parameter: "- projectSlug: the project slug", "* `branch` - the branch". */
+const OPTION_BULLET = /^[ \t]*[-*][ \t]+\x60?([A-Za-z_][\w.]*)\x60?[ \t]*(?::|[ \t]-[ \t])/gm;
+
+/**
+ * Options spelled out as blocks: an intro ("EXACTLY ONE of these THREE options must be used") and then "Option N"
+ * headers, each with bullets naming the parameters it takes. The home is a `oneOf` of each block's `required`
+ * list, on the object that declares every name: the input itself, or one object parameter (`params`).
+ */
+export function optionBlocks(
+  text: string,
+  rootView: SchemaView,
+  nodes: readonly AuditNode[],
+  findings: FindingList,
+  fromTool: boolean,
+): void {
+  const intro = OPTIONS_INTRO.exec(text);
+  if (intro === null) return;
+  const rest = text.slice(intro.index + intro[0].length);
+  const headers = [...rest.matchAll(OPTION_HEADER)];
+  if (headers.length < 2) return;
+  const blocks: string[][] = [];
+  for (const [i, header] of headers.entries()) {
+    const from = header.index + header[0].length;
+    let body = rest.slice(from, headers[i + 1]?.index ?? rest.length);
+    // The last block ends where the text leaves its bullets: a blank line and then a line that is not one.
+    const after = /\n[ \t]*\n(?![ \t]*[-*])/.exec(body);
+    if (after !== null) body = body.slice(0, after.index);
+    const names = [...new Set([...body.matchAll(OPTION_BULLET)].map((m) => m[1] ?? ''))];
+    if (names.length === 0) return;
+    blocks.push(names);
+  }
+  const all = [...new Set(blocks.flat())];
+  const holders: { parameter: string | null; location: string; pointer: string; view: SchemaView }[] = [
+    { parameter: null, location: '', pointer: '', view: rootView },
+    ...nodes.map((n) => ({ parameter: n.parameter, location: n.location, pointer: n.pointer, view: n.view })),
+  ];
+  const holder = holders.find((h) => all.every((name) => h.view.properties.has(name)));
+  if (holder === undefined) return;
+  if (['oneOf', 'anyOf', 'if', 'not', 'dependentRequired', 'dependencies'].some((k) => holder.view.keywords.has(k))) return;
+  const set = { oneOf: blocks.map((names) => ({ required: names })) };
+  const where = holder.parameter === null ? 'the root of the input schema' : `"${holder.parameter}"`;
+  findings.add(
+    'prose-only',
+    holder.parameter,
+    'oneOf',
+    holder.location,
+    holder.pointer,
+    quote(intro[0].trim()),
+    `Encode the options in the schema: ${json(set).replace(/^\{|\}$/g, '')} on ${where}, so a call that uses none ` +
+      `of them, or several, is rejected.`,
+    { confidence: fromTool ? 'medium' : 'low', fix: { pointer: holder.pointer, set } },
+  );
+}
+
 /** A parameter name as prose writes it, bare or quoted. */
 const NAME = String.raw`[\x60"']?[A-Za-z_][\w.-]*[\x60"']?`;
 

@@ -369,12 +369,44 @@ export const RULES: readonly Rule[] = [
     ),
     yields: (m, s) => defaultCandidate(m, s),
   },
+  {
+    name: 'default-sentence',
+    examples: { yes: ['Default false.', 'Default 20.', "Default 'desc'."], no: ['Default branch of the repository.'] },
+    // A sentence of its own, "Default false.": only a literal follows (a word may start a phrase, "Default branch").
+    matches: re(String.raw`^\s*default\s+(?=(?:true|false|null|[-−]?\d|['"\x60]))`),
+    yields: (m, s) => defaultCandidate(m, s),
+  },
+  {
+    name: 'default-marked',
+    examples: {
+      yes: ["Sort by 'relevance' (default) or 'date'.", 'Either `asc` (the default) or `desc`.'],
+      no: ['Uses the default sort.'],
+    },
+    // A value of a list marked as the default after it: "'relevance' (default)".
+    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:the\s+)?default\)`),
+    yields: (m) => [
+      {
+        kind: 'default',
+        start: m.index,
+        end: m.index + m[0].length,
+        phrase: m[0],
+        literal: m[2] ?? '',
+        comparable: true,
+        rule: 'default',
+      },
+    ],
+  },
   // ---- formats
   {
     name: 'yyyy-mm-dd',
-    examples: { yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.'], no: ['Date in any format.'] },
-    matches: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?)?`),
-    yields: (m) => [formatCandidate(m, /HH/i.test(m[0]) ? 'date-time' : 'date', 'yyyy-mm-dd')],
+    examples: { yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.', 'At YYYY-MM-DDTHH:mm:ssZ.'], no: ['Date in any format.'] },
+    matches: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?(?:\.s+)?(?:Z|[+-]hh:?mm)?)?`),
+    yields: (m) => {
+      if (!/HH/i.test(m[0])) return [formatCandidate(m, 'date', 'yyyy-mm-dd')];
+      // RFC 3339's date-time has seconds and an offset: a layout without them is a pattern of its own.
+      if (/:ss/i.test(m[0]) && /(?:Z|[+-]hh:?mm)$/i.test(m[0])) return [formatCandidate(m, 'date-time', 'yyyy-mm-dd')];
+      return [{ ...formatCandidate(m, undefined, 'yyyy-mm-dd'), templates: [m[0].toUpperCase()] }];
+    },
   },
   {
     name: 'dd-mm-yyyy',
@@ -482,7 +514,7 @@ export const RULES: readonly Rule[] = [
     name: 'in-format',
     examples: {
       yes: ['In YYYY format.', 'In the form of a slug.', 'Must match the pattern.'],
-      no: ['In JSON format.', 'In Markdown format.'],
+      no: ['In JSON format.', 'In Markdown format.', 'Time in any format.'],
     },
     matches: re(
       String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|` +
@@ -499,6 +531,8 @@ export const RULES: readonly Rule[] = [
       )
         return [];
       if (/\b(?:iso|rfc)\b/.test(named)) return [];
+      // "In any format", "in whatever date format": no format at all.
+      if (/^(?:any|whatever|arbitrary|every|either)\b/.test(named)) return [];
       if (/\bdate-?time|timestamp\b/.test(named)) return [formatCandidate(m, 'date-time', 'in-format')];
       if (/\bdate\b/.test(named)) return [formatCandidate(m, 'date', 'in-format')];
       if (/\be-?mail\b/.test(named)) return [formatCandidate(m, 'email', 'in-format')];
@@ -590,15 +624,22 @@ export const RULES: readonly Rule[] = [
   {
     name: 'labelled-values',
     examples: {
-      yes: ["State: 'active', 'pending', 'expired'.", 'Include archived (true/false).', 'State (draft|open|merged).'],
+      yes: [
+        "State: 'active', 'pending', 'expired'.",
+        'Include archived (true/false).',
+        'State (draft|open|merged).',
+        'Output format ("markdown" or "csv").',
+      ],
       no: [
         "Examples: 'a', 'b'.",
+        "Good: 'How to set up authentication with JWT' or 'React useEffect cleanup function examples'.",
+        "Section title (e.g. 'Introduction' or 'Methods').",
         "Duration: '30m', '2h'.",
         'Starting point (commit/branch) for new branch creation.',
         'Example without arguments: `a` or `b`.',
       ],
     },
-    matches: re(String.raw`:[ \t]*(?=['"\x60“])|\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)`),
+    matches: re(String.raw`:[ \t]*(?=['"\x60“])|\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)|\((?=[ \t]*['"\x60“])`),
     yields: (m, s) => labelledValues(m, s),
   },
   // ---- a bare list under a label whose default is one of them: "Resource type: cpu, memory, network (default: cpu)"
@@ -670,8 +711,33 @@ const EXAMPLE_LABEL = /\b(?:examples?|e\.\s?g\.?|eg|such\s+as|like|syntax|i\.\s?
  * `/` ("(true/false)"), that ends its clause. Not a list of examples ("Examples: 'a', 'b'", "Duration: '30m', '2h'":
  * values that are all a number and a unit show a format, not the values).
  */
+/** A value of four words and more is an example sentence ("'How to set up authentication in Express'"), not a value to list. */
+const SENTENCE_VALUE = /\S\s+\S+\s+\S+\s+\S/;
+
 export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const paren = m[0].startsWith('(');
+  if (paren && /^\([ \t]*['"\x60“]/.test(sentence.slice(m.index))) {
+    // A quoted list that fills the parentheses: "Output format ("markdown" or "csv")".
+    const list = parseValueList(sentence, m.index + 1);
+    if (list === undefined || list.values.length < 2 || !list.quoted || !/^[ \t]*\)/.test(sentence.slice(list.end))) return [];
+    if (
+      list.values.some((v) => SENTENCE_VALUE.test(v)) ||
+      EXAMPLE_IN_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index))
+    )
+      return [];
+    const start = m.index + 1;
+    return [
+      {
+        kind: 'enum',
+        values: list.values,
+        quoted: true,
+        start,
+        end: list.end,
+        phrase: sentence.slice(start, list.end).trim(),
+        rule: 'labelled-values',
+      },
+    ];
+  }
   if (paren) {
     const inner = /^[ \t]*([\w-]+(?:[ \t]*[|/][ \t]*[\w-]+)+)[ \t]*\)/.exec(sentence.slice(m.index + 1));
     if (inner === null) return [];
@@ -690,6 +756,7 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
   const after = sentence.slice(list.end);
   {
     if (!list.quoted || EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
+    if (list.values.some((v) => SENTENCE_VALUE.test(v))) return [];
     if (EXAMPLE_IN_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index))) return [];
     if (!/^\s*(?:$|[.;)(]|-\s|—)/.test(after)) return [];
   }

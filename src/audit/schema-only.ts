@@ -96,6 +96,18 @@ export const IDENTIFIER = new Set([
   'target',
 ]);
 
+/** The last words of a parameter that names a thing by its identifier (`paper_id`, `commitSha`, `requestUuid`). */
+export const IDENTIFIER_ONLY = new Set(['id', 'ids', 'uuid', 'guid', 'sha', 'hash', 'digest']);
+
+/**
+ * Length bounds and a pattern on an identifier are the identifier's own shape (a fixed width, a hex alphabet, the
+ * id scheme's longest form): a model copies ids from earlier results and never makes one up, so prose that only says
+ * "the paper ID" misleads no one. Bounds on how many ids a list holds are not its shape, and are still reported.
+ */
+export function identifierShape(keyword: string, name: string): boolean {
+  return (keyword === 'minLength' || keyword === 'maxLength' || keyword === 'pattern') && namedAs(IDENTIFIER_ONLY, name);
+}
+
 /** A parameter that caps how many results come back: a cap of a thousand and more is never the caller's concern. */
 export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults', 'maxcount']);
 
@@ -106,6 +118,11 @@ export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults
 export function lastWord(name: string): string {
   const parts = name.split(/[_\s-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((p) => p !== '');
   return (parts[parts.length - 1] ?? '').toLowerCase();
+}
+
+/** The name an identifier check reads: a list's items go by the list's name (`paper_ids` items are ids). */
+function idName(node: AuditNode): string {
+  return node.name === 'items' ? node.parameter : node.name;
 }
 
 const namedAs = (words: ReadonlySet<string>, name: string): boolean =>
@@ -162,6 +179,7 @@ export function schemaOnly(
       if (site === undefined || typeof site.value !== 'number') continue;
       const value = site.value;
       if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value, node.name)) continue;
+      if (spec.family === 'length' && identifierShape(spec.keyword, idName(node))) continue;
       const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
         if (c.kind === 'bound') {
           const target = boundTarget(owner, c);
@@ -209,7 +227,7 @@ export function schemaOnly(
     }
 
     const pattern = firstSite(view, 'pattern');
-    if (pattern !== undefined && typeof pattern.value === 'string') {
+    if (pattern !== undefined && typeof pattern.value === 'string' && !identifierShape('pattern', idName(node))) {
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format' || c.kind === 'exactLength' || c.kind === 'enum');
       if (!spoken && !PATTERN_VOCABULARY.test(text) && !hasMatchingExample(text, pattern.value)) {
         findings.add(

@@ -74,3 +74,74 @@ describe('bounds that cannot be lengths', () => {
     expect(findings('Latitude between -90 and 90.').filter((f) => f.includes('minLength'))).toEqual([]);
   });
 });
+
+describe('the rules added in the tenth session', () => {
+  it('a quoted list that fills the parentheses is a value list; example sentences are not', () => {
+    expect(findings('Output format ("markdown" or "csv")')).toContain(`prose-only enum ${JSON.stringify({ enum: ['markdown', 'csv'] })}`);
+    expect(findings("Good: 'How to set up authentication with JWT' or 'React useEffect cleanup examples'.")).toEqual([]);
+  });
+
+  it('"Default false." and "\'relevance\' (default)" give defaults', () => {
+    expect(findings('Re-download even if cached. Default false.', 'boolean')).toContain(
+      `prose-only default ${JSON.stringify({ default: false })}`,
+    );
+    expect(findings("Sort by 'relevance' (default) or 'date' (newest first).")).toContain(
+      `prose-only default ${JSON.stringify({ default: 'relevance' })}`,
+    );
+    expect(findings('Default branch of the repository.').filter((f) => f.includes(' default '))).toEqual([]);
+  });
+
+  it('a date layout without seconds and offset is a pattern, not RFC 3339; "in any format" is no format', () => {
+    expect(findings('Effective date in format "YYYY-MM-DD HH:MM"')).toContain(
+      `prose-only pattern ${JSON.stringify({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$' })}`,
+    );
+    expect(findings('Start, as YYYY-MM-DDTHH:mm:ssZ.')).toContain(`prose-only format ${JSON.stringify({ format: 'date-time' })}`);
+    expect(findings('Time in any format.')).toEqual([]);
+  });
+
+  it("an identifier's length and pattern are its own shape; a cap on how many ids is not", () => {
+    const tool = (properties: JsonObject) => auditTool({ name: 't', description: 'A tool.', inputSchema: { type: 'object', properties } });
+    expect(tool({ paper_id: { type: 'string', description: 'The arXiv paper ID.', maxLength: 40, pattern: '^[0-9.v]+$' } })).toEqual([]);
+    const ids = tool({
+      paper_ids: { type: 'array', description: 'arXiv paper IDs.', maxItems: 50, items: { type: 'string', maxLength: 40 } },
+    });
+    expect(ids.map((f) => `${f.layer} ${f.keyword}`)).toEqual(['schema-only maxItems']);
+  });
+
+  it('"Option N" blocks after "exactly one of these options" are a oneOf of their parameters, on the object that has them', () => {
+    const description = [
+      'Input options (EXACTLY ONE of these THREE options must be used):',
+      '',
+      'Option 1 - Project slug and branch (BOTH required):',
+      '- projectSlug: The project slug',
+      '- branch: The branch',
+      '',
+      'Option 2 - Direct URL:',
+      '- projectURL: The URL of the project',
+      '',
+      'Option 3 - Project detection:',
+      '- workspaceRoot: The workspace root',
+      '- branch: The branch',
+      '',
+      'Recommended workflow:',
+      '- Never call this tool with incomplete parameters',
+    ].join('\n');
+    const properties = Object.fromEntries(['projectSlug', 'branch', 'projectURL', 'workspaceRoot'].map((n) => [n, { type: 'string' }]));
+    const found = auditTool({
+      name: 't',
+      description,
+      inputSchema: { type: 'object', properties: { params: { type: 'object', properties } } },
+    });
+    const oneOf = found.find((f) => f.keyword === 'oneOf');
+    expect(oneOf?.parameter).toBe('params');
+    expect(oneOf?.fix?.set).toEqual({
+      oneOf: [{ required: ['projectSlug', 'branch'] }, { required: ['projectURL'] }, { required: ['workspaceRoot', 'branch'] }],
+    });
+    const withHome = auditTool({
+      name: 't',
+      description,
+      inputSchema: { type: 'object', properties: { params: { type: 'object', properties, anyOf: [{ required: ['projectURL'] }] } } },
+    });
+    expect(withHome.filter((f) => f.keyword === 'oneOf')).toEqual([]);
+  });
+});
