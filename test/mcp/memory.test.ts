@@ -93,6 +93,29 @@ describe('mcp-proxy in front of @modelcontextprotocol/server-memory', () => {
     expect(logLines(proxied.stderr())).toEqual([]);
   });
 
+  it('OTEL_TRACES_EXPORTER=console over stdio: the protocol is untouched, each call is a span line on stderr', async () => {
+    const file = join(tempDir('memory'), 'memory.jsonl');
+    const proxied = await connect(process.execPath, [serverScript('memory')], {
+      env: { MEMORY_FILE_PATH: file, OTEL_TRACES_EXPORTER: 'console', OTEL_BSP_SCHEDULE_DELAY: '100' },
+      proxy: [],
+    });
+    opened.push(proxied);
+    const created = await proxied.client.callTool({ name: 'create_entities', arguments: { entities: JSON.stringify(ENTITIES) } });
+    expect(created.isError).not.toBe(true);
+    const graph = await proxied.client.callTool({ name: 'read_graph', arguments: {} });
+    expect(resultText(graph)).toContain('Ana');
+    const spans = async (): Promise<Record<string, unknown>[]> => {
+      for (let waited = 0; waited < 10_000; waited += 100) {
+        const found = logLines(proxied.stderr()).filter((l) => typeof l.traceId === 'string');
+        if (found.length >= 2) return found;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return [];
+    };
+    const names = (await spans()).map((span) => span.name);
+    expect(names).toEqual(expect.arrayContaining(['tools/call create_entities', 'tools/call read_graph']));
+  });
+
   it('--log-arguments logs the values as sent and as repaired', async () => {
     const proxied = await memory(['--log-arguments']);
     await proxied.client.callTool({ name: 'create_entities', arguments: { entities: JSON.stringify(ENTITIES) } });

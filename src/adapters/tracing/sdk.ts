@@ -7,14 +7,13 @@
  */
 import type { Tracer } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { ExportResultCode, hrTimeToMicroseconds, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
-  ConsoleSpanExporter,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
   TracerProvider,
@@ -118,15 +117,72 @@ class BoundedProcessor implements SpanProcessor {
   }
 }
 
-/** Starts the SDK for the worker: a provider of its own (not registered globally), a tracer named after the package. */
-export function startTracing(config: TracingConfig, dropped: (reason: SpanDropReason, spans: number) => void, version: string): Tracing {
+/**
+ * `OTEL_TRACES_EXPORTER=console`: one JSON line per span on `write` (the OpenTelemetry console exporter's fields).
+ * The SDK's own prints a multi-line inspection to stdout, which is the protocol itself in the MCP proxy's stdio mode.
+ */
+export class LineSpanExporter implements SpanExporter {
+  readonly #write: (line: string) => void;
+
+  constructor(write: (line: string) => void) {
+    this.#write = write;
+  }
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    try {
+      for (const span of spans) {
+        const context = span.spanContext();
+        this.#write(
+          `${JSON.stringify({
+            resource: { attributes: span.resource.attributes },
+            instrumentationScope: span.instrumentationScope,
+            traceId: context.traceId,
+            parentSpanContext: span.parentSpanContext,
+            traceState: context.traceState?.serialize(),
+            name: span.name,
+            id: context.spanId,
+            kind: span.kind,
+            timestamp: hrTimeToMicroseconds(span.startTime),
+            duration: hrTimeToMicroseconds(span.duration),
+            attributes: span.attributes,
+            status: span.status,
+            events: span.events,
+            links: span.links,
+          })}\n`,
+        );
+      }
+      done({ code: ExportResultCode.SUCCESS });
+    } catch (error) {
+      done({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Starts the SDK: a provider of its own (not registered globally), a tracer named after the package. `consoleTo`
+ * is where the console exporter writes (stdout by default; the MCP proxy's stdio mode passes stderr).
+ */
+export function startTracing(
+  config: TracingConfig,
+  dropped: (reason: SpanDropReason, spans: number) => void,
+  version: string,
+  consoleTo: NodeJS.WritableStream = process.stdout,
+): Tracing {
   const holder: { processor?: BoundedProcessor } = {};
   const settled = (spans: number, ok: boolean): void => {
     holder.processor?.settled(spans, ok);
   };
   const exporter: SpanExporter =
     config.exporter === 'console'
-      ? new CountingExporter(new ConsoleSpanExporter(), settled)
+      ? new CountingExporter(new LineSpanExporter((line) => consoleTo.write(line)), settled)
       : new CountingExporter(
           new OTLPTraceExporter({ url: config.url, headers: { ...config.headers }, timeoutMillis: config.timeoutMs }),
           settled,

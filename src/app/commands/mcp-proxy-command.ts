@@ -253,6 +253,8 @@ export async function mcpProxyMain(args: string[]): Promise<number> {
         metrics.spansDropped.inc({ reason }, spans);
       },
       packageVersion(),
+      // stdout is the protocol in stdio mode: console spans go where the logs go.
+      process.stderr,
     );
     tracing = {
       tracing: sdk,
