@@ -56,7 +56,7 @@ async function run(mode: 'off' | '100%' | '1%'): Promise<{ callsPerSecond: numbe
   const tracing =
     config.tracing === undefined
       ? undefined
-      : startTracing(
+      : await startTracing(
           config.tracing,
           (reason, spans) => {
             dropped[reason] = (dropped[reason] ?? 0) + spans;

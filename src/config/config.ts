@@ -330,11 +330,14 @@ function tracingConfig(read: Reader, problems: string[]): TracingConfig | undefi
   const maxExportBatchSize = read.int('OTEL_BSP_MAX_EXPORT_BATCH_SIZE');
   const scheduleDelayMs = read.int('OTEL_BSP_SCHEDULE_DELAY');
   const exportTimeoutMs = read.int('OTEL_BSP_EXPORT_TIMEOUT');
+  const protocol = read.oneOf('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.oneOf('OTEL_EXPORTER_OTLP_PROTOCOL');
   if (read.bool('OTEL_SDK_DISABLED') || exporter === 'none') return undefined;
   if (exporter === undefined && tracesEndpoint === undefined && endpoint === undefined) return undefined;
-  let base = endpoint ?? 'http://localhost:4318';
+  // gRPC takes the endpoint as it is (the service names the path) and listens on 4317; OTLP/HTTP on 4318, at /v1/traces.
+  const grpc = protocol === 'grpc';
+  let base = endpoint ?? (grpc ? 'http://localhost:4317' : 'http://localhost:4318');
   while (base.endsWith('/')) base = base.slice(0, -1);
-  let url = tracesEndpoint ?? `${base}/v1/traces`;
+  let url = tracesEndpoint ?? (grpc ? base : `${base}/v1/traces`);
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('not http');
@@ -353,7 +356,7 @@ function tracingConfig(read: Reader, problems: string[]): TracingConfig | undefi
   return {
     exporter: exporter ?? 'otlp',
     url,
-    protocol: read.oneOf('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.oneOf('OTEL_EXPORTER_OTLP_PROTOCOL'),
+    protocol,
     headers: {
       ...keyValues(read, 'OTEL_EXPORTER_OTLP_HEADERS', problems, true),
       ...keyValues(read, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', problems, true),

@@ -247,7 +247,7 @@ export const SETTINGS = {
     kind: 'enum',
     values: OTEL_PROTOCOLS,
     default: 'http/protobuf',
-    description: 'OTLP over HTTP with protobuf (`grpc` and `http/json` are not offered: point it at the HTTP port, 4318)',
+    description: 'OTLP over HTTP with protobuf (port 4318), over HTTP with JSON, or `grpc` (port 4317)',
   },
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
     kind: 'enum',

@@ -34,7 +34,10 @@ export class Jaeger {
   #log = '';
 
   private constructor(
+    /** OTLP over HTTP (protobuf or JSON), without the `/v1/traces` path. */
     readonly otlpUrl: string,
+    /** OTLP over gRPC. */
+    readonly otlpGrpcUrl: string,
     readonly queryUrl: string,
     private readonly ports: Record<string, string>,
   ) {}
@@ -42,9 +45,16 @@ export class Jaeger {
   static async start(): Promise<Jaeger> {
     const binary = jaegerBinary();
     if (!existsSync(binary)) await buildJaeger(binary);
-    const [otlp, query, grpc, health] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const jaeger = new Jaeger(`http://127.0.0.1:${otlp}`, `http://127.0.0.1:${query}`, {
+    const [otlp, otlpGrpc, query, grpc, health] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const jaeger = new Jaeger(`http://127.0.0.1:${otlp}`, `http://127.0.0.1:${otlpGrpc}`, `http://127.0.0.1:${query}`, {
       JAEGER_OTLP_HTTP_PORT: String(otlp),
+      JAEGER_OTLP_GRPC_PORT: String(otlpGrpc),
       JAEGER_QUERY_PORT: String(query),
       JAEGER_QUERY_GRPC_PORT: String(grpc),
       JAEGER_HEALTH_PORT: String(health),

@@ -44,6 +44,36 @@ function parse(traceparent: string | undefined): { traceId: string; spanId: stri
   return { traceId: m[1] as string, spanId: m[2] as string };
 }
 
+// Before the test below, which stops Jaeger at its end.
+describe.each([
+  ['http/json', (j: Jaeger) => j.otlpUrl],
+  ['grpc', (j: Jaeger) => j.otlpGrpcUrl],
+] as const)('OTEL_EXPORTER_OTLP_PROTOCOL=%s', (protocol, endpoint) => {
+  it('the worker exports its spans to Jaeger over it', async () => {
+    const backend = jaeger;
+    if (backend === undefined) throw new Error('jaeger not started');
+    const topics = await freshTopics('ittr', 1);
+    const trace = traceIdOf(0);
+    await produce(
+      topics.input,
+      numberedCalls('tp', 0, 3, 6).map((m) => ({ ...m, headers: { traceparent: `00-${trace}-${PARENT_SPAN}-01` } })),
+    );
+    const worker = await startReadyWorker(
+      suite.env(topics, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint(backend),
+        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+        OTEL_SERVICE_NAME: 'toolcall-normalizer-it',
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+      }),
+    );
+    await untilCommitted(topics, 3, 'every input record committed', 60_000, () => worker.tail());
+    await eventually(async () => (await backend.trace(trace)).length === 3, `three spans of trace ${trace} in jaeger`, 30_000, 250);
+    const spans = await backend.trace(trace);
+    expect(spans.map((s) => s.operationName)).toEqual(Array.from({ length: 3 }, () => `process ${topics.input}`));
+    expect(await worker.stop(), worker.tail()).toBe(0);
+  }, 120_000);
+});
+
 describe('worker spans in Jaeger', () => {
   it('every call is a span of its trace with outcome, repairs and codes; outputs name it; a stopped Jaeger loses nothing', async () => {
     const backend = jaeger;

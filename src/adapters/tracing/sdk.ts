@@ -8,7 +8,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import { ExportResultCode, hrTimeToMicroseconds, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -166,27 +165,44 @@ export class LineSpanExporter implements SpanExporter {
   }
 }
 
+/** The OTLP exporter of the configured protocol, its module loaded only when chosen (gRPC brings @grpc/grpc-js). */
+async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
+  const options = { url: config.url, timeoutMillis: config.timeoutMs };
+  switch (config.protocol) {
+    case 'http/protobuf': {
+      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+      return new OTLPTraceExporter({ ...options, headers: { ...config.headers } });
+    }
+    case 'http/json': {
+      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+      return new OTLPTraceExporter({ ...options, headers: { ...config.headers } });
+    }
+    case 'grpc': {
+      // Its metadata comes from the same OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, which it reads itself.
+      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-grpc');
+      return new OTLPTraceExporter(options);
+    }
+  }
+}
+
 /**
  * Starts the SDK: a provider of its own (not registered globally), a tracer named after the package. `consoleTo`
  * is where the console exporter writes (stdout by default; the MCP proxy's stdio mode passes stderr).
  */
-export function startTracing(
+export async function startTracing(
   config: TracingConfig,
   dropped: (reason: SpanDropReason, spans: number) => void,
   version: string,
   consoleTo: NodeJS.WritableStream = process.stdout,
-): Tracing {
+): Promise<Tracing> {
   const holder: { processor?: BoundedProcessor } = {};
   const settled = (spans: number, ok: boolean): void => {
     holder.processor?.settled(spans, ok);
   };
-  const exporter: SpanExporter =
-    config.exporter === 'console'
-      ? new CountingExporter(new LineSpanExporter((line) => consoleTo.write(line)), settled)
-      : new CountingExporter(
-          new OTLPTraceExporter({ url: config.url, headers: { ...config.headers }, timeoutMillis: config.timeoutMs }),
-          settled,
-        );
+  const exporter: SpanExporter = new CountingExporter(
+    config.exporter === 'console' ? new LineSpanExporter((line) => consoleTo.write(line)) : await otlpExporter(config),
+    settled,
+  );
   const batch = new BatchSpanProcessor({
     exporter,
     // One more than ours, so its own drop never happens before ours is counted.

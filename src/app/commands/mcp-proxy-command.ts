@@ -247,7 +247,7 @@ export async function mcpProxyMain(args: string[]): Promise<number> {
       import('../../adapters/tracing/sdk.js'),
       import('../../adapters/tracing/proxy-spans.js'),
     ]);
-    const sdk = startTracing(
+    const sdk = await startTracing(
       tracingConfig,
       (reason, spans) => {
         metrics.spansDropped.inc({ reason }, spans);

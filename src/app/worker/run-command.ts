@@ -39,7 +39,7 @@ export async function workerTracing(
 ): Promise<{ tracing: Tracing; spans: WorkerTracing } | undefined> {
   if (config.tracing === undefined) return undefined;
   const { startTracing } = await import('../../adapters/tracing/sdk.js');
-  const tracing = startTracing(
+  const tracing = await startTracing(
     config.tracing,
     (reason, spans) => {
       metrics.spansDropped.inc({ reason }, spans);

@@ -1,8 +1,8 @@
 /** The tracing settings (docs/tracing.md) as the configuration hands them to the SDK adapter. Pure data. */
 
 export const OTEL_TRACES_EXPORTERS = ['otlp', 'console', 'none'] as const;
-/** OTLP over HTTP with protobuf, the JS SDK's default; `grpc` and `http/json` are refused with the accepted value. */
-export const OTEL_PROTOCOLS = ['http/protobuf'] as const;
+/** OTLP's transports: over HTTP with protobuf (the default) or JSON, and gRPC. */
+export const OTEL_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 export const OTEL_SAMPLERS = [
   'always_on',
   'always_off',
@@ -17,7 +17,7 @@ export type OtelSampler = (typeof OTEL_SAMPLERS)[number];
 /** How spans are made and exported; only read when tracing is on. */
 export interface TracingConfig {
   readonly exporter: 'otlp' | 'console';
-  /** The OTLP/HTTP traces URL. */
+  /** Where spans go: the OTLP/HTTP traces URL, or the gRPC endpoint. */
   readonly url: string;
   readonly protocol: (typeof OTEL_PROTOCOLS)[number];
   /** Sent with every export (may hold an API key: never logged). */

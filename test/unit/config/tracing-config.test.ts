@@ -15,6 +15,20 @@ describe('tracing configuration', () => {
   });
 
   it('turns on with an endpoint, appending /v1/traces; a traces endpoint is used as is', () => {
+    // gRPC: the endpoint as given (no /v1/traces), and 4317 when none is.
+    expect(
+      loadConfig({ ...BASE, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).tracing,
+    ).toMatchObject({
+      url: 'http://collector:4317',
+      protocol: 'grpc',
+    });
+    expect(loadConfig({ ...BASE, OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' }).tracing?.url).toBe(
+      'http://localhost:4317',
+    );
+    expect(loadConfig({ ...BASE, OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).tracing).toMatchObject({
+      url: 'http://localhost:4318/v1/traces',
+      protocol: 'http/json',
+    });
     expect(loadConfig({ ...BASE, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toMatchObject({
       exporter: 'otlp',
       url: 'http://collector:4318/v1/traces',
@@ -50,13 +64,13 @@ describe('tracing configuration', () => {
     const problems = problemsOf({
       OTEL_TRACES_EXPORTER: 'zipkin',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://x',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'thrift',
       OTEL_EXPORTER_OTLP_HEADERS: 'secret-without-equals',
       OTEL_TRACES_SAMPLER_ARG: '2',
     });
     expect(problems.join('\n')).toMatch(/OTEL_TRACES_EXPORTER: must be one of otlp, console, none/);
     expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL/);
-    expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL: must be one of http\/protobuf, got "grpc"/);
+    expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL: must be one of http\/protobuf, http\/json, grpc, got "thrift"/);
     expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: entry 1 is not key=value/);
     expect(problems.join('\n')).not.toContain('secret-without-equals');
     expect(problems.join('\n')).toMatch(/OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1/);
