@@ -175,7 +175,9 @@ export class Relay {
       if (call !== undefined) message = call.carry(message);
     }
     this.#track(id, method, message, call);
-    await this.#toUpstream(message);
+    // Sent, not awaited: over HTTP a request's send lasts until its answer has streamed in, and the client's answers
+    // to what the server asks meanwhile (elicitation, sampling) must not queue behind it. Sends still start in order.
+    void this.#toUpstream(message);
   }
 
   #report(judgement: Judgement, message: Message, call: TracedCall | undefined): void {
