@@ -280,6 +280,48 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.33.0',
     split: 'held-out',
   },
+  // Held out in a second draw: labelled blind, before the audit was run on them.
+  firecrawl: {
+    repository: 'firecrawl/firecrawl-mcp-server',
+    path: 'src/index.ts',
+    install: { npm: 'firecrawl-mcp@3.26.0' },
+    command: npmBin('firecrawl-mcp'),
+    env: { FIRECRAWL_API_KEY: 'fc-placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: 'fastmcp 4.3.2 (zod 4)',
+    split: 'held-out',
+  },
+  excel: {
+    repository: 'haris-musa/excel-mcp-server',
+    path: 'src/excel_mcp/server',
+    install: { pypi: 'excel-mcp-server==2.2.2' },
+    command: ['bin/excel-mcp-server', 'stdio'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer (pydantic 2.14)',
+    split: 'held-out',
+  },
+  mapbox: {
+    repository: 'mapbox/mcp-server',
+    path: 'src/tools',
+    install: { npm: '@mapbox/mcp-server@0.14.0' },
+    command: npmBin('mcp-server'),
+    // A token of the public-token shape: the server reads it at start and lists tools without calling the API.
+    env: { MAPBOX_ACCESS_TOKEN: 'pk.eyJ1IjoicGxhY2Vob2xkZXIiLCJhIjoicGxhY2Vob2xkZXIifQ.placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 4)',
+    split: 'held-out',
+  },
+  'negokaz-excel': {
+    repository: 'negokaz/excel-mcp-server',
+    path: 'internal/tools',
+    install: { npm: '@negokaz/excel-mcp-server@0.12.0' },
+    // The Go binary the npm package ships (its launcher picks one per platform).
+    command: ['node_modules/@negokaz/excel-mcp-server/dist/excel-mcp-server_linux_amd64_v1/excel-mcp-server'],
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.34.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
