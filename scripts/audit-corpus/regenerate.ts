@@ -194,7 +194,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { CIRCLECI_TOKEN: 'placeholder', CIRCLECI_BASE_URL: LOOPBACK },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk (zod 3)',
-    split: 'held-out',
+    split: 'training',
   },
   browserbase: {
     repository: 'browserbase/mcp-server-browserbase',
@@ -204,7 +204,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { BROWSERBASE_API_KEY: 'placeholder', BROWSERBASE_PROJECT_ID: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk (zod 3)',
-    split: 'held-out',
+    split: 'training',
   },
   context7: {
     repository: 'upstash/context7',
@@ -214,7 +214,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk (zod 4)',
-    split: 'held-out',
+    split: 'training',
   },
   'aws-pricing': {
     repository: 'awslabs/mcp',
@@ -229,7 +229,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   arxiv: {
     repository: 'blazickjp/arxiv-mcp-server',
@@ -239,7 +239,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   duckduckgo: {
     repository: 'nickclyde/duckduckgo-mcp-server',
@@ -248,7 +248,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     command: ['bin/duckduckgo-mcp-server'],
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   clickhouse: {
     repository: 'ClickHouse/mcp-clickhouse',
@@ -258,7 +258,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { CLICKHOUSE_HOST: '127.0.0.1', CLICKHOUSE_PORT: '1', CLICKHOUSE_USER: 'placeholder', CLICKHOUSE_PASSWORD: 'placeholder' },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.0.11 (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   'digitalocean-droplets': {
     repository: 'digitalocean-labs/mcp-digitalocean',
@@ -269,7 +269,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { DIGITALOCEAN_API_TOKEN: 'placeholder' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.55.1',
-    split: 'held-out',
+    split: 'training',
   },
   'mcp-time': {
     repository: 'TheoBrigitte/mcp-time',
@@ -278,7 +278,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     command: goBin('mcp-time-linux-x64', 'mcp-time'),
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.33.0',
-    split: 'held-out',
+    split: 'training',
   },
   // Held out in a second draw: labelled blind, before the audit was run on them.
   firecrawl: {

@@ -21,7 +21,8 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    expect(heldOut.length).toBeGreaterThanOrEqual(5);
+    // The held-out servers are the last draw labelled blind; each earlier draw moved to training once read.
+    expect(heldOut.length).toBeGreaterThanOrEqual(4);
     expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
   });
 
@@ -79,6 +80,6 @@ describe('figures on the held-out servers', () => {
   }, 300_000);
 });
 
-// Reset when the second held-out draw (excel, firecrawl, mapbox, negokaz-excel, labelled blind) joined the split:
-// 0.55 (213/384), 0.73 (58/79), high 0.78 (7/9) on all 13 held-out servers.
-const FLOOR = { precision: 0.55, recall: 0.7, high: 0.75 };
+// The second held-out draw (excel, firecrawl, mapbox, negokaz-excel), labelled blind, before any rule was changed
+// for it: 0.50 (161/325), 0.57 (26/46), high 0.60 (3/5). Short of the goal (0.8, 0.8, 0.9): docs/audit.md says where.
+const FLOOR = { precision: 0.49, recall: 0.56, high: 0.6 };
