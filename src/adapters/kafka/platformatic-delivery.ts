@@ -35,6 +35,8 @@ export class PlatformaticDelivery {
   readonly #log: Logger;
   readonly #consumer: Consumer;
   #producer: OutProducer;
+  /** Failed deliveries in a row on the producer in hand. */
+  #failures = 0;
 
   constructor(deps: { options: StreamOptions; base: BaseOptions; consumer: Consumer; log: Logger }) {
     this.#options = deps.options;
@@ -56,7 +58,13 @@ export class PlatformaticDelivery {
   ): Promise<void> {
     const requests = splitRequests(outputs.map(outMessage), messageBytes);
     if (this.#options.delivery === 'at-least-once') {
-      for (const messages of requests) await this.#producer.send({ messages });
+      try {
+        for (const messages of requests) await this.#producer.send({ messages });
+      } catch (error) {
+        await this.#failed(error, true);
+        throw error;
+      }
+      this.#failures = 0;
       for (const { topic, partition, last } of done) {
         await this.#consumer.commit({ offsets: [{ topic, partition, offset: last.offset + 1n, leaderEpoch: last.leaderEpoch }] });
       }
@@ -70,15 +78,24 @@ export class PlatformaticDelivery {
       // The client's addOffset reads only a CommitPoint's fields (TxnOffsetCommit), whatever its type says.
       for (const { last } of done) await transaction.addOffset(offsetOf(last) as InMessage);
       await transaction.commit();
+      this.#failures = 0;
     } catch (error) {
       const aborted = await transaction.abort().then(
         () => true,
         () => false,
       );
       if (!aborted) await transaction.cancel().catch(() => undefined);
-      if (producerToRenew(error, aborted)) await this.#renewProducer(error);
+      await this.#failed(error, aborted);
       throw error;
     }
+  }
+
+  /** Counts a failed delivery and replaces the producer when {@link producerToRenew} says so. */
+  async #failed(error: unknown, aborted: boolean): Promise<void> {
+    this.#failures += 1;
+    if (!producerToRenew(error, aborted, this.#failures)) return;
+    this.#failures = 0;
+    await this.#renewProducer(error);
   }
 
   async close(): Promise<void> {
@@ -108,15 +125,15 @@ export class PlatformaticDelivery {
   }
 
   /**
-   * A new transactional producer in place of one whose transaction could not be aborted or whose epoch the
-   * broker has moved past (a transaction it timed out bumps the epoch): the client keeps such a producer's
-   * stale epoch for good, and every later transaction fails with PRODUCER_FENCED. The new one's InitProducerId
-   * takes the next epoch of the same transactional id, aborting whatever the old one left open.
+   * A new producer in place of one whose transaction could not be aborted, whose epoch the broker has moved past
+   * (a transaction it timed out bumps the epoch: the client keeps the stale epoch for good, and every later
+   * transaction fails with PRODUCER_FENCED), or that keeps failing. A transactional one's InitProducerId takes the
+   * next epoch of the same transactional id, aborting whatever the old one left open.
    */
   async #renewProducer(error: unknown): Promise<void> {
     const old = this.#producer;
     this.#producer = this.#newProducer();
-    this.#log.warn({ err: describeError(error) }, 'transactional producer fenced or its transaction left open: replaced');
+    this.#log.warn({ err: describeError(error) }, 'producer fenced, its transaction left open, or failing again: replaced');
     await within(old.close(), 5_000);
   }
 }

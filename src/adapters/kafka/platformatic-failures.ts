@@ -44,12 +44,22 @@ export function fencedFailure(error: unknown): boolean {
   return errorTypes(error).some((t) => (FENCED_TYPES as readonly string[]).includes(t));
 }
 
+/** Failed deliveries in a row on one producer after which it is replaced whatever the reason. */
+export const RENEW_AFTER_FAILURES = 2;
+
 /**
- * True when a transactional producer must be replaced after a failed transaction: its abort failed (the client
- * keeps the transaction open), or the broker has moved past its epoch (every later transaction would fail).
+ * True when the producer must be replaced after a failed delivery: its abort failed (the client keeps the
+ * transaction open), the broker has moved past its epoch (every later transaction would fail), or it failed
+ * {@link RENEW_AFTER_FAILURES} times in a row for a reason no rule names (a broker restart can leave its sequence
+ * numbers or transaction state out of step with the broker's, and each retry then fails the same way; a new one
+ * starts from a new producer id and epoch).
  */
-export function producerToRenew(error: unknown, aborted: boolean): boolean {
-  return !aborted || errorTypes(error).some((t) => t === 'PRODUCER_FENCED' || t === 'INVALID_PRODUCER_EPOCH');
+export function producerToRenew(error: unknown, aborted: boolean, failuresInARow: number): boolean {
+  return (
+    !aborted ||
+    failuresInARow >= RENEW_AFTER_FAILURES ||
+    errorTypes(error).some((t) => t === 'PRODUCER_FENCED' || t === 'INVALID_PRODUCER_EPOCH')
+  );
 }
 
 /** True when an offset read was refused because an open transaction holds offsets for the partition. */

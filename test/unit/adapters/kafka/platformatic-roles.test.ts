@@ -13,7 +13,12 @@ import {
   type PartitionState,
 } from '../../../../src/adapters/kafka/platformatic-claims.js';
 import { platformaticBaseOptions } from '../../../../src/adapters/kafka/platformatic-client.js';
-import { fencedFailure, producerToRenew, unstableOffsets } from '../../../../src/adapters/kafka/platformatic-failures.js';
+import {
+  fencedFailure,
+  producerToRenew,
+  RENEW_AFTER_FAILURES,
+  unstableOffsets,
+} from '../../../../src/adapters/kafka/platformatic-failures.js';
 import { byPartition, readUpTo } from '../../../../src/adapters/kafka/platformatic-fetch.js';
 import { Holds } from '../../../../src/adapters/kafka/platformatic-holds.js';
 import { LAG_INTERVAL_MS, LagPoller, type ListEndOffsets } from '../../../../src/adapters/kafka/platformatic-lag.js';
@@ -218,11 +223,14 @@ describe('failure classes', () => {
     expect(fencedFailure(new Error('socket hang up'))).toBe(false);
   });
 
-  it('renews the producer when the abort failed or the broker moved past its epoch, not otherwise', () => {
-    expect(producerToRenew(kafkaError('ILLEGAL_GENERATION'), true)).toBe(false);
-    expect(producerToRenew(kafkaError('ILLEGAL_GENERATION'), false)).toBe(true);
-    expect(producerToRenew(kafkaError('PRODUCER_FENCED'), true)).toBe(true);
-    expect(producerToRenew(kafkaError('INVALID_PRODUCER_EPOCH'), true)).toBe(true);
+  it('renews the producer when the abort failed, the broker moved past its epoch, or it failed twice in a row', () => {
+    expect(producerToRenew(kafkaError('ILLEGAL_GENERATION'), true, 1)).toBe(false);
+    expect(producerToRenew(kafkaError('ILLEGAL_GENERATION'), false, 1)).toBe(true);
+    expect(producerToRenew(kafkaError('PRODUCER_FENCED'), true, 1)).toBe(true);
+    expect(producerToRenew(kafkaError('INVALID_PRODUCER_EPOCH'), true, 1)).toBe(true);
+    // A failure no rule names (after a broker restart, Produce answered with an error the client does not type).
+    expect(producerToRenew(new Error('Producing messages failed.'), true, 1)).toBe(false);
+    expect(producerToRenew(new Error('Producing messages failed.'), true, RENEW_AFTER_FAILURES)).toBe(true);
   });
 
   it('reads UNSTABLE_OFFSET_COMMIT however deep the client wraps it', () => {
