@@ -361,7 +361,7 @@ keda() {
   [[ -n $ip ]] || die "service keda/keda-operator has no cluster IP"
   kc -n keda patch deployment keda-metrics-apiserver --type merge -p "{\"spec\":{\"template\":{\"spec\":{\"hostAliases\":[{\"ip\":\"$ip\",\"hostnames\":[\"keda-operator.keda.svc.cluster.local\"]}]}}}}" \
     >>"$STATE/logs/keda.log" 2>&1 || die "could not give keda-metrics-apiserver the operator's address"
-  kc -n keda rollout status deployment/keda-operator deployment/keda-metrics-apiserver deployment/keda-admission-webhooks \
+  kc -n keda rollout status deployment/keda-operator deployment/keda-metrics-apiserver deployment/keda-admission \
     --timeout="${TIMEOUT}s" >>"$STATE/logs/keda.log" 2>&1 || die "KEDA's Deployments not ready within ${TIMEOUT}s (kubectl -n keda get pods)"
   wait_for "the external metrics API (KEDA's metrics API server)" \
     kc wait --for=condition=Available apiservice/v1beta1.external.metrics.k8s.io --timeout=5s

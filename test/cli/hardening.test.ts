@@ -3,7 +3,7 @@
  * documented exit status, never a Node.js stack trace; one bad definition file never stops the other tools;
  * symbolic links are followed as Kubernetes mounts them; text meant for a terminal is escaped.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,6 +127,43 @@ describe('I/O failures', () => {
       expectOneLine(result.stderr, /EADDRINUSE/);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('run: a signal while it starts', () => {
+  it('SIGTERM before the worker is in its group: exit 0 within seconds, not at the end of the shutdown bound', async () => {
+    // A broker that accepts connections and never answers: the start-up waits on it.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'run'], {
+        env: {
+          PATH: process.env.PATH,
+          KAFKA_BROKERS: `127.0.0.1:${String(port)}`,
+          SCHEMA_REGISTRY_URL: 'http://127.0.0.1:1',
+          METRICS_PORT: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        child.on('exit', (code, signal) => {
+          resolve({ code, signal });
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const sent = Date.now();
+      child.kill('SIGTERM');
+      const { code, signal } = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(Date.now() - sent).toBeLessThan(5_000);
+      expect(stdout).toMatch(/"msg":"(?:stopped|stopped before the worker started: nothing was read)"/);
+    } finally {
+      silent.close();
     }
   });
 });

@@ -65,6 +65,9 @@ export function packageVersion(): string {
   }
 }
 
+/** How long a stop asked for while the worker still starts is waited for before the process ends. */
+const STOP_WHILE_STARTING_MS = 2_000;
+
 /** How long the registry's answer to a readiness ping is reused. */
 const READY_PING_TTL_MS = 5_000;
 
@@ -138,6 +141,16 @@ export function streamOptions(config: WorkerConfig): StreamOptions {
 }
 
 async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
+  // Until the worker's own handlers are in place, a signal ends the process at once: nothing has been read yet. In
+  // the image node is PID 1, which ignores a signal it has no handler for, so a pod stopped while it starts (scaled
+  // to none right after its install) would otherwise be killed at the end of its grace period.
+  const early = (): void => {
+    logger.info('stopped before the worker started: nothing was read');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGTERM', early);
+  process.once('SIGINT', early);
   let connection: KafkaConnection;
   try {
     connection = await openKafkaConnection(config.kafka, logger);
@@ -149,6 +162,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
   const schemas = toolSchemaSource(config);
   const metrics = new WorkerMetrics({ toolLabels: config.metricsToolLabels, registryStats: schemas });
   let exitCode: number | undefined;
+  let started = false;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   const traced = await workerTracing(config, metrics);
@@ -197,7 +211,10 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     }, config.shutdownTimeoutMs);
     timeout.unref();
     try {
-      await worker.stop();
+      // Still starting (connecting, joining its group): nothing is delivered yet and nothing can be lost, so the
+      // stop is not waited for long; an unanswered connection would otherwise hold it to the shutdown bound.
+      if (started) await worker.stop();
+      else await Promise.race([worker.stop(), new Promise((resolve) => setTimeout(resolve, STOP_WHILE_STARTING_MS).unref())]);
     } catch (stopError) {
       logger.error({ err: describeError(stopError) }, 'error while stopping');
       exitCode = 1;
@@ -210,16 +227,20 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     finish(exitCode);
   }
 
+  process.off('SIGTERM', early);
+  process.off('SIGINT', early);
   process.once('SIGTERM', () => void shutdown('signal'));
   process.once('SIGINT', () => void shutdown('signal'));
   process.on('unhandledRejection', (error) => void shutdown('fatal', error));
   process.on('uncaughtException', (error) => void shutdown('fatal', error));
 
-  try {
-    await worker.start();
-    logger.info({ port: config.httpPort }, 'worker ready');
-  } catch (error) {
-    void shutdown('fatal', error);
-  }
+  // Not awaited: a shutdown asked for while it starts ends the process without waiting for the start.
+  worker.start().then(
+    () => {
+      started = true;
+      logger.info({ port: config.httpPort }, 'worker ready');
+    },
+    (error: unknown) => void shutdown('fatal', error),
+  );
   return finished;
 }
