@@ -3,6 +3,7 @@
  * flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a fatal error or a shutdown
  * that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
  */
+import { stopOnSignalWhileStarting, takeOverSignals } from '../startup-signals.js';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
@@ -141,16 +142,8 @@ export function streamOptions(config: WorkerConfig): StreamOptions {
 }
 
 async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
-  // Until the worker's own handlers are in place, a signal ends the process at once: nothing has been read yet. In
-  // the image node is PID 1, which ignores a signal it has no handler for, so a pod stopped while it starts (scaled
-  // to none right after its install) would otherwise be killed at the end of its grace period.
-  const early = (): void => {
-    logger.info('stopped before the worker started: nothing was read');
-    logger.flush();
-    process.exit(0);
-  };
-  process.once('SIGTERM', early);
-  process.once('SIGINT', early);
+  // Until the worker's own handlers are in place, a signal ends the process at once (app/startup-signals.ts).
+  stopOnSignalWhileStarting();
   let connection: KafkaConnection;
   try {
     connection = await openKafkaConnection(config.kafka, logger);
@@ -227,8 +220,7 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     finish(exitCode);
   }
 
-  process.off('SIGTERM', early);
-  process.off('SIGINT', early);
+  takeOverSignals();
   process.once('SIGTERM', () => void shutdown('signal'));
   process.once('SIGINT', () => void shutdown('signal'));
   process.on('unhandledRejection', (error) => void shutdown('fatal', error));
