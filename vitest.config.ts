@@ -48,7 +48,7 @@ export default defineConfig({
             },
           ]
         : []),
-      // KEDA's operator scaling on lag: needs scripts/keda-build.sh first (about an hour cold); not yet in .ci/run.
+      // KEDA's operator scaling on lag: needs scripts/keda-build.sh (about an hour cold, cached); .ci/run runs it last.
       ...(asked('k8s-keda')
         ? [
             {
