@@ -101,6 +101,16 @@ describe('mcp-proxy between the MCP SDK 2.x client and server', () => {
     expect(await events(proxied.client)).toEqual(await events(direct.client));
   });
 
+  it("a client negotiating the protocol version ('auto': server/discover first) is repaired through the proxy too", async () => {
+    const client = new Client({ name: 'v2-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp-proxy', '--', process.execPath, FIXTURE], stderr: 'ignore' }),
+    );
+    clients.push(client);
+    expect((await client.callTool(STRINGIFIED)).isError).toBeFalsy();
+    expect(await events(client)).toEqual([{ title: 'Ember & Oak', tags: ['a', 'b'] }]);
+  });
+
   it('stdio client, stdio upstream', async () => {
     await behaves(await open({ command: [CLI, 'mcp-proxy', '--', process.execPath, FIXTURE] }));
   });
