@@ -8,14 +8,19 @@ const stopAtOnce = (): void => {
   process.exit(0);
 };
 
-/** From the first line of the entry on, for the `run` command. */
+let installed = false;
+
+/** From the first line of the entry on, for the `run` command; once, however often it is called. */
 export function stopOnSignalWhileStarting(): void {
-  process.once('SIGTERM', stopAtOnce);
-  process.once('SIGINT', stopAtOnce);
+  if (installed) return;
+  installed = true;
+  process.on('SIGTERM', stopAtOnce);
+  process.on('SIGINT', stopAtOnce);
 }
 
 /** The worker's own handlers take over (a graceful shutdown). */
 export function takeOverSignals(): void {
+  installed = false;
   process.off('SIGTERM', stopAtOnce);
   process.off('SIGINT', stopAtOnce);
 }
