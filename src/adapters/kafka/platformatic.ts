@@ -426,7 +426,10 @@ export class PlatformaticStream implements KafkaStream {
     for (const state of first.unclaimed) {
       if (this.#interrupted()) return;
       try {
-        state.position = await this.#claim(state.topic, state.partition);
+        const from = await this.#claim(state.topic, state.partition);
+        // A new generation meanwhile claims anew: a position from this one would be stale there.
+        if (this.#interrupted() || member !== this.#member) return;
+        state.position = from;
       } catch (error) {
         this.#log.debug({ topic: state.topic, partition: state.partition, err: describeError(error) }, 'claim for a marker commit failed');
         return;
