@@ -18,6 +18,7 @@
 #   bash scripts/k8s.sh status  exit 0 when the API server answers and the node is Ready
 #   bash scripts/k8s.sh keda    on the running cluster: KEDA's operator, metrics API server and admission webhooks
 #                               (scripts/keda-build.sh, KEDA_VERSION), ready when the external metrics API is
+#                               Available; the operator logs at KEDA_LOG_LEVEL (info, debug)
 #
 # Addresses: only loopback and what this script creates. The pod bridge K8S_BRIDGE (K8S_HOST_IP/24, pods in
 # K8S_POD_CIDR) is the node IP and the API server's address; the service range routes to an empty bridge
@@ -46,6 +47,7 @@ CTR_SOCK="$STATE/containerd/containerd.sock"
 PAUSE_IMAGE=registry.k8s.io/pause:3.10
 # KEDA's images, made here from its binaries (no registry is reachable): never pulled.
 KEDA_IMAGE_PREFIX=toolcall-k8s.local/kedacore
+KEDA_LOG_LEVEL=${KEDA_LOG_LEVEL:-info}
 # Processes in start order; down stops them in reverse (the API server hangs on SIGTERM once etcd is gone).
 COMPONENTS=(containerd etcd kube-apiserver kube-controller-manager kube-scheduler kube-proxy kubelet)
 
@@ -350,7 +352,8 @@ keda() {
     | sed -E -e "s#image: ghcr.io/kedacore/keda:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda:$version#" \
       -e "s#image: ghcr.io/kedacore/keda-metrics-apiserver:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda-adapter:$version#" \
       -e "s#image: ghcr.io/kedacore/keda-admission-webhooks:[^[:space:]]+#image: $KEDA_IMAGE_PREFIX/keda-admission-webhooks:$version#" \
-      -e "s#imagePullPolicy: Always#imagePullPolicy: Never#" >"$STATE/keda.yaml"
+      -e "s#imagePullPolicy: Always#imagePullPolicy: Never#" \
+      -e "s#--zap-log-level=info#--zap-log-level=$KEDA_LOG_LEVEL#" >"$STATE/keda.yaml"
   ! grep -n 'image: ghcr.io' "$STATE/keda.yaml" >&2 || die "KEDA's config names an image not built here (above)"
   # Server-side: the CRDs are too large for the last-applied annotation of a client-side apply.
   kc apply --server-side --force-conflicts -f "$STATE/keda.yaml" >>"$STATE/logs/keda.log" 2>&1 \

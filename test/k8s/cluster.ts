@@ -134,3 +134,26 @@ interface WatchedPod {
   spec?: { terminationGracePeriodSeconds?: number };
   status?: { containerStatuses?: ContainerStatus[] };
 }
+
+/**
+ * What KEDA saw and did for a namespace, for a failed wait: its pods (restarts), the ScaledObject's conditions, the
+ * HPA's status, the namespace's events and the last lines of the operator's log (and of its previous container).
+ */
+export async function kedaDiagnostics(namespace: string): Promise<string> {
+  const sections: [string, string[]][] = [
+    ['KEDA pods', ['get', 'pods', '-n', 'keda', '-o', 'wide']],
+    ['ScaledObjects', ['get', 'scaledobject', '-n', namespace, '-o', 'yaml']],
+    ['HPAs', ['get', 'hpa', '-n', namespace, '-o', 'yaml']],
+    ['events', ['get', 'events', '-n', namespace, '--sort-by=.lastTimestamp']],
+    ['operator log', ['logs', '-n', 'keda', 'deployment/keda-operator', '--tail=150']],
+    ['previous operator log', ['logs', '-n', 'keda', 'deployment/keda-operator', '--previous', '--tail=50']],
+    ['metrics API server log', ['logs', '-n', 'keda', 'deployment/keda-metrics-apiserver', '--tail=30']],
+  ];
+  const parts = await Promise.all(
+    sections.map(async ([title, args]) => {
+      const result = await kubectl(args, 30_000);
+      return `--- ${title} (kubectl ${args.join(' ')}, exit ${String(result.code)})\n${result.stdout}${result.stderr}`;
+    }),
+  );
+  return parts.join('\n');
+}

@@ -34,7 +34,7 @@ import {
   uniqueTopics,
   type TestTopics,
 } from '../integration/harness.js';
-import { CHART, env, helm, kubectl, kubectlOk, PodWatch } from './cluster.js';
+import { CHART, env, helm, kedaDiagnostics, kubectl, kubectlOk, PodWatch } from './cluster.js';
 
 const SKIP = process.env.K8S_SKIP ?? '';
 if (SKIP !== '') process.stderr.write(`test/k8s/keda.test.ts: skipped: ${SKIP}\n`);
@@ -62,7 +62,9 @@ async function replicas(): Promise<number> {
 
 describe.skipIf(SKIP !== '')('KEDA scales the worker on consumer lag', () => {
   beforeAll(async () => {
+    // The operator logs at debug level here: a failed wait prints what it saw of the lag and what it did.
     const keda = spawnSync('bash', [join(REPO_ROOT, 'scripts', 'k8s.sh'), 'keda'], {
+      env: { ...process.env, KEDA_LOG_LEVEL: 'debug' },
       encoding: 'utf8',
       timeout: 3_600_000,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,62 +119,66 @@ describe.skipIf(SKIP !== '')('KEDA scales the worker on consumer lag', () => {
       }),
     );
     await helm(['install', release, CHART, '-n', namespace, '-f', values, '--timeout', '5m']);
+    try {
+      // KEDA made the HPA for 1..N, capped at the partitions; the operator owns 0 <-> 1.
+      await eventually(async () => (await kubectl(['get', 'hpa', `keda-hpa-${release}`, '-n', namespace])).code === 0, 'the HPA', 120_000);
+      const hpa = JSON.parse(await kubectlOk(['get', 'hpa', `keda-hpa-${release}`, '-n', namespace, '-o', 'json'])) as {
+        spec: { minReplicas: number; maxReplicas: number; metrics: { type: string; external?: { metric: { name: string } } }[] };
+      };
+      expect(hpa.spec).toMatchObject({ minReplicas: 1, maxReplicas: PARTITIONS, metrics: [{ type: 'External' }] });
+      await eventually(async () => (await replicas()) === 0, 'no lag: scaled down to none', 300_000);
 
-    // KEDA made the HPA for 1..N, capped at the partitions; the operator owns 0 <-> 1.
-    await eventually(async () => (await kubectl(['get', 'hpa', `keda-hpa-${release}`, '-n', namespace])).code === 0, 'the HPA', 120_000);
-    const hpa = JSON.parse(await kubectlOk(['get', 'hpa', `keda-hpa-${release}`, '-n', namespace, '-o', 'json'])) as {
-      spec: { minReplicas: number; maxReplicas: number; metrics: { type: string; external?: { metric: { name: string } } }[] };
-    };
-    expect(hpa.spec).toMatchObject({ minReplicas: 1, maxReplicas: PARTITIONS, metrics: [{ type: 'External' }] });
-    await eventually(async () => (await replicas()) === 0, 'no lag: scaled down to none', 300_000);
+      const N = 4000;
+      await produce(
+        topics.input,
+        Array.from({ length: N }, (_, i) => ({ key: `k${i % 7}`, value: numberedCall(prefix, i) })),
+      );
+      // The lag as the HPA reads it, through the aggregation layer: per partition above the threshold it is capped
+      // (allowIdleConsumers false), so at most PARTITIONS * LAG_THRESHOLD.
+      const metric = hpa.spec.metrics[0]?.external?.metric.name ?? '';
+      expect(metric).toMatch(/^s0-kafka-/);
+      const selector = encodeURIComponent(`scaledobject.keda.sh/name=${release}`);
+      const path = `/apis/external.metrics.k8s.io/v1beta1/namespaces/${namespace}/${metric}?labelSelector=${selector}`;
+      const metrics = JSON.parse(await kubectlOk(['get', '--raw', path])) as { items: { value: string }[] };
+      const lag = quantity(metrics.items[0]?.value ?? '');
+      expect(lag).toBeGreaterThan(0);
+      expect(lag).toBeLessThanOrEqual(PARTITIONS * LAG_THRESHOLD);
 
-    const N = 4000;
-    await produce(
-      topics.input,
-      Array.from({ length: N }, (_, i) => ({ key: `k${i % 7}`, value: numberedCall(prefix, i) })),
-    );
-    // The lag as the HPA reads it, through the aggregation layer: per partition above the threshold it is capped
-    // (allowIdleConsumers false), so at most PARTITIONS * LAG_THRESHOLD.
-    const metric = hpa.spec.metrics[0]?.external?.metric.name ?? '';
-    expect(metric).toMatch(/^s0-kafka-/);
-    const selector = encodeURIComponent(`scaledobject.keda.sh/name=${release}`);
-    const path = `/apis/external.metrics.k8s.io/v1beta1/namespaces/${namespace}/${metric}?labelSelector=${selector}`;
-    const metrics = JSON.parse(await kubectlOk(['get', '--raw', path])) as { items: { value: string }[] };
-    const lag = quantity(metrics.items[0]?.value ?? '');
-    expect(lag).toBeGreaterThan(0);
-    expect(lag).toBeLessThanOrEqual(PARTITIONS * LAG_THRESHOLD);
+      let most = 0;
+      await eventually(
+        async () => {
+          most = Math.max(most, await replicas());
+          return most > 0;
+        },
+        'scaled up from none on the lag',
+        180_000,
+      );
+      await eventually(
+        async () => {
+          most = Math.max(most, await replicas());
+          return sumOffsets(await committedOffsets(topics.groupId, topics.input)) === N;
+        },
+        `${String(N)} committed input records`,
+        600_000,
+      );
+      process.stderr.write(`keda: at most ${String(most)} of ${String(PARTITIONS)} workers on a lag of ${String(N)} calls\n`);
+      await eventually(async () => (await replicas()) === 0, 'lag gone: scaled back down to none', 300_000);
 
-    let most = 0;
-    await eventually(
-      async () => {
-        most = Math.max(most, await replicas());
-        return most > 0;
-      },
-      'scaled up from none on the lag',
-      180_000,
-    );
-    await eventually(
-      async () => {
-        most = Math.max(most, await replicas());
-        return sumOffsets(await committedOffsets(topics.groupId, topics.input)) === N;
-      },
-      `${String(N)} committed input records`,
-      600_000,
-    );
-    process.stderr.write(`keda: at most ${String(most)} of ${String(PARTITIONS)} workers on a lag of ${String(N)} calls\n`);
-    await eventually(async () => (await replicas()) === 0, 'lag gone: scaled back down to none', 300_000);
-
-    const outputs = await readOutputs(topics, { until: N, timeoutMs: 120_000, settleMs: 1_000 });
-    expect(tally(outputs, numberedIds(prefix, N))).toMatchObject({ records: N, duplicates: 0, missing: [], unexpected: [] });
-    expect(misplacedCalls(outputs, topics, prefix)).toEqual([]);
-    await eventually(
-      () => Promise.resolve((watch?.terminated() ?? []).every((p) => p.exitCode !== undefined)),
-      'the last pod statuses',
-      60_000,
-    ).catch(() => undefined);
-    const ended = watch?.terminated() ?? [];
-    // The pod of the install (scaled away) and at least the one that consumed the lag.
-    expect(ended.length).toBeGreaterThanOrEqual(2);
-    for (const pod of ended) expect(pod, JSON.stringify(ended)).toMatchObject({ exitCode: 0, reason: 'Completed', inGrace: true });
+      const outputs = await readOutputs(topics, { until: N, timeoutMs: 120_000, settleMs: 1_000 });
+      expect(tally(outputs, numberedIds(prefix, N))).toMatchObject({ records: N, duplicates: 0, missing: [], unexpected: [] });
+      expect(misplacedCalls(outputs, topics, prefix)).toEqual([]);
+      await eventually(
+        () => Promise.resolve((watch?.terminated() ?? []).every((p) => p.exitCode !== undefined)),
+        'the last pod statuses',
+        60_000,
+      ).catch(() => undefined);
+      const ended = watch?.terminated() ?? [];
+      // The pod of the install (scaled away) and at least the one that consumed the lag.
+      expect(ended.length).toBeGreaterThanOrEqual(2);
+      for (const pod of ended) expect(pod, JSON.stringify(ended)).toMatchObject({ exitCode: 0, reason: 'Completed', inGrace: true });
+    } catch (error) {
+      process.stderr.write(`keda: diagnostics of the failed test:\n${await kedaDiagnostics(namespace)}\n`);
+      throw error;
+    }
   }, 1_800_000);
 });
