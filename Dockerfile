@@ -14,7 +14,9 @@
 #   check runAsNonRoot). The worker writes nothing to disk: it runs with a read-only root filesystem
 #   (the chart mounts an emptyDir on /tmp, the only writable path, for anything Node.js may need there).
 # - signals: the worker handles SIGTERM/SIGINT itself (finishes and commits the batch in hand, then exits
-#   within SHUTDOWN_TIMEOUT_MS). It starts no child processes, so node as PID 1 needs no init (tini) to reap.
+#   within SHUTDOWN_TIMEOUT_MS). tini is PID 1: node as PID 1 would ignore a SIGTERM that comes before its handler
+#   exists (a pod scaled away while node still loads) and be killed at the end of its grace period; under tini the
+#   signal ends node then, before it has read anything, and `-e 143` reports that stop as the 0 it is.
 ARG NODE_IMAGE=node:24-trixie-slim
 ARG BUILD_NODE_IMAGE=${NODE_IMAGE}
 
@@ -40,6 +42,10 @@ RUN node /app/node_modules/@cyclonedx/cyclonedx-npm/bin/cyclonedx-npm-cli.js --o
       --output-reproducible --output-format JSON --output-file /sbom.cdx.json package.json
 
 FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
+ && tini --version
 WORKDIR /app
 COPY --from=deps --chown=0:0 /app/node_modules ./node_modules
 COPY --from=build --chown=0:0 /app/dist ./dist
@@ -54,7 +60,7 @@ ENV NODE_OPTIONS="--max-semi-space-size=16"
 ENV METRICS_PORT=9464
 EXPOSE 9464
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/cli.js"]
+ENTRYPOINT ["tini", "-e", "143", "--", "node", "dist/cli.js"]
 CMD ["run"]
 # OCI annotations: scripts/images.sh passes version (package.json), revision (the newest commit of the image's
 # inputs) and source (IMAGE_SOURCE, else the git remote). Last, so a new revision relabels without rebuilding a layer.

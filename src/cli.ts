@@ -2,13 +2,10 @@
 /**
  * The command's entry (package.json `bin`, the image's): on a Node.js older than `engines.node` it prints one line
  * naming the version it needs and exits 1; otherwise it loads the command (app/main.ts). Static imports are linked
- * before any code runs, and the command's own name APIs an older Node.js lacks, so this file imports only `node:fs`,
- * the startup signal handling (plain `process`) and the command dynamically.
+ * before any code runs, and the command's own name APIs an older Node.js lacks, so this file imports only `node:fs`
+ * and the command dynamically.
  */
 import { readFileSync } from 'node:fs';
-import { stopOnSignalWhileStarting } from './app/startup-signals.js';
-
-if (process.argv[2] === 'run') stopOnSignalWhileStarting();
 
 /** The lowest version `engines.node` admits (`^24.11.0` -> [24, 11, 0]); undefined when it cannot be read. */
 function minimumNode(): [number, number, number] | undefined {

@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -269,6 +270,35 @@ describe.skipIf(!withEngine)('worker image, hardened as the chart runs it, again
     const stop = await docker(['stop', '-t', String(GRACE_S), second], { timeoutMs: (GRACE_S + 30) * 1000 });
     expect(stop.code).toBe(0);
     expect(await inspect(second, '{{.State.ExitCode}}')).toBe('0');
+  }, 300_000);
+
+  it('SIGTERM at any moment of its start, node still loading included: exit 0 within seconds', async () => {
+    // A broker that accepts connections and never answers holds the start-up where each signal finds it.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const brokerPort = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      for (const delayMs of [0, 100, 300, 1_000, 3_000]) {
+        const startEnv = {
+          KAFKA_BROKERS: `127.0.0.1:${String(brokerPort)}`,
+          SCHEMA_REGISTRY_URL: 'http://127.0.0.1:1',
+          METRICS_PORT: String(await freePort()),
+        };
+        const id = (await dockerOk(['run', '-d', ...hardenedFlags(hardening), ...envFlags(startEnv), image, 'run'])).trim();
+        containers.add(id);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        const sent = Date.now();
+        await dockerOk(['kill', '--signal', 'TERM', id]);
+        // Without an answer here the signal was lost (node as PID 1 without a handler yet): killed at the timeout.
+        const waited = await docker(['wait', id], { timeoutMs: 20_000 });
+        const took = Date.now() - sent;
+        const outcome = { delayMs, exitCode: waited.stdout.trim(), withinSeconds: took < 10_000 };
+        expect(outcome, await logsOf(id)).toEqual({ delayMs, exitCode: '0', withinSeconds: true });
+      }
+    } finally {
+      silent.close();
+    }
   }, 300_000);
 
   it('a bad configuration: exits non-zero with the same message as `node dist/cli.js run`', async () => {

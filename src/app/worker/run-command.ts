@@ -3,12 +3,11 @@
  * flags only offer help. Exit status: 0 after a graceful shutdown (SIGTERM/SIGINT), 1 on a fatal error or a shutdown
  * that overran its bound (so Kubernetes restarts the pod), 2 on bad configuration.
  */
-import { stopOnSignalWhileStarting, takeOverSignals } from '../startup-signals.js';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { startHttpServer } from '../../adapters/http/server.js';
-import { openKafkaConnection, type KafkaConnection } from '../../adapters/kafka/connection.js';
+import { openKafkaConnection } from '../../adapters/kafka/connection.js';
 import { createKafkaStream } from '../../adapters/kafka/index.js';
 import type { StreamOptions } from '../../adapters/kafka/port.js';
 import { WorkerMetrics } from '../../adapters/metrics/metrics.js';
@@ -142,16 +141,40 @@ export function streamOptions(config: WorkerConfig): StreamOptions {
 }
 
 async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> {
-  // Until the worker's own handlers are in place, a signal ends the process at once (app/startup-signals.ts).
-  stopOnSignalWhileStarting();
-  let connection: KafkaConnection;
-  try {
-    connection = await openKafkaConnection(config.kafka, logger);
-  } catch (error) {
+  // From here on the first SIGTERM/SIGINT asks for the one shutdown below, however far the start has come; before,
+  // node's default ends the process (the image's tini reports that as 0: nothing was read yet).
+  let requestStop: () => void = () => undefined;
+  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
+  process.once('SIGTERM', requestStop);
+  process.once('SIGINT', requestStop);
+  logger.info({ client: config.kafka.client, delivery: config.delivery }, 'starting');
+
+  const opening = openKafkaConnection(config.kafka, logger);
+  const opened = await Promise.race([
+    opening.then(
+      (connection) => ({ connection }),
+      (error: unknown) => ({ error }),
+    ),
+    stopRequested.then(() => undefined),
+  ]);
+  if (opened === undefined) {
+    // Asked to stop while the connection (an OAuth token) was still being opened: nothing consumed, nothing lost.
+    void opening.then(
+      (connection) => {
+        connection.stop();
+      },
+      () => undefined,
+    );
+    logger.info({ exitCode: 0 }, 'stopped while connecting');
+    return 0;
+  }
+  if ('error' in opened) {
     // One line that says why; the worker has consumed nothing yet, so nothing is lost.
+    const { error } = opened;
     logger.fatal({ err: describeError(error) }, error instanceof Error ? error.message : String(error));
     return 1;
   }
+  const { connection } = opened;
   const schemas = toolSchemaSource(config);
   const metrics = new WorkerMetrics({ toolLabels: config.metricsToolLabels, registryStats: schemas });
   let exitCode: number | undefined;
@@ -220,9 +243,8 @@ async function runWorker(config: WorkerConfig, logger: Logger): Promise<number> 
     finish(exitCode);
   }
 
-  takeOverSignals();
-  process.once('SIGTERM', () => void shutdown('signal'));
-  process.once('SIGINT', () => void shutdown('signal'));
+  // A stop asked for during the steps above runs now.
+  void stopRequested.then(() => shutdown('signal'));
   process.on('unhandledRejection', (error) => void shutdown('fatal', error));
   process.on('uncaughtException', (error) => void shutdown('fatal', error));
 
