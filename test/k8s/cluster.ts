@@ -47,14 +47,22 @@ export interface ContainerStatus {
   restartCount: number;
   ready: boolean;
   containerID?: string;
-  state?: { terminated?: { exitCode: number; reason?: string; finishedAt?: string } };
+  state?: { running?: { startedAt?: string }; terminated?: { exitCode: number; reason?: string; finishedAt?: string } };
   lastState?: { terminated?: { exitCode: number; reason?: string; finishedAt?: string } };
 }
 
-/** Every update of every pod of a namespace, from `kubectl get pods -w -o json` (a poll could miss the last status). */
+/** The most of a pod's log a watch keeps: its last lines are what a failure needs. */
+const POD_LOG_BYTES = 64 * 1024;
+
+/**
+ * Every update of every pod of a namespace, from `kubectl get pods -w -o json` (a poll could miss the last status),
+ * and each pod's worker log from its start, kept after the pod is gone.
+ */
 export class PodWatch {
   readonly pods = new Map<string, PodRecord>();
   private readonly child: ChildProcess;
+  private readonly namespace: string;
+  private readonly followers = new Map<string, { child: ChildProcess; log: string }>();
   // The watch prints one indented JSON object per update: split them by brace depth, outside strings.
   private text = '';
   private depth = 0;
@@ -62,6 +70,7 @@ export class PodWatch {
   private escaped = false;
 
   constructor(namespace: string) {
+    this.namespace = namespace;
     this.child = spawn(
       join(env('K8S_BIN'), 'kubectl'),
       ['--kubeconfig', env('KUBECONFIG'), 'get', 'pods', '-n', namespace, '-w', '-o', 'json'],
@@ -105,6 +114,28 @@ export class PodWatch {
       grace: pod.spec?.terminationGracePeriodSeconds ?? 0,
       statuses: statuses.length > 0 ? statuses : (previous?.statuses ?? []),
     });
+    const worker = statuses.find((status) => status.name === 'worker');
+    if (worker?.containerID !== undefined && !this.followers.has(uid)) this.follow(uid, pod.metadata?.name ?? '');
+  }
+
+  private follow(uid: string, name: string): void {
+    const child = spawn(
+      join(env('K8S_BIN'), 'kubectl'),
+      ['--kubeconfig', env('KUBECONFIG'), 'logs', '-f', '--timestamps', '-n', this.namespace, name, '-c', 'worker'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const follower = { child, log: '' };
+    const append = (chunk: Buffer): void => {
+      follower.log = (follower.log + chunk.toString('utf8')).slice(-POD_LOG_BYTES);
+    };
+    child.stdout.on('data', append);
+    child.stderr.on('data', append);
+    this.followers.set(uid, follower);
+  }
+
+  /** The worker log of every pod seen, by name, for a failed test. */
+  logs(): string {
+    return [...this.followers.entries()].map(([uid, { log }]) => `--- log of pod ${this.pods.get(uid)?.name ?? uid}\n${log}`).join('\n');
   }
 
   /** Uids of the pods not being deleted. */
@@ -126,6 +157,7 @@ export class PodWatch {
 
   stop(): void {
     this.child.kill('SIGTERM');
+    for (const { child } of this.followers.values()) child.kill('SIGTERM');
   }
 }
 
@@ -145,7 +177,7 @@ export async function kedaDiagnostics(namespace: string): Promise<string> {
     ['ScaledObjects', ['get', 'scaledobject', '-n', namespace, '-o', 'yaml']],
     ['HPAs', ['get', 'hpa', '-n', namespace, '-o', 'yaml']],
     ['events', ['get', 'events', '-n', namespace, '--sort-by=.lastTimestamp']],
-    ['operator log', ['logs', '-n', 'keda', 'deployment/keda-operator', '--tail=150']],
+    ['operator log', ['logs', '-n', 'keda', 'deployment/keda-operator', '--tail=400']],
     ['previous operator log', ['logs', '-n', 'keda', 'deployment/keda-operator', '--previous', '--tail=50']],
     ['metrics API server log', ['logs', '-n', 'keda', 'deployment/keda-metrics-apiserver', '--tail=30']],
   ];

@@ -177,7 +177,7 @@ describe.skipIf(SKIP !== '')('KEDA scales the worker on consumer lag', () => {
       expect(ended.length).toBeGreaterThanOrEqual(2);
       for (const pod of ended) expect(pod, JSON.stringify(ended)).toMatchObject({ exitCode: 0, reason: 'Completed', inGrace: true });
     } catch (error) {
-      process.stderr.write(`keda: diagnostics of the failed test:\n${await kedaDiagnostics(namespace)}\n`);
+      process.stderr.write(`keda: diagnostics of the failed test:\n${await kedaDiagnostics(namespace)}\n${watch?.logs() ?? ''}\n`);
       throw error;
     }
   }, 1_800_000);
