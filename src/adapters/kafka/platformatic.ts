@@ -447,6 +447,7 @@ export class PlatformaticStream implements KafkaStream {
       last: { topic: state.topic, partition: state.partition, offset: to - 1n, leaderEpoch: -1, metadata: stamp },
     }));
     try {
+      // Not #deliver: a transaction without outputs says nothing of the output topics, so the guard's count stays.
       await this.#delivery.deliver([], done, (last) => last);
       for (const { state, last } of done) state.position = last.offset + 1n;
       this.#observer.transaction('committed');
