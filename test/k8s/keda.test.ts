@@ -126,7 +126,12 @@ describe.skipIf(SKIP !== '')('KEDA scales the worker on consumer lag', () => {
         spec: { minReplicas: number; maxReplicas: number; metrics: { type: string; external?: { metric: { name: string } } }[] };
       };
       expect(hpa.spec).toMatchObject({ minReplicas: 1, maxReplicas: PARTITIONS, metrics: [{ type: 'External' }] });
-      await eventually(async () => (await replicas()) === 0, 'no lag: scaled down to none', 300_000);
+      // None left running either: a pod of the install still consuming would drain the lag before KEDA looks.
+      await eventually(
+        async () => (await replicas()) === 0 && (await kubectlOk(['get', 'pods', '-n', namespace, '-o', 'name'])).trim() === '',
+        'no lag: scaled down to none, no pod left',
+        300_000,
+      );
 
       const N = 4000;
       await produce(
