@@ -53,6 +53,8 @@ export interface FormatCandidate extends CandidateBase {
   readonly format: string | undefined;
   /** Templates the prose shows (`GHSA-xxxx-xxxx-xxxx`, `user:ID`), from which a `pattern` can be built. */
   readonly templates?: readonly string[];
+  /** A `pattern` the prose spells out in words ("letters, digits and underscores", "none of [ ] : * ?"). */
+  readonly pattern?: string;
 }
 
 export interface ReadOnlyCandidate extends CandidateBase {
@@ -67,6 +69,8 @@ export interface DefaultCandidate extends CandidateBase {
   readonly comparable: boolean;
   /** The literal as written when it is a number glued to a unit (`2h`, `10KB`): a string schema's default spells it so. */
   readonly written?: string;
+  /** A bare word ("summary by default"): a default only when the schema lists it among its values. */
+  readonly listedOnly?: boolean;
 }
 
 export interface RequiredCandidate extends CandidateBase {

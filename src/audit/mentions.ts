@@ -414,10 +414,12 @@ export function groupRule(
       if (named.length >= 2) values = named;
     }
     if (values === undefined) continue;
-    if (verbTrigger && !notBoth) continue;
+    // "Provide either `url` or `scrapeId`", "either a or b must be given": either ... or of two names is one of them.
+    const eitherOr = /either\s*$/i.test(m[1] ?? '') && values.length === 2 && list?.separators.includes('or') === true;
+    if (verbTrigger && !notBoth && !eitherOr) continue;
     if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
     found = true;
-    const exactlyOne = verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth;
+    const exactlyOne = verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth || eitherOr;
     const keyword = exactlyOne ? 'oneOf' : 'anyOf';
     if (hasHome(ALL_HOMES)) continue;
     const names = namesIn(values);

@@ -223,7 +223,7 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         break;
       }
       case 'default':
-        defaultClaim(claim, c, findings);
+        defaultClaim(claim, c, findings, propertyNames(root));
         break;
       case 'required': {
         const parent = node.parent;
@@ -700,7 +700,7 @@ function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, finding
     pattern !== undefined ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})` : '';
   let suggestion: string;
   let fix: SchemaFix | undefined;
-  const derived = c.keyword === 'format' ? undefined : codePattern(claim.sentence, c);
+  const derived = c.keyword === 'format' ? undefined : (c.pattern ?? codePattern(claim.sentence, c));
   if (c.keyword === 'enum')
     suggestion =
       `Add an "enum" of the accepted codes to ${label} (the description says "${c.phrase}"), ` + 'or at least "pattern": "^[A-Z]{3}$".';
@@ -729,9 +729,34 @@ function sameDefault(a: JsonValue, b: JsonValue): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList): void {
+/** Every property name declared anywhere in the schema: the names a default may point at instead of a value. */
+function propertyNames(root: JsonValue, out = new Set<string>()): Set<string> {
+  if (Array.isArray(root)) for (const v of root) propertyNames(v, out);
+  else if (isJsonObject(root))
+    for (const [key, value] of Object.entries(root)) {
+      if (key === 'properties' && isJsonObject(value)) for (const name of Object.keys(value)) out.add(name);
+      propertyNames(value, out);
+    }
+  return out;
+}
+
+/**
+ * A default that is no literal (unless the schema lists it as a value): another parameter's name
+ * ("Default: border_color.", "Default: `sheet`." — the
+ * value of that parameter), or a generated name with a counter ("Default: PivotTableN.", "Sheet<n>").
+ */
+function namesNoLiteral(literal: JsonValue | undefined, names: ReadonlySet<string>, own: string): boolean {
+  if (typeof literal !== 'string') return false;
+  if (literal !== own && names.has(literal)) return true;
+  return /[a-z]N$|<n>|\{n\}/.test(literal);
+}
+
+function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, names: ReadonlySet<string> = new Set()): void {
   const { node } = claim;
   const view = node.view;
+  const isListed = (listedValues(view) ?? []).some((v) => sameDefault(v, c.literal ?? null));
+  if (!isListed && namesNoLiteral(c.literal, names, node.name)) return;
+  if (c.listedOnly === true && !isListed) return;
   const site = firstSite(view, 'default');
   if (site !== undefined) {
     if (c.literal === undefined || !c.comparable) return;
@@ -751,7 +776,7 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList):
   if (c.literal === undefined) return;
   // "(default: 2h)" on a string: the default is the text as written.
   if (typeof c.literal === 'number' && c.written !== undefined && !allows(view, 'number') && allows(view, 'string')) {
-    defaultClaim(claim, { ...c, literal: c.written, comparable: true }, findings);
+    defaultClaim(claim, { ...c, literal: c.written, comparable: true }, findings, names);
     return;
   }
   if (typeof c.literal === 'string' && !allows(view, 'string')) return;

@@ -25,6 +25,21 @@ import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.
  * the candidate constraint it yields (whose keyword is the suggested home), and its own test table: sentences it
  * must read as a constraint (`yes`) and sentences it must not (`no`), run by test/unit/audit/rules.test.ts.
  */
+/** Words for a class of characters, each with what it stands for in a `pattern` character class. */
+const CHARACTER_CLASS =
+  String.raw`(?:(?:lower|upper)[- ]?case\s+)?(?:ascii\s+)?` +
+  String.raw`(?:letters|digits|numbers|underscores|hyphens|dashes|periods|dots|spaces)`;
+
+function classChars(words: string): string {
+  const w = words.toLowerCase();
+  if (w.endsWith('letters')) return /lower/.test(w) ? 'a-z' : /upper/.test(w) ? 'A-Z' : 'A-Za-z';
+  if (w.endsWith('digits') || w.endsWith('numbers')) return '0-9';
+  if (w.endsWith('underscores')) return '_';
+  if (w.endsWith('periods') || w.endsWith('dots')) return '.';
+  if (w.endsWith('spaces')) return ' ';
+  return '\\-';
+}
+
 export interface Rule {
   readonly name: string;
   readonly examples: { readonly yes: readonly string[]; readonly no: readonly string[] };
@@ -382,8 +397,9 @@ export const RULES: readonly Rule[] = [
       yes: ["Sort by 'relevance' (default) or 'date'.", 'Either `asc` (the default) or `desc`.'],
       no: ['Uses the default sort.'],
     },
-    // A value of a list marked as the default after it: "'relevance' (default)".
-    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:the\s+)?default\)`),
+    // A value of a list marked as the default after it: "'relevance' (default)", '"us" (United States, default)',
+    // '"unrestricted" (default, the route may arrive from either side)'.
+    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:[^()\n]{0,60},\s*)?(?:the\s+)?default(?:\)|,)`),
     yields: (m) => [
       {
         kind: 'default',
@@ -395,6 +411,32 @@ export const RULES: readonly Rule[] = [
         rule: 'default',
       },
     ],
+  },
+  {
+    name: 'default-is-the',
+    examples: { yes: ['"pin" is the default marker.', 'Use `json`, which is the default.'], no: ['The default is chosen by the server.'] },
+    // A quoted value said to be the default: '"pin" is the default Mapbox marker'.
+    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1,?\s+(?:which\s+)?is\s+the\s+default\b`),
+    yields: (m) => [
+      { kind: 'default', start: m.index, end: m.index + m[0].length, phrase: m[0], literal: m[2] ?? '', comparable: true, rule: 'default' },
+    ],
+  },
+  {
+    name: 'default-marked-bare',
+    examples: {
+      yes: ['Possible values are: duration (default), distance, or both.', '- mapbox/driving-traffic (default): with traffic'],
+      no: ['Uses the default sort.', "Sort by 'relevance' (default)."],
+    },
+    // A bare value marked as the default after it, inside a list: a value only when the schema lists it.
+    matches: re(String.raw`(?<![\w'"\x60./-])([A-Za-z][\w./-]{0,60}?)\s*\((?:the\s+)?default\)`),
+    yields: (m) => [bareDefault(m, m[1] ?? '')],
+  },
+  {
+    name: 'default-by',
+    examples: { yes: ['Compact by default.', 'Returns markdown by default, or HTML.'], no: ['Uses the default sort.'] },
+    // "summary by default": the word before is the value, when the schema lists it ("sorted by default" is not).
+    matches: re(String.raw`(?<![\w'"\x60./-])([A-Za-z][\w./-]{0,60}?)\s+by\s+default\b`),
+    yields: (m) => [bareDefault(m, m[1] ?? '')],
   },
   // ---- formats
   {
@@ -595,6 +637,35 @@ export const RULES: readonly Rule[] = [
     },
     matches: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
     yields: (m, s) => templateCandidate(m, s),
+  },
+  // ---- characters in words: "Letters, digits, underscores and periods", "none of [ ] : * ? / \"
+  {
+    name: 'character-classes',
+    examples: {
+      yes: ['Letters, digits, underscores and periods.', 'May contain only lowercase letters, numbers and hyphens.'],
+      no: ['Letters and numbers are sent as typed.', 'The number of digits.'],
+    },
+    matches: re(
+      String.raw`(?:^\s*|\b(?:only|contains?\s+only|may\s+contain(?:\s+only)?|consisting\s+of|made\s+of)\s+)` +
+        String.raw`((?:${CHARACTER_CLASS})(?:\s*(?:,|\band\b|\bor\b|,\s*and\b|,\s*or\b)\s*(?:${CHARACTER_CLASS}))+)(?=\s*(?:[.,;:)]|$))`,
+    ),
+    yields: (m) => {
+      const classes = [...(m[1] ?? '').matchAll(new RegExp(CHARACTER_CLASS, 'gi'))].map((c) => classChars(c[0]));
+      if (classes.length < 2) return [];
+      return [{ ...formatCandidate(m, undefined, 'character-classes'), pattern: `^[${[...new Set(classes)].join('')}]+$` }];
+    },
+  },
+  {
+    name: 'none-of-characters',
+    examples: { yes: ['1-31 characters, none of [ ] : * ? / \\.'], no: ['None of the above.'] },
+    // Single characters after "none of" / "must not contain", separated by spaces: a class the value avoids.
+    matches: re(String.raw`\b(?:none\s+of|must\s+not\s+contain|cannot\s+contain|without)\s+((?:[^\w\s]\s+){2,}[^\w\s])(?=\.?\s*$|\.?\s)`),
+    yields: (m) => {
+      const chars = (m[1] ?? '').split(/\s+/).filter((c) => c.length === 1);
+      if (chars.length < 3) return [];
+      const escaped = chars.map((c) => (/[\\\][^-]/.test(c) ? `\\${c}` : c)).join('');
+      return [{ ...formatCandidate(m, undefined, 'none-of-characters'), pattern: `^[^${escaped}]*$` }];
+    },
   },
   // ---- one value only: "('indexed' only)"
   {
@@ -869,15 +940,55 @@ export function requiredCandidate(m: RegExpExecArray, sentence: string, subject:
  * (15-30 minutes)", "values are recommended to be less than 1", "Use 2 or more replicas for production workloads".
  */
 export const ADVICE =
-  /^[\s*-]*(?:start\s+with|try)\b|\b(?:lower|higher|smaller|larger|bigger)\s+values?\b|\brecommended\b|\bfor\s+(?:production|faster|better|best|most)\b|\bideally\b|\bpreferably\b/i;
+  /^[\s*-]*(?:start\s+with|try|prefer)\b|\b(?:lower|higher|smaller|larger|bigger)\s+values?\b|\brecommended\b|\bfor\s+(?:production|faster|better|best|most)\b|\bideally\b|\bpreferably\b|\b(?:we|you)\s+(?:suggest|prefer)\b|\bsuggested\b|\bas\s+(?:they|it|these|those)\s+grows?\b/i;
+
+/**
+ * A range that belongs to one alternative of a list: "top, bottom: items, or percent (1-100)" bounds the value only
+ * when it is a percentage, "a count, or a ratio (0-1)" only when it is a ratio. Not a bound of the parameter.
+ */
+export const ALTERNATIVE_RANGE = {
+  test(before: string): boolean {
+    if (/,\s*or\s+(?:an?\s+)?[A-Za-z][\w-]*\s*\(\s*$/i.test(before)) return true;
+    // Alternatives glossed one by one: "Single letter (a-z), number (0-99), or an icon name".
+    if (/\)\s*,\s*(?:or\s+)?(?:an?\s+)?[A-Za-z][\w-]*\s*\(\s*$/i.test(before)) return true;
+    return /\beither\b/i.test(before) && /\sor\s+(?:an?\s+)?[A-Za-z][\w-]*\s*\(\s*$/i.test(before);
+  },
+};
+
+function bareDefault(m: RegExpExecArray, word: string): Candidate {
+  return {
+    kind: 'default',
+    start: m.index,
+    end: m.index + m[0].length,
+    phrase: m[0],
+    literal: word,
+    comparable: true,
+    listedOnly: true,
+    rule: 'default',
+  };
+}
 
 /** Every candidate constraint in one sentence, in order of position, without duplicates. */
 export function extractCandidates(sentence: string): Candidate[] {
   const candidates = extractAll(sentence);
   const advice = ADVICE.test(sentence);
   const refused = REFUSED.test(sentence);
-  return candidates.filter((c) => !(advice && c.kind === 'bound') && !(refused && c.kind === 'format'));
+  return candidates
+    .filter(
+      (c) =>
+        !(advice && c.kind === 'bound') &&
+        !(refused && c.kind === 'format') &&
+        !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))),
+    )
+    .map((c) => {
+      // "max 1024px": a unit glued to the number is still its unit (a size in pixels, not a length).
+      if (c.kind !== 'bound' || c.unit !== undefined) return c;
+      const glued = GLUED_UNIT.exec(sentence.slice(c.end))?.[1];
+      return glued === undefined ? c : { ...c, unit: glued.toLowerCase() };
+    });
 }
+
+const GLUED_UNIT = /^(px|pt|dpi|ms|kb|mb|gb|%)(?![A-Za-z])/i;
 
 /** A format the sentence refuses ("ISO country codes (e.g. 'us') are not supported"): no format to encode. */
 export const REFUSED = /\b(?:is|are)\s+not\s+(?:supported|accepted|allowed|valid)\b/i;

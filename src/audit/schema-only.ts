@@ -68,7 +68,8 @@ export function unrealisticBound(keyword: string, value: number, name = ''): boo
   const limit = Math.abs(value);
   if ([2 ** 53 - 1, 2 ** 53, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1].includes(limit)) return true;
   if (keyword === 'maximum' || keyword === 'exclusiveMaximum') return value >= 1_000_000 || (value >= 1000 && namedAs(RESULT_COUNT, name));
-  if (keyword === 'maxLength') return value >= 10_000 || (value >= 255 && namedAs(IDENTIFIER, name));
+  if (keyword === 'maxLength')
+    return value >= 8192 || (value >= 255 && namedAs(IDENTIFIER, name)) || (value >= 253 && namedAs(STORED_TEXT, name));
   if (keyword === 'maxItems' || keyword === 'maxProperties') return value >= 1000;
   return false;
 }
@@ -94,6 +95,100 @@ export const IDENTIFIER = new Set([
   'slug',
   'handle',
   'target',
+]);
+
+/**
+ * Values whose schema bound is the natural domain of the quantity they name, which every reader assumes: a latitude
+ * lies in −90..90 and a longitude in −180..180, a percentage in 0..100, an opacity, ratio or probability in 0..1, a
+ * bearing in 0..360, an hour of the day in 0..23, a month in 1..12, a port in 0..65535, a colour channel in 0..255.
+ * Read from the last word of the name (`minLatitude`, `fill_opacity`) or, failing that, from a description that is
+ * the quantity's name ("Latitude of the point").
+ */
+export const NATURAL_DOMAINS: readonly { words: RegExp; min: readonly number[]; max: readonly number[] }[] = [
+  { words: /^(?:lat|latitude)$/, min: [-90], max: [90] },
+  { words: /^(?:lng|lon|long|longitude)$/, min: [-180], max: [180] },
+  { words: /^(?:percent|percentage|pct)$/, min: [0, 1], max: [100] },
+  { words: /^(?:opacity|alpha|ratio|fraction|probability|proportion|transparency)$/, min: [0], max: [1] },
+  { words: /^(?:bearing|heading|azimuth|angle|rotation|hue)$/, min: [0, -180, -360], max: [180, 359, 360] },
+  { words: /^(?:hour|hours)$/, min: [0], max: [23, 24] },
+  { words: /^(?:minute|minutes|second|seconds)$/, min: [0], max: [59, 60] },
+  { words: /^(?:month)$/, min: [0, 1], max: [11, 12] },
+  { words: /^(?:weekday|dayofweek)$/, min: [0, 1], max: [6, 7] },
+  { words: /^(?:day|dayofmonth)$/, min: [1], max: [31] },
+  { words: /^(?:port)$/, min: [0, 1], max: [65535] },
+  { words: /^(?:red|green|blue|r|g|b)$/, min: [0], max: [255] },
+];
+
+/** The first two words of a description, past an article: where it names its quantity ("The fill opacity, 0 to 1"). */
+function leadWords(text: string): string[] {
+  const words = /^\s*(?:(?:the|a|an)\s+)?([a-z]+)\b(?:[\s-]+([a-z]+)\b)?/i.exec(text);
+  return [words?.[1], words?.[2]].filter((w): w is string => w !== undefined).map((w) => w.toLowerCase());
+}
+
+/**
+ * A pair of numbers that is a geographic position (`[longitude, latitude]`, `center`, `coordinates`): exactly two
+ * items is the shape of a position, as a line has at least two positions.
+ */
+const POSITION_NAMES = /^(?:coordinate|coordinates|coord|coords|position|point|center|centre|lnglat|latlng|lonlat|latlon|location)$/;
+const POSITION_WORDS = /\b(?:lng|lon|longitude|lat|latitude|coordinates?)\b/i;
+/** The same words ending a camel-case name: `minLng`, `maxLatitude`. */
+const POSITION_CAMEL = /(?<=[a-z])(?:Lng|Lon|Longitude|Lat|Latitude)\b/;
+const POSITION_TEXT = { test: (text: string): boolean => POSITION_WORDS.test(text) || POSITION_CAMEL.test(text) };
+const LINE_TEXT = /\b(?:line|linestring|polyline|multilinestring)\b/i;
+
+export function naturalDomain(keyword: string, value: number, node: AuditNode, text: string): boolean {
+  const name = lastWord(node.name === 'items' ? node.parameter : node.name);
+  if (keyword === 'minimum' || keyword === 'maximum') {
+    const side = keyword === 'minimum' ? 'min' : 'max';
+    const own = /^[a-z]+$/.test(name) ? name : '';
+    const words = [own, ...leadWords(node.view.description ?? '')];
+    return NATURAL_DOMAINS.some((d) => words.some((w) => d.words.test(w)) && d[side].includes(value));
+  }
+  if (keyword === 'minItems' || keyword === 'maxItems') {
+    const items = node.view.items?.schema;
+    // Numbers, or items the branches of an `anyOf` leave unsaid.
+    const numbers =
+      items === undefined || (typeof items === 'object' && items !== null && !Array.isArray(items) && items.type === 'number');
+    const pairOf = (v: JsonValue | undefined): boolean => typeof v === 'number' && v === 2;
+    const exactlyTwo = pairOf(firstSite(node.view, 'minItems')?.value) && pairOf(firstSite(node.view, 'maxItems')?.value);
+    // A position: two numbers named or described as one ("Coordinate as [longitude, latitude]").
+    if (exactlyTwo && numbers && (POSITION_NAMES.test(name) || POSITION_TEXT.test(text))) return true;
+    // Two of something shown as a two-element list: "[[minLng, minLat], [maxLng, maxLat]]" (a box of two corners).
+    if (exactlyTwo && showsPair(node.view.description ?? '')) return true;
+    // A line of positions has at least two of them.
+    if (keyword === 'minItems' && value === 2 && (LINE_TEXT.test(text) || /^line/.test(name))) return true;
+    return false;
+  }
+  return false;
+}
+
+/** A two-element bracketed list in the text: `[a, b]` or `[[a, b], [c, d]]`. */
+function showsPair(text: string): boolean {
+  return /\[\s*(?:\[[^[\]]*\]|[^[\],]+)\s*,\s*(?:\[[^[\]]*\]|[^[\],]+)\s*\]/.test(text);
+}
+
+/**
+ * Values whose length cap is the storage or protocol limit of their kind: a host or domain name (253, DNS), an
+ * e-mail address (254), a password, a user name, a number-format code or a formula (255, and 8192 for any text: the
+ * longest formula Excel takes, past what a model writes in a parameter).
+ */
+export const STORED_TEXT = new Set([
+  'host',
+  'hosts',
+  'hostname',
+  'hostnames',
+  'domain',
+  'domains',
+  'email',
+  'emails',
+  'password',
+  'passphrase',
+  'secret',
+  'username',
+  'user',
+  'login',
+  'format',
+  'formula',
 ]);
 
 /** The last words of a parameter that names a thing by its identifier (`paper_id`, `commitSha`, `requestUuid`). */
@@ -178,8 +273,9 @@ export function schemaOnly(
       const site = firstSite(view, spec.keyword);
       if (site === undefined || typeof site.value !== 'number') continue;
       const value = site.value;
-      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value, node.name)) continue;
+      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value, idName(node))) continue;
       if (spec.family === 'length' && identifierShape(spec.keyword, idName(node))) continue;
+      if (naturalDomain(spec.keyword, value, node, text)) continue;
       const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
         if (c.kind === 'bound') {
           const target = boundTarget(owner, c);

@@ -145,3 +145,145 @@ describe('the rules added in the tenth session', () => {
     expect(withHome.filter((f) => f.keyword === 'oneOf')).toEqual([]);
   });
 });
+
+describe('the rules added in the thirteenth session', () => {
+  const tool = (properties: JsonObject, description = 'A tool.') =>
+    auditTool({ name: 't', description, inputSchema: { type: 'object', properties } }).map(
+      (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
+    );
+
+  it('a bound that is the natural domain of the named quantity is intrinsic', () => {
+    const position = {
+      type: 'object',
+      description: 'Where to look.',
+      properties: {
+        longitude: { type: 'number', minimum: -180, maximum: 180 },
+        latitude: { type: 'number', minimum: -90, maximum: 90 },
+      },
+    };
+    expect(tool({ from: position })).toEqual([]);
+    expect(
+      tool({ minLatitude: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } }),
+    ).toEqual([]);
+    expect(tool({ fill_opacity: { type: 'number', minimum: 0, maximum: 1 } })).toEqual([]);
+    expect(tool({ scale: { type: 'integer', description: 'Percentage of the page width.', minimum: 1, maximum: 100 } })).toEqual([]);
+    expect(tool({ value: { type: 'number', description: 'The opacity of the fill.', minimum: 0, maximum: 1 } })).toEqual([]);
+    expect(tool({ port: { type: 'integer', minimum: 1, maximum: 65535 } })).toEqual([]);
+  });
+
+  it('a bound tighter than the natural domain, or on a quantity with none, is still reported', () => {
+    expect(tool({ latitude: { type: 'number', minimum: -85.0511, maximum: 85.0511 } })).toEqual([
+      'schema-only latitude maximum null',
+      'schema-only latitude minimum null',
+    ]);
+    expect(tool({ percent: { type: 'integer', minimum: 10, maximum: 400 } })).toEqual([
+      'schema-only percent maximum null',
+      'schema-only percent minimum null',
+    ]);
+    expect(tool({ count: { type: 'number', minimum: -90, maximum: 90 } })).toEqual([
+      'schema-only count maximum null',
+      'schema-only count minimum null',
+    ]);
+  });
+
+  it('two numbers that are a position, a two-element list shown in the prose, and a line of two or more positions', () => {
+    const pair = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number' } };
+    expect(tool({ center: pair })).toEqual([]);
+    expect(tool({ marker: { ...pair, description: 'Coordinate as [longitude, latitude]' } })).toEqual([]);
+    expect(
+      tool({ bounds: { type: 'array', minItems: 2, maxItems: 2, items: pair, description: '[[minLng, minLat], [maxLng, maxLat]].' } }),
+    ).toEqual([]);
+    expect(
+      tool({ line: { type: 'array', minItems: 2, items: pair, description: 'LineString coordinates as [longitude, latitude] pairs' } }),
+    ).toEqual([]);
+    // Two of something else: reported.
+    expect(
+      tool({ reviewers: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string' }, description: 'Who reviews.' } }),
+    ).toEqual(['schema-only reviewers maxItems null', 'schema-only reviewers minItems null']);
+  });
+
+  it('storage caps of host names, passwords and format codes are no real limit; a cap on free text is', () => {
+    expect(tool({ includeDomains: { type: 'array', items: { type: 'string', maxLength: 253 } } })).toEqual([]);
+    expect(tool({ password: { type: 'string', maxLength: 255 } })).toEqual([]);
+    expect(tool({ formula: { type: 'string', maxLength: 8192 } })).toEqual([]);
+    expect(tool({ note: { type: 'string', maxLength: 255 } })).toEqual(['schema-only note maxLength null']);
+  });
+
+  it("advice and one alternative's range are not bounds; a plain range still is", () => {
+    expect(findings('Prefer 50-200 for short contours, 300-500 as they grow.', 'integer')).toEqual([]);
+    expect(findings('We suggest 10-20 for most pages.', 'integer')).toEqual([]);
+    expect(findings('top, bottom: items, or percent (1-100).', 'integer')).toEqual([]);
+    expect(findings('Either a count or a percent (1-100).', 'integer')).toEqual([]);
+    expect(findings('Single letter (a-z), number (0-99), or an icon name.')).toEqual([]);
+    expect(findings('Page number or offset (0-1000).', 'integer')).toContain('prose-only maximum {"maximum":1000}');
+    expect(findings('Image URL (PNG or JPEG, max 1024px).')).toEqual([]);
+    expect(findings('Name (max 64 characters).')).toContain('prose-only maxLength {"maxLength":64}');
+  });
+
+  it('a default is a literal, not another parameter or a generated name', () => {
+    const other = tool({
+      to_sheet: { type: 'string', description: 'Target sheet. Default: `sheet`.' },
+      sheet: { type: 'string', description: 'Source sheet.' },
+    });
+    expect(other).toEqual([]);
+    expect(findings('Name of the table. Default: PivotTableN.')).toEqual([]);
+    expect(findings('Name of the sheet. Default: Sheet1.')).toContain('prose-only default {"default":"Sheet1"}');
+    // A listed value that is also a parameter's name is still a literal.
+    expect(
+      tool({
+        function: { type: 'string', description: 'The source.' },
+        format: { type: 'string', enum: ['function', 'script'], description: 'Defaults to "function".' },
+      }),
+    ).toEqual(['prose-only format default {"default":"function"}']);
+  });
+
+  it('"X by default" and a value marked "(default)" inside a list give a default when the schema lists the value', () => {
+    const levels = { enum: ['compact', 'summary', 'full'] };
+    expect(findings('Compact by default. Full includes contracts.', 'string', levels)).toContain(
+      'prose-only default {"default":"compact"}',
+    );
+    expect(findings('Domain detail, summary by default; full adds contracts.', 'string', levels)).toContain(
+      'prose-only default {"default":"summary"}',
+    );
+    expect(findings('Results are sorted by default.', 'string', levels)).toEqual([]);
+    expect(findings('Results are sorted by default.')).toEqual([]);
+    const matrices = { enum: ['duration', 'distance'] };
+    expect(findings('Possible values are: duration (default), distance, or both.', 'string', matrices)).toContain(
+      'prose-only default {"default":"duration"}',
+    );
+    expect(findings('Options: "ar" (Argentina), "us" (United States, default).', 'string', { enum: ['ar', 'us'] })).toContain(
+      'prose-only default {"default":"us"}',
+    );
+    expect(findings('Visual style. "pin" is the default marker.', 'string', { enum: ['pin', 'numbered'] })).toContain(
+      'prose-only default {"default":"pin"}',
+    );
+    expect(findings('Uses the default sort.', 'string', levels)).toEqual([]);
+  });
+
+  it('"Provide either `query` or `runId`" and "must be specified either query or runId" are a oneOf of the two', () => {
+    const ab = { query: { type: 'string' }, runId: { type: 'string' } };
+    expect(tool(ab, 'Provide either `query` or `runId`.')).toContain(
+      'prose-only - oneOf {"oneOf":[{"required":["query"]},{"required":["runId"]}]}',
+    );
+    expect(tool(ab, 'Must be specified either query or runId.')).toContain(
+      'prose-only - oneOf {"oneOf":[{"required":["query"]},{"required":["runId"]}]}',
+    );
+    expect(tool(ab, 'At least one of `query` or `runId` must be provided.')).toContain(
+      'prose-only - anyOf {"anyOf":[{"required":["query"]},{"required":["runId"]}]}',
+    );
+    expect(tool(ab, 'Use either mode to list files.')).toEqual([]);
+  });
+
+  it('characters named in words are a pattern', () => {
+    expect(findings("Letters, digits, underscores and periods, e.g. 'TaxRate'.")).toContain(
+      `prose-only pattern ${JSON.stringify({ pattern: '^[A-Za-z0-9_.]+$' })}`,
+    );
+    expect(findings('May contain only lowercase letters, numbers and hyphens.')).toContain(
+      `prose-only pattern ${JSON.stringify({ pattern: '^[a-z0-9\\-]+$' })}`,
+    );
+    expect(findings('1-31 characters, none of [ ] : * ? / \\.').filter((f) => f.startsWith('prose-only pattern'))).toHaveLength(1);
+    expect(findings('Letters and numbers are sent as typed.')).toEqual([]);
+    expect(findings('The number of digits.')).toEqual([]);
+    expect(findings('None of the above.')).toEqual([]);
+  });
+});
