@@ -41,7 +41,13 @@ export function findingKind(finding: Pick<Finding, 'layer' | 'keyword'>): string
  * The kinds whose proposed `high` findings were at least 0.9 precise over at least 3 findings on the training
  * servers (`npm run audit:unseen -- --split training --calibration` prints the table this is read from).
  */
-export const HIGH_KINDS: ReadonlySet<string> = new Set(['validity', 'prose-only:numeric-bound', 'prose-only:format']);
+export const HIGH_KINDS: ReadonlySet<string> = new Set([
+  'validity',
+  'prose-only:numeric-bound',
+  'prose-only:format',
+  'prose-only:group',
+  'prose-only:pattern',
+]);
 
 /** `finding` with its confidence as calibrated: a proposed `high` of a kind that did not earn it is `medium`. */
 export function calibrate(finding: Finding): Finding {
