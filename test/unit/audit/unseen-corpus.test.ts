@@ -80,6 +80,7 @@ describe('figures on the held-out servers', () => {
   }, 300_000);
 });
 
-// The second held-out draw (excel, firecrawl, mapbox, negokaz-excel), labelled blind, before any rule was changed
-// for it: 0.50 (161/325), 0.57 (26/46), high 0.60 (3/5). Short of the goal (0.8, 0.8, 0.9): docs/audit.md says where.
-const FLOOR = { precision: 0.49, recall: 0.56, high: 0.6 };
+// The fourth held-out draw (datadog, grafana, mongodb, redis: 186 tools), labelled blind before the audit was run on
+// it, then the findings no label covered classified by reading: 0.70 (70/100), 0.65 (49/75), high 0.67 (10/15). Short
+// of the goal (0.8, 0.8, 0.9): docs/audit.md says where.
+const FLOOR = { precision: 0.7, recall: 0.65, high: 0.66 };
