@@ -419,7 +419,9 @@ export function groupRule(
     if (verbTrigger && !notBoth && !eitherOr) continue;
     if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
     found = true;
-    const exactlyOne = verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth || eitherOr;
+    // "uid takes priority if both are given": both may be sent, so at least one (`anyOf`), not exactly one.
+    const bothAllowed = BOTH_ALLOWED.test(sentence);
+    const exactlyOne = !bothAllowed && (verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth || eitherOr);
     const keyword = exactlyOne ? 'oneOf' : 'anyOf';
     if (hasHome(ALL_HOMES)) continue;
     const names = namesIn(values);
@@ -437,6 +439,18 @@ export function groupRule(
         const set = { [keyword]: Object.fromEntries(names.map((n) => [n, names.filter((o) => o !== n)])) };
         report(keyword, names, set, 'sends only some');
       }
+    }
+  }
+
+  // In a parameter's own description, "Must be provided with `start`": this one needs the other.
+  const needs = self === undefined ? null : NEEDS_SELF.exec(sentence);
+  if (needs !== null && self !== undefined) {
+    const names = namesIn([self, (needs[1] ?? '').replace(/[`"']|\.+$/g, '')]);
+    const [own, other] = names;
+    if (names.length === 2 && own !== undefined && other !== undefined) {
+      found = true;
+      const keyword = draft07 ? 'dependencies' : 'dependentRequired';
+      if (!hasHome(ALL_HOMES)) report(keyword, names, { [keyword]: { [own]: [other] } }, `sends "${own}" without "${other}"`);
     }
   }
 
@@ -554,6 +568,17 @@ const EXCLUSIVE = new RegExp(
 );
 
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
+/** "if both are given", "takes priority", "takes precedence": both parameters may be sent together. */
+const BOTH_ALLOWED =
+  /\bif\s+both\s+(?:are|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\bwins\s+if\s+both\b/i;
+
+/** "Must be provided with `start`", "Must be used together with 'operations'": said in the parameter's own text. */
+const NEEDS_SELF = new RegExp(
+  String.raw`^\s*(?:(?:this|it)\s+)?(?:must|has\s+to|needs\s+to)\s+be\s+(?:provided|used|given|passed|specified|set|sent|supplied)\s+` +
+    String.raw`(?:together\s+)?(?:with|alongside)\s+(${NAME})`,
+  'i',
+);
+
 const EXCLUSIVE_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|` +

@@ -528,6 +528,9 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
       pointer = items.pointer;
     }
   }
+  // A bare list of words ("(Point, LineString, or Polygon)") is a value list of a string only: on an object or a
+  // number it names kinds of the value, not values.
+  if (c.rule === 'bare-values' && view.types?.has('string') !== true) return;
   const claimed = c.values.map((v) => v.toLowerCase());
   if (view.types?.has('boolean') === true && claimed.every((v) => ['true', 'false', 'yes', 'no'].includes(v))) return;
   const listed = listedValues(view);

@@ -140,6 +140,13 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
       ];
     }
   }
+  // "(defaults to: {})": an empty object or list.
+  const empty = /^(\{\s*\}|\[\s*\])(?=\s*(?:[.,;)]|$))/.exec(rest);
+  if (empty !== null) {
+    const end = at + empty[0].length;
+    const literal = (empty[1] ?? '').startsWith('{') ? {} : [];
+    return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal, comparable: true }];
+  }
   const assigned = /^[A-Za-z_][\w.]*=(['"])([^'"]+)\1/.exec(rest);
   if (assigned !== null) {
     const end = at + assigned[0].length;

@@ -378,7 +378,8 @@ export const RULES: readonly Rule[] = [
     name: 'default',
     examples: { yes: ['Defaults to 10.', '(default: `open`)', '(Optional, default true)'], no: ['No fallback is given.'] },
     matches: re(
-      String.raw`\bdefaults?\s+(?:to|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|\(\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|` +
+      String.raw`\bdefaults?\s+(?:to\s*:?|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|` +
+        String.raw`\(\s*default(?:s)?(?:\s*:|\s+is|\s+to\s*:?|\s*=)?\s*|` +
         // "(Optional, default true)": a default given after another remark in the same parentheses.
         String.raw`\(\s*optional\s*,\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|\bdefault:\s*`,
     ),
@@ -390,6 +391,36 @@ export const RULES: readonly Rule[] = [
     // A sentence of its own, "Default false.": only a literal follows (a word may start a phrase, "Default branch").
     matches: re(String.raw`^\s*default\s+(?=(?:true|false|null|[-−]?\d|['"\x60]))`),
     yields: (m, s) => defaultCandidate(m, s),
+  },
+  {
+    name: 'default-number',
+    examples: {
+      yes: ['Max results, default 100', 'Max results default 100'],
+      no: ['The default 10 retries are used.', 'Sets default 5 minutes.'],
+    },
+    // "Max results, default 100": "default" then a bare number that ends the clause (not "the default 10 ...").
+    matches: re(String.raw`(?<!\b(?:the|a|an|its|their|this|that)\s+)\bdefault\s+(?=[-−]?\d+(?:\.\d+)?\s*(?:[.,;)]|$))`),
+    yields: (m, s) => defaultCandidate(m, s),
+  },
+  {
+    name: 'on-off-by-default',
+    examples: {
+      yes: ['Off by default because it costs a request.', 'Enabled by default.'],
+      no: ['Caching is enabled by default.', 'Uses the default sort.'],
+    },
+    // A sentence that opens with "Off by default": the parameter's own switch (a boolean), not something else's.
+    matches: re(String.raw`^\s*(?:it\s+is\s+|is\s+)?(off|on|disabled|enabled|false|true)\s+by\s+default\b`),
+    yields: (m) => [
+      {
+        kind: 'default',
+        start: m.index,
+        end: m.index + m[0].length,
+        phrase: m[0].trim(),
+        literal: /^(?:on|enabled|true)$/i.test(m[1] ?? ''),
+        comparable: true,
+        rule: 'default',
+      },
+    ],
   },
   {
     name: 'default-marked',
@@ -515,9 +546,13 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'uuid',
-    examples: { yes: ['The project UUID.', 'GUIDs of the users.'], no: ['The project name.'] },
+    examples: { yes: ['The project UUID.', 'GUIDs of the users.'], no: ['The project name.', 'The name or UUID of the field.'] },
+    // "The name or UUID of the field", "its label, value or UUID": one alternative of several, no format.
     matches: re(String.raw`\b(?:UUID|GUID)s?\b`),
-    yields: (m) => [formatCandidate(m, 'uuid', 'uuid')],
+    yields: (m, s) =>
+      UUID_ALTERNATIVE.test(s.slice(Math.max(0, m.index - 40), m.index), s.slice(m.index + m[0].length))
+        ? []
+        : [formatCandidate(m, 'uuid', 'uuid')],
   },
   {
     name: 'email',
@@ -723,6 +758,31 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`:[ \t]*(?=[A-Za-z][\w-]*[ \t]*,)`),
     yields: (m, s) => labelledDefaultValues(m, s),
   },
+  // ---- a bare list that fills its place: "(proxy or direct)", "Theme: light or dark.", "annotation or alert"
+  {
+    name: 'bare-values',
+    examples: {
+      yes: [
+        'How to access the datasource (proxy or direct)',
+        'Theme for the image: light or dark. Defaults to dark',
+        'annotation or alert',
+        'Alert state: firing, pending, normal',
+      ],
+      no: [
+        'The file to read (path or URL)',
+        'Name or ID of the project',
+        'Examples: foo, bar, baz',
+        'Includes: name, email, phone',
+        'A timeout (seconds or minutes)',
+      ],
+    },
+    matches: re(
+      // The list's first letter is part of the match (a match at the sentence's start would otherwise be empty).
+      String.raw`(?:^\s*|\(\s*|:[ \t]+)(?=[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*(?:\s*,)?\s+or\s+[A-Za-z][\w-]*\s*(?:[.;)]|\s+\(|$)|` +
+        String.raw`[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*){2,}\s*(?:[.;)]|\s+\(|$))[A-Za-z]`,
+    ),
+    yields: (m, s) => bareValues(m, s),
+  },
   // ---- value lists: "one of `a`, `b`", "either asc or desc", "allowed values: x, y"
   {
     name: 'one-of',
@@ -869,6 +929,45 @@ export function labelledDefaultValues(m: RegExpExecArray, sentence: string): Enu
   ];
 }
 
+/**
+ * Words that name a kind of thing rather than a value ("path or URL", "name or ID", "seconds or minutes"): a list of
+ * them says what the parameter may hold, not the values it takes.
+ */
+const THING_WORDS =
+  /^(?:paths?|urls?|uris?|names?|ids?|uids?|uuids?|guids?|slugs?|keys?|emails?|e-mails?|addresses|address|handles?|titles?|numbers?|strings?|texts?|files?|filenames?|folders?|directories|directory|labels?|values?|tags?|codes?|tokens?|hashes|hash|sha|shas|json|objects?|lists?|arrays?|integers?|(?:milli)?seconds|minutes|hours|days|ms|bytes|kb|mb|gb|percent|pixels|px|none|null|empty|all|any|both|more|less|other|others|custom|etc|optional|required|true|false|yes|no|default)$/i;
+
+/** A short label naming a category of values ("State on execution error:", "Alert state:", "Log level:"). */
+const CATEGORY_LABEL =
+  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource)\b(?:\s+\S+){0,4}\s*$/i;
+
+/**
+ * A bare list of words that fills its place: the whole description, a parenthesis, or what follows a label's colon
+ * ("(proxy or direct)", "Theme for the image: light or dark."). With "or" before the last value, or after a label
+ * naming a category ("Alert state: firing, pending, normal") for three or more values by commas. Words that name
+ * things ("path or URL") are no values; nor is a list after an example's label.
+ */
+export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
+  const start = m.index + m[0].length - 1;
+  const opener = m[0].slice(0, -1).trim();
+  const before = sentence.slice(0, m.index);
+  if (opener === ':' && EXAMPLE_LABEL.test(before)) return [];
+  const list = /^([A-Za-z][\w-]*(?:\s*,\s*(?!or\b)[A-Za-z][\w-]*)*(?:\s*,)?(?:\s+or\s+[A-Za-z][\w-]*)?)/.exec(sentence.slice(start));
+  if (list === null) return [];
+  const text = list[1] ?? '';
+  const values = text.split(/\s*,\s*(?:or\s+)?|\s+or\s+/).filter((v) => v !== '');
+  const hasOr = /\sor\s/.test(text);
+  if (values.length < 2 || values.length > 8 || new Set(values.map((v) => v.toLowerCase())).size !== values.length) return [];
+  if (!hasOr && !(opener === ':' && values.length >= 3 && CATEGORY_LABEL.test(before))) return [];
+  if (values.some((v) => THING_WORDS.test(v))) return [];
+  const end = start + text.length;
+  const after = sentence.slice(end);
+  // A parenthesis that ends the clause ("... the datasource (proxy or direct)"), not one glossing a word mid-sentence
+  // ("each field's target (root or jsonData) to place values").
+  if (opener === '(' && !/^\s*\)\s*(?:[.;,]|$)/.test(after)) return [];
+  if (opener !== '(' && !/^\s*(?:[.;]|\(|$)/.test(after)) return [];
+  return [{ kind: 'enum', values, quoted: false, start, end, phrase: sentence.slice(start, end).trim(), rule: 'bare-values' }];
+}
+
 /** Two or more values glossed as `('local')` in one sentence: the allowed values, each next to its meaning. */
 export function glossedValues(sentence: string): EnumCandidate[] {
   const values: string[] = [];
@@ -978,6 +1077,11 @@ export function extractCandidates(sentence: string): Candidate[] {
       (c) =>
         !(advice && c.kind === 'bound') &&
         !(refused && c.kind === 'format') &&
+        !(c.kind === 'format' && c.format === 'date-time' && OTHER_TIME_FORMS.test(sentence)) &&
+        !(
+          CONDITIONAL_ON_VALUE.test(sentence) &&
+          (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')
+        ) &&
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))),
     )
     .map((c) => {
@@ -988,7 +1092,35 @@ export function extractCandidates(sentence: string): Candidate[] {
     });
 }
 
+/**
+ * A rule said of some values of another parameter only: "For 'create'/'update': ... (required)", "For get: <=0
+ * defaults to 200", "Required (at least one) for 'create' and 'update'". Its `required`, default and counts hold
+ * under that condition (an `if`/`then`), not always.
+ */
+export const CONDITIONAL_ON_VALUE = new RegExp(
+  String.raw`^\s*for\s+['"\x60]?\w+['"\x60]?(?:\s*(?:\/|,|\band\b|\bor\b)\s*['"\x60]?\w+['"\x60]?)*` +
+    String.raw`\s*(?:operations?|actions?|modes?)?\s*:|` +
+    String.raw`\brequired\b[^.;]{0,30}\bfor\s+['"\x60]\w+['"\x60]`,
+  'i',
+);
+
 const GLUED_UNIT = /^(px|pt|dpi|ms|kb|mb|gb|%)(?![A-Za-z])/i;
+
+/**
+ * A time the sentence also allows in other forms ("Supports RFC3339, relative (now-1h), or Unix ms"): no one
+ * `format` holds them all.
+ */
+export const OTHER_TIME_FORMS = /\brelative\b|\bunix\b|\bepoch\b|\bnow-\d/i;
+
+/**
+ * A UUID named as one alternative of several ("the name or UUID", "label, value or UUID", "UUID or slug"): the value
+ * is not always a UUID. Reads the 40 characters before and the text after the word.
+ */
+export const UUID_ALTERNATIVE = {
+  test(before: string, after: string): boolean {
+    return /\b(?:or|and\/or)\s+(?:an?\s+|the\s+|its\s+)?$/i.test(before) || /^\s*(?:\/|or\b|and\/or\b)/i.test(after);
+  },
+};
 
 /** A format the sentence refuses ("ISO country codes (e.g. 'us') are not supported"): no format to encode. */
 export const REFUSED = /\b(?:is|are)\s+not\s+(?:supported|accepted|allowed|valid)\b/i;

@@ -224,7 +224,8 @@ const namedAs = (words: ReadonlySet<string>, name: string): boolean =>
   words.has(lastWord(name)) || words.has(name.replace(/[_\s-]+/g, '').toLowerCase());
 
 /** Formats that name a type's width (OpenAPI's `int32`, `double`): their limits are type limits, left alone too. */
-export const TYPE_WIDTH_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
+/** Formats that say how a value is stored, not what it looks like (pydantic writes `binary` for `bytes`). */
+export const TYPE_WIDTH_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'binary']);
 
 /**
  * An enum whose values a model cannot read: numbers (`60, 300, 600`) or one-character codes. Words, names and

@@ -287,3 +287,98 @@ describe('the rules added in the thirteenth session', () => {
     expect(findings('None of the above.')).toEqual([]);
   });
 });
+
+describe('the rules added in the fourteenth session', () => {
+  const tool = (properties: JsonObject, description = 'A tool.') =>
+    auditTool({ name: 't', description, inputSchema: { type: 'object', properties } }).map(
+      (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
+    );
+  const enums = (sentence: string, type = 'string'): string[] => findings(sentence, type).filter((f) => f.startsWith('prose-only enum'));
+
+  it('a bare list that fills its place is a value list; things, examples and mid-sentence glosses are not', () => {
+    expect(enums('How Grafana should access the datasource (proxy or direct)')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['proxy', 'direct'] })}`,
+    ]);
+    expect(enums('annotation or alert')).toEqual([`prose-only enum ${JSON.stringify({ enum: ['annotation', 'alert'] })}`]);
+    expect(enums('Theme for the rendered image: light or dark. Defaults to dark')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['light', 'dark'] })}`,
+    ]);
+    expect(enums('Type of resource: dashboard, panel, or explore')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['dashboard', 'panel', 'explore'] })}`,
+    ]);
+    expect(enums('State on execution error: NoData, Alerting, OK')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['NoData', 'Alerting', 'OK'] })}`,
+    ]);
+    for (const sentence of [
+      'The file to read (path or URL)',
+      'Name or ID of the project',
+      'Examples: foo, bar, baz',
+      'Includes: name, email, phone',
+      'A timeout (seconds or minutes)',
+      "The server uses each field's target (root or jsonData) to place values correctly.",
+      'Fields to return: title, body, author',
+      'Sort by created or updated first, then by name.',
+      'Log type (application, host, performance, or custom)',
+    ])
+      expect(enums(sentence)).toEqual([]);
+    expect(enums('Geometry coordinates (Point, LineString, or Polygon)', 'object')).toEqual([]);
+  });
+
+  it('"default 100" closing a clause, "Off by default" opening a sentence and "(defaults to: {})" give defaults', () => {
+    expect(findings('Max results, default 100', 'integer')).toContain('prose-only default {"default":100}');
+    expect(findings('Max results default 100', 'integer')).toContain('prose-only default {"default":100}');
+    expect(findings('Whether to include custom fields. Off by default because it costs a request.', 'boolean')).toContain(
+      'prose-only default {"default":false}',
+    );
+    expect(findings('Whether to follow redirects. Enabled by default.', 'boolean')).toContain('prose-only default {"default":true}');
+    expect(findings('Prometheus style matchers (defaults to: {})', 'object')).toContain('prose-only default {"default":{}}');
+    expect(findings('Uses the default 10 retries.', 'integer')).toEqual([]);
+    expect(findings('Sets default 5 minutes of delay.', 'integer')).toEqual([]);
+    expect(findings('Disable the cache. Caching is enabled by default.', 'boolean')).toEqual([]);
+    expect(findings('The default max: 100, configurable by the server.', 'integer').filter((f) => f.includes('default'))).toEqual([]);
+  });
+
+  it('"Must be provided with X" and "Must be used together with X" in a parameter make it depend on X', () => {
+    const pair = (text: string) => ({ start: { type: 'string' }, end: { type: 'string', description: text } });
+    expect(tool(pair('End of the range. Must be provided with start.'))).toContain(
+      'prose-only - dependentRequired {"dependentRequired":{"end":["start"]}}',
+    );
+    expect(tool(pair("Must be used together with 'start'. Providing 'end' without 'start' will fail."))).toContain(
+      'prose-only - dependentRequired {"dependentRequired":{"end":["start"]}}',
+    );
+    expect(tool(pair('Must be provided with care.')).filter((f) => f.includes('dependentRequired'))).toEqual([]);
+    expect(tool(pair('Can be provided with start.')).filter((f) => f.includes('dependentRequired'))).toEqual([]);
+  });
+
+  it('"if both are given" and "takes priority" make either/or an anyOf, not a oneOf', () => {
+    const ab = { uid: { type: 'string' }, name: { type: 'string' } };
+    const found = tool(ab, 'Provide either uid or name; uid takes priority if both are given.');
+    expect(found).toContain('prose-only - anyOf {"anyOf":[{"required":["uid"]},{"required":["name"]}]}');
+    expect(found.filter((f) => f.includes('oneOf'))).toEqual([]);
+    expect(tool(ab, 'Provide either `uid` or `name`.')).toContain(
+      'prose-only - oneOf {"oneOf":[{"required":["uid"]},{"required":["name"]}]}',
+    );
+  });
+
+  it('a UUID as one alternative, a time that may be relative, and pydantic bytes give no format', () => {
+    const formats = (sentence: string, extra: JsonObject = {}): string[] =>
+      findings(sentence, 'string', extra).filter((f) => / format /.test(f));
+    expect(formats('The name or UUID of the custom field.')).toEqual([]);
+    expect(formats('Select options may be given as their label, value or UUID.')).toEqual([]);
+    expect(formats('The UUID or slug of the project.')).toEqual([]);
+    expect(formats('The project UUID.')).toHaveLength(1);
+    expect(formats('Supports RFC3339, relative (now-1h), or Unix ms.')).toEqual([]);
+    expect(formats('Start time in RFC3339 format.')).toHaveLength(1);
+    expect(findings('The value to store.', 'string', { format: 'binary' })).toEqual([]);
+  });
+
+  it('a rule said for some operations only is no unconditional required, default or count; a value list still is', () => {
+    expect(findings("For 'create'/'update': the folder to store the rule in (required).")).toEqual([]);
+    expect(findings('For get: <=0 defaults to 200.', 'integer')).toEqual([]);
+    expect(findings("Matchers. Required (at least one) for 'create' and 'update'.", 'array').filter((f) => !f.includes('enum'))).toEqual(
+      [],
+    );
+    expect(enums("State when no data: NoData, Alerting, OK (required for 'create', 'update')")).toHaveLength(1);
+    expect(findings('The folder to store the rule in (required).')).not.toEqual([]);
+  });
+});
