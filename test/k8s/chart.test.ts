@@ -296,13 +296,14 @@ describe.skipIf(SKIP !== '').each(CLIENTS)('the chart on a real cluster: $client
     const [victim] = await workerPods();
     if (victim === undefined) throw new Error('no worker pod');
     const ctr = ['--address', env('K8S_CONTAINERD_ADDRESS'), '-n', 'k8s.io'];
-    const tasks = await run('ctr', [...ctr, 'tasks', 'ls'], { timeoutMs: 30_000 });
-    const pid = Number(new RegExp(`^${victim.containerID}\\s+(\\d+)`, 'm').exec(tasks.stdout)?.[1]);
-    expect(pid, tasks.stdout).toBeGreaterThan(1);
+    // Every process of the container (tini, PID 1, and node under it), as `ctr tasks ps` lists them.
+    const tasks = await run('ctr', [...ctr, 'tasks', 'ps', victim.containerID], { timeoutMs: 30_000 });
+    const pids = [...tasks.stdout.matchAll(/^(\d+)\s/gm)].map((match) => Number(match[1]));
+    expect(pids.length, tasks.stdout).toBeGreaterThanOrEqual(2);
     const stream = streamUntilStopped(topics.input, prefix, produced);
     await sleep(2_000);
     // Stopped, the worker answers no probe: only the kubelet's liveness check can bring it back.
-    process.kill(pid, 'SIGSTOP');
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
     await eventually(
       async () => (await workerPods()).some((p) => p.name === victim.name && p.restarts > victim.restarts && p.ready),
       `${victim.name} restarted by the kubelet and Ready again`,
