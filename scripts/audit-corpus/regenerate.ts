@@ -324,7 +324,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.34.0',
     split: 'training',
   },
-  // Held out, the fourth draw (the thirteenth session): labelled blind, before the audit was run on them.
+  // Held out, the fourth draw (the twelfth session): labelled blind, before the audit was run on them.
   mongodb: {
     repository: 'mongodb-js/mongodb-mcp-server',
     path: 'src/tools',

@@ -146,7 +146,7 @@ describe('the rules added in the tenth session', () => {
   });
 });
 
-describe('the rules added in the thirteenth session', () => {
+describe('the rules added in the twelfth session, first round', () => {
   const tool = (properties: JsonObject, description = 'A tool.') =>
     auditTool({ name: 't', description, inputSchema: { type: 'object', properties } }).map(
       (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
@@ -288,7 +288,7 @@ describe('the rules added in the thirteenth session', () => {
   });
 });
 
-describe('the rules added in the fourteenth session', () => {
+describe('the rules added in the twelfth session, second round', () => {
   const tool = (properties: JsonObject, description = 'A tool.') =>
     auditTool({ name: 't', description, inputSchema: { type: 'object', properties } }).map(
       (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
