@@ -365,6 +365,86 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v1.1.1',
     split: 'held-out',
   },
+  // Held out, the fifth draw (zod): labelled blind, before the audit was run on them.
+  gitlab: {
+    repository: 'zereight/gitlab-mcp',
+    path: 'schemas.ts',
+    install: { npm: '@zereight/mcp-gitlab@2.1.64' },
+    // Two of its toolsets (issues, milestones): its default set lists 118 tools.
+    command: npmBin('mcp-gitlab'),
+    env: {
+      GITLAB_TOOLSETS: 'issues,milestones',
+      GITLAB_PERSONAL_ACCESS_TOKEN: 'glpat-placeholder',
+      GITLAB_API_URL: `${LOOPBACK}/api/v4`,
+      GITLAB_DISABLE_VERSION_CHECK: 'true',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6)',
+    split: 'held-out',
+  },
+  airtable: {
+    repository: 'domdomegg/airtable-mcp-server',
+    path: 'src/tools',
+    install: { npm: 'airtable-mcp-server@1.14.0' },
+    command: npmBin('airtable-mcp-server'),
+    env: { AIRTABLE_API_KEY: 'patplaceholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6)',
+    split: 'held-out',
+  },
+  // Held out, the fifth draw (pydantic and Go): labelled blind, before the audit was run on them.
+  'aws-cloudwatch': {
+    repository: 'awslabs/mcp',
+    path: 'src/cloudwatch-mcp-server/awslabs/cloudwatch_mcp_server',
+    install: { pypi: 'awslabs.cloudwatch-mcp-server==0.3.1' },
+    command: ['bin/awslabs.cloudwatch-mcp-server'],
+    env: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'placeholder',
+      AWS_SECRET_ACCESS_KEY: 'placeholder',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
+    split: 'held-out',
+  },
+  'aws-dataprocessing': {
+    repository: 'awslabs/mcp',
+    path: 'src/aws-dataprocessing-mcp-server/awslabs/aws_dataprocessing_mcp_server/handlers',
+    install: { pypi: 'awslabs.aws-dataprocessing-mcp-server==0.2.2' },
+    command: ['bin/awslabs.aws-dataprocessing-mcp-server', '--allow-write', '--allow-sensitive-data-access'],
+    env: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'placeholder',
+      AWS_SECRET_ACCESS_KEY: 'placeholder',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
+    split: 'held-out',
+  },
+  slack: {
+    repository: 'korotovsky/slack-mcp-server',
+    path: 'pkg/server/server.go',
+    install: { npm: 'slack-mcp-server-linux-amd64@1.3.0' },
+    // The Go binary the npm package ships. Its "demo" token skips the Slack API at start; --no-cache skips the
+    // user and channel caches; the four opt-in tools (messages, reactions, attachments, mark) are switched on.
+    command: [...goBin('slack-mcp-server-linux-amd64', 'slack-mcp-server-linux-amd64'), '--transport', 'stdio', '--no-cache'],
+    env: {
+      SLACK_MCP_XOXP_TOKEN: 'demo',
+      SLACK_MCP_ADD_MESSAGE_TOOL: 'true',
+      SLACK_MCP_REACTION_TOOL: 'true',
+      SLACK_MCP_ATTACHMENT_TOOL: 'true',
+      SLACK_MCP_MARK_TOOL: 'true',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.44.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
