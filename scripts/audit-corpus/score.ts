@@ -9,7 +9,9 @@
  * - calibration (`--calibration`): per finding kind, the precision of the findings its rules propose as `high`, and
  *   the kinds that earn `high` by it (src/audit/calibration.ts holds the table read from the training split).
  *
- *   tsx scripts/audit-corpus/score.ts [--split held-out|training|all] [--verbose] [--calibration]
+ *   tsx scripts/audit-corpus/score.ts [--split held-out|training|all] [--servers a,b,c] [--verbose] [--calibration]
+ *
+ * `--servers` scores the named servers alone, whatever their split (e.g. one draw).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -161,9 +163,12 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const verbose = args.includes('--verbose');
   const calibration = args.includes('--calibration');
   const corpus = loadCorpus();
-  const chosen = corpus.filter((s) => split === 'all' || s.split === split);
+  const named = args.includes('--servers') ? (args[args.indexOf('--servers') + 1] ?? '').split(',').filter(Boolean) : null;
+  const unknown = (named ?? []).filter((n) => !corpus.some((s) => s.name === n));
+  if (unknown.length > 0) throw new Error(`no such server in the corpus: ${unknown.join(', ')}`);
+  const chosen = corpus.filter((s) => (named !== null ? named.includes(s.name) : split === 'all' || s.split === split));
   const figures = score(chosen);
-  console.log(describeFigures(`${split} (${chosen.map((s) => s.name).join(', ')})`, figures));
+  console.log(describeFigures(`${named !== null ? 'servers' : split} (${chosen.map((s) => s.name).join(', ')})`, figures));
   if (calibration) {
     const kinds = highByKind(chosen);
     console.log('  proposed high, by kind:');
