@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RESERVED } from './score.js';
 
 type Ecosystem = 'zod' | 'pydantic' | 'go' | 'json';
 interface Server {
@@ -35,6 +36,9 @@ const LOOPBACK = 'http://127.0.0.1:1';
 const npmBin = (name: string): string[] => [`node_modules/.bin/${name}`];
 const goBin = (pkg: string, bin: string): string[] => [`node_modules/${pkg}/bin/${bin}`];
 
+// Reserved for checking the audit from outside (issue 23), never to be added here (RESERVED in score.ts, which the
+// corpus test checks): github/github-mcp-server, getsentry/sentry-mcp, sooperset/mcp-atlassian, grafana/mcp-grafana,
+// hashicorp/terraform-mcp-server, mongodb-js/mongodb-mcp-server.
 export const SERVERS: Readonly<Record<string, Server>> = {
   playwright: {
     repository: 'microsoft/playwright-mcp',
@@ -324,17 +328,8 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.34.0',
     split: 'training',
   },
-  // Held out, the fourth draw (the twelfth session): labelled blind, before the audit was run on them.
-  mongodb: {
-    repository: 'mongodb-js/mongodb-mcp-server',
-    path: 'src/tools',
-    install: { npm: 'mongodb-mcp-server@3.0.4' },
-    command: npmBin('mongodb-mcp-server'),
-    env: { HOME: '{WORKDIR}/home', MDB_MCP_TELEMETRY: 'disabled' },
-    ecosystem: 'zod',
-    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25, JSON Schema 2020-12)',
-    split: 'held-out',
-  },
+  // The fourth draw (the twelfth session): labelled blind, then read and ruled on, so training now. Its other two
+  // servers (mongodb-mcp-server, mcp-grafana) are reserved for the outside check (see above SERVERS) and removed.
   datadog: {
     repository: 'winor30/mcp-server-datadog',
     path: 'src/tools',
@@ -343,7 +338,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { DATADOG_API_KEY: 'placeholder', DATADOG_APP_KEY: 'placeholder', DATADOG_SITE: '127.0.0.1:1' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.26.0 (zod 3.25)',
-    split: 'held-out',
+    split: 'training',
   },
   redis: {
     repository: 'redis/mcp-redis',
@@ -353,17 +348,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { REDIS_HOST: '127.0.0.1', REDIS_PORT: '1', HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14)',
-    split: 'held-out',
-  },
-  grafana: {
-    repository: 'grafana/mcp-grafana',
-    path: 'tools',
-    install: { go: 'github.com/grafana/mcp-grafana/cmd/mcp-grafana@v1.6.3' },
-    command: ['bin/mcp-grafana'],
-    env: { GRAFANA_URL: LOOPBACK, GRAFANA_SERVICE_ACCOUNT_TOKEN: 'glsa_placeholder', HOME: '{WORKDIR}/home' },
-    ecosystem: 'go',
-    library: 'github.com/mark3labs/mcp-go v1.1.1',
-    split: 'held-out',
+    split: 'training',
   },
   // Held out, the fifth draw (zod): labelled blind, before the audit was run on them.
   gitlab: {
@@ -506,4 +491,6 @@ if (workdir === undefined) {
   process.stderr.write('usage: regenerate.ts WORKDIR [SERVER...]\n');
   process.exit(2);
 }
+const reserved = Object.entries(SERVERS).filter(([, server]) => (RESERVED as readonly string[]).includes(server.repository));
+if (reserved.length > 0) throw new Error(`reserved for the outside check: ${reserved.map(([name]) => name).join(', ')}`);
 for (const [name, server] of Object.entries(SERVERS)) if (only.length === 0 || only.includes(name)) regenerate(workdir, name, server);

@@ -21,6 +21,16 @@ import { MIN_PRECISION, MIN_SUPPORT } from '../../src/audit/calibration.js';
 import type { JsonValue } from '../../src/core/shared/json.js';
 import { parseToolDefinition, type ToolDefinition } from '../../src/core/schema/tool-definition.js';
 
+/** Servers kept for checking the audit from outside (issue 23): never in the corpus. */
+export const RESERVED = [
+  'github/github-mcp-server',
+  'getsentry/sentry-mcp',
+  'sooperset/mcp-atlassian',
+  'grafana/mcp-grafana',
+  'hashicorp/terraform-mcp-server',
+  'mongodb-js/mongodb-mcp-server',
+] as const;
+
 export const UNSEEN = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
 
 export type LabelClass = 'must-find' | 'acceptable' | 'must-not';

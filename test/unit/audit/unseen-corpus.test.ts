@@ -6,7 +6,7 @@
  * `held-out` servers (`npm run audit:unseen`).
  */
 import { describe, expect, it } from 'vitest';
-import { describeFigures, loadCorpus, ratio, score } from '../../../scripts/audit-corpus/score.js';
+import { describeFigures, loadCorpus, ratio, RESERVED, score } from '../../../scripts/audit-corpus/score.js';
 import { applyFix, auditTool } from '../../../src/audit/index.js';
 import { createSchemaCompiler } from '../../../src/core/validation/validate.js';
 
@@ -24,6 +24,10 @@ describe('the unseen corpus', () => {
     // The held-out servers are the last draw labelled blind; each earlier draw moved to training once read.
     expect(heldOut.length).toBeGreaterThanOrEqual(4);
     expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('holds none of the servers kept for checking the audit from outside', () => {
+    expect(corpus.filter((s) => (RESERVED as readonly string[]).includes(s.repository)).map((s) => s.name)).toEqual([]);
   });
 
   it('labels only tools and parameters that exist, each with a class and the quoted text', () => {
@@ -80,7 +84,19 @@ describe('figures on the held-out servers', () => {
   }, 300_000);
 });
 
-// The fourth held-out draw (datadog, grafana, mongodb, redis: 186 tools), labelled blind before the audit was run on
-// it, then the findings no label covered classified by reading: 0.70 (70/100), 0.65 (49/75), high 0.67 (10/15). Short
-// of the goal (0.8, 0.8, 0.9): docs/audit.md says where.
-const FLOOR = { precision: 0.7, recall: 0.65, high: 0.66 };
+describe('figures on the training servers', () => {
+  it('keep what the rules were tuned to', () => {
+    const figures = score(training);
+    const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
+    expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(TRAINING_FLOOR.precision);
+    expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(TRAINING_FLOOR.recall);
+    expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(TRAINING_FLOOR.high);
+  }, 300_000);
+});
+
+// The fifth held-out draw (gitlab, airtable, aws-cloudwatch, aws-dataprocessing, slack: 135 tools), labelled blind
+// before the audit was run on it, then the findings no label covered classified by reading: 0.82 (126/154), 0.65
+// (106/162), high 1.00 (45/45). Short of the goal on recall (0.8): docs/audit.md says where.
+const FLOOR = { precision: 0.81, recall: 0.65, high: 1 };
+// Training (30 servers, 594 tools, with the fourth draw's datadog and redis): 0.89 (405/454), 0.93 (212/227), 1.00.
+const TRAINING_FLOOR = { precision: 0.89, recall: 0.93, high: 1 };
