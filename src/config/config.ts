@@ -353,14 +353,22 @@ function tracingConfig(read: Reader, problems: string[]): TracingConfig | undefi
     problems.push(`OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1, got "${redactUserinfo(ratioText ?? '')}"`);
   if (maxExportBatchSize > maxQueueSize) problems.push('OTEL_BSP_MAX_EXPORT_BATCH_SIZE: must not exceed OTEL_BSP_MAX_QUEUE_SIZE');
   const resourceAttributes = keyValues(read, 'OTEL_RESOURCE_ATTRIBUTES', problems, false);
+  const headers = {
+    ...keyValues(read, 'OTEL_EXPORTER_OTLP_HEADERS', problems, true),
+    ...keyValues(read, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', problems, true),
+  };
+  // gRPC metadata keys are a narrower alphabet, and a "-bin" key would take bytes, not text.
+  for (const key of grpc ? Object.keys(headers) : []) {
+    if (!/^[0-9a-z_.-]+$/i.test(key) || key.toLowerCase().endsWith('-bin'))
+      problems.push(
+        `OTEL_EXPORTER_OTLP_HEADERS: "${key.slice(0, 64)}" is not a gRPC metadata key (letters, digits, _ . -, not ending in -bin)`,
+      );
+  }
   return {
     exporter: exporter ?? 'otlp',
     url,
     protocol,
-    headers: {
-      ...keyValues(read, 'OTEL_EXPORTER_OTLP_HEADERS', problems, true),
-      ...keyValues(read, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', problems, true),
-    },
+    headers,
     timeoutMs,
     // OTEL_SERVICE_NAME wins over a service.name in OTEL_RESOURCE_ATTRIBUTES, which wins over the default.
     serviceName: read.optional('OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? read.string('OTEL_SERVICE_NAME'),
@@ -374,12 +382,21 @@ function tracingConfig(read: Reader, problems: string[]): TracingConfig | undefi
   };
 }
 
-/** OpenTelemetry's `key=value,key=value` lists (values percent-encoded); a secret one is never quoted in a problem. */
+/** An HTTP field name (RFC 9110's token); gRPC metadata keys are the lower-case subset, which grpc-js lowers itself. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Control characters other than tab, which no HTTP field value or gRPC ASCII metadata value may hold. */
+// eslint-disable-next-line no-control-regex
+const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+/**
+ * OpenTelemetry's `key=value,key=value` lists (values percent-encoded). Header lists hold secrets, never quoted in a
+ * problem, and must be valid HTTP fields.
+ */
 function keyValues(
   read: Reader,
   name: 'OTEL_EXPORTER_OTLP_HEADERS' | 'OTEL_EXPORTER_OTLP_TRACES_HEADERS' | 'OTEL_RESOURCE_ATTRIBUTES',
   problems: string[],
-  secret: boolean,
+  headers: boolean,
 ): Record<string, string> {
   const pairs: Record<string, string> = Object.create(null) as Record<string, string>;
   const text = read.optional(name);
@@ -395,7 +412,16 @@ function keyValues(
       value = undefined;
     }
     if (key === '' || value === undefined) {
-      problems.push(`${name}: entry ${i + 1} is not key=value (value percent-encoded)${secret ? '' : `: "${redactUserinfo(entry)}"`}`);
+      problems.push(`${name}: entry ${i + 1} is not key=value (value percent-encoded)${headers ? '' : `: "${redactUserinfo(entry)}"`}`);
+      continue;
+    }
+    // Headers go on HTTP requests and gRPC metadata as they are: refused here rather than failing every export.
+    if (headers && !HEADER_NAME.test(key)) {
+      problems.push(`${name}: entry ${i + 1}: "${key.slice(0, 64)}" is not a header name (letters, digits and !#$%&'*+-.^_\`|~)`);
+      continue;
+    }
+    if (headers && HEADER_VALUE_FORBIDDEN.test(value)) {
+      problems.push(`${name}: entry ${i + 1} (${key}): the value holds a control character (a line break?)`);
       continue;
     }
     pairs[key] = value;

@@ -178,9 +178,14 @@ async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
       return new OTLPTraceExporter({ ...options, headers: { ...config.headers } });
     }
     case 'grpc': {
-      // Its metadata comes from the same OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, which it reads itself.
-      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-grpc');
-      return new OTLPTraceExporter(options);
+      // The headers read and checked with every other setting become its metadata, as they are the HTTP exporters' headers.
+      const [{ OTLPTraceExporter }, { Metadata }] = await Promise.all([
+        import('@opentelemetry/exporter-trace-otlp-grpc'),
+        import('@grpc/grpc-js'),
+      ]);
+      const metadata = new Metadata();
+      for (const [key, value] of Object.entries(config.headers)) metadata.set(key, value);
+      return new OTLPTraceExporter({ ...options, metadata });
     }
   }
 }

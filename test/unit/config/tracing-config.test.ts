@@ -75,4 +75,27 @@ describe('tracing configuration', () => {
     expect(problems.join('\n')).not.toContain('secret-without-equals');
     expect(problems.join('\n')).toMatch(/OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1/);
   });
+
+  it('refuses header names that are no HTTP field name, line breaks in values, and keys gRPC metadata cannot carry', () => {
+    const http = problemsOf({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_HEADERS: 'bad name=v1,ok=s%0D%0AInjected: yes',
+    }).join('\n');
+    expect(http).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: entry 1: "bad name" is not a header name/);
+    expect(http).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: entry 2 \(ok\): the value holds a control character/);
+    expect(http).not.toContain('Injected');
+    expect(http).not.toContain('v1');
+    // '~' is a valid HTTP field name character but no gRPC metadata key's; a "-bin" key would take bytes.
+    const grpc = problemsOf({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x~y=1,trace-bin=2,Authorization=Bearer%20t',
+    }).join('\n');
+    expect(grpc).toMatch(/"x~y" is not a gRPC metadata key/);
+    expect(grpc).toMatch(/"trace-bin" is not a gRPC metadata key/);
+    expect(grpc).not.toMatch(/Authorization/);
+    expect(loadConfig({ ...BASE, OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_HEADERS: 'x~y=1' }).tracing?.headers).toEqual({
+      'x~y': '1',
+    });
+  });
 });
