@@ -45,7 +45,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   for (const node of nodes) {
     if (node.view.description === undefined) continue;
     for (const sentence of splitSentences(node.view.description)) {
-      if (/^\s*returns?\b/i.test(sentence.text)) continue;
+      // "Returns the list": the output. "Return issues with a specific state (default: opened)": what setting it does.
+      if (/^\s*returns\b/i.test(sentence.text)) continue;
       // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
       const group = node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false, node.parameter);
       for (const candidate of extractCandidates(sentence.text)) {

@@ -454,6 +454,23 @@ export function groupRule(
     }
   }
 
+  // In a parameter's own description, "Required if `sort_order` is specified": the other needs this one;
+  // "Required unless `queries` is provided": this one or the other.
+  const requiredIf = self === undefined ? null : REQUIRED_IF_SELF.exec(sentence);
+  if (requiredIf !== null && self !== undefined) {
+    const names = namesIn([self, (requiredIf[2] ?? '').replace(/[`"']|\.+$/g, '')]);
+    const [own, other] = names;
+    if (names.length === 2 && own !== undefined && other !== undefined) {
+      found = true;
+      if (/^unless$/i.test(requiredIf[1] ?? '')) {
+        if (!hasHome(ALL_HOMES)) report('anyOf', names, { anyOf: names.map((name) => ({ required: [name] })) }, 'sends none');
+      } else {
+        const keyword = draft07 ? 'dependencies' : 'dependentRequired';
+        if (!hasHome(ALL_HOMES)) report(keyword, names, { [keyword]: { [other]: [own] } }, `sends "${other}" without "${own}"`);
+      }
+    }
+  }
+
   // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
   const exclusive = EXCLUSIVE.exec(sentence);
   if (exclusive !== null) {
@@ -576,6 +593,13 @@ const BOTH_ALLOWED =
 const NEEDS_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:must|has\s+to|needs\s+to)\s+be\s+(?:provided|used|given|passed|specified|set|sent|supplied)\s+` +
     String.raw`(?:together\s+)?(?:with|alongside)\s+(${NAME})`,
+  'i',
+);
+
+/** "Required if `sort_order` is specified", "Required unless queries parameter is provided": said in the parameter's own text. */
+const REQUIRED_IF_SELF = new RegExp(
+  String.raw`^\s*(?:(?:this|it)\s+is\s+)?required\s+(if|when|unless)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+` +
+    String.raw`(?:is|are)\s+(?:provided|given|specified|set|passed|supplied|present|used)\b`,
   'i',
 );
 

@@ -650,9 +650,16 @@ export function templatePattern(templates: readonly string[]): string | undefine
   const parts: string[] = [];
   for (const template of templates) {
     let out = '';
-    const tokens = template.match(/YYYY|MM|DD|HH|SS|[xX]{2,}|#+|N{2,}|[A-Z]{2,}|[\s\S]/g) ?? [];
+    // A number shown as the format ("1234567890.123456"): digits where its digits are.
+    if (/^\d+(?:\.\d+)+$/.test(template)) {
+      parts.push(template.replace(/\d+/g, '[0-9]+').replace(/\./g, '\\.'));
+      continue;
+    }
+    const tokens = template.match(/YYYY|MM|DD|HH|SS|[xX]{2,}|\bx(?:\.x)+\b|#+|N{2,}|[A-Z]{2,}|[\s\S]/g) ?? [];
     for (const token of tokens) {
       if (/^(?:YYYY|MM|DD|HH|SS)$/.test(token)) out += `[0-9]{${token.length}}`;
+      // "emr-x.x.x": a version's numbers.
+      else if (/^x(?:\.x)+$/.test(token)) out += token.replace(/x/g, '[0-9]+').replace(/\./g, '\\.');
       else if (/^[xX]{2,}$/.test(token)) out += `[A-Za-z0-9]{${token.length}}`;
       else if (/^#+$|^N{2,}$/.test(token)) out += `[0-9]{${token.length}}`;
       else if (PLACEHOLDER_WORDS.test(token)) out += '[^\\s]+';

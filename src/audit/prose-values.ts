@@ -100,7 +100,9 @@ export function leadingWord(text: string): { token: string; punctuation: string 
 }
 
 export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
-  const at = m.index + m[0].length;
+  // "Default is boolean false": the type named before the literal.
+  const typed = /^(?:boolean|bool|integer|number|string)\s+(?=true\b|false\b|[-−\d]|['"\x60])/i.exec(sentence.slice(m.index + m[0].length));
+  const at = m.index + m[0].length + (typed?.[0].length ?? 0);
   const rest = sentence.slice(at);
   const base = { kind: 'default', start: m.index, rule: 'default' } as const;
   const quoted = /^(?:`([^`]*)`|"([^"]*)"|'([^']*)'|“([^”]*)”)/.exec(rest);

@@ -25,6 +25,10 @@ import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.
  * the candidate constraint it yields (whose keyword is the suggested home), and its own test table: sentences it
  * must read as a constraint (`yes`) and sentences it must not (`no`), run by test/unit/audit/rules.test.ts.
  */
+/** A word joined by hyphens or underscores (`create-job`, `get_table`): a value, not a word of prose. */
+const IDENTIFIER = String.raw`[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+`;
+const IS_IDENTIFIER = new RegExp(`^${IDENTIFIER}$`);
+
 /** Words for a class of characters, each with what it stands for in a `pattern` character class. */
 const CHARACTER_CLASS =
   String.raw`(?:(?:lower|upper)[- ]?case\s+)?(?:ascii\s+)?` +
@@ -64,6 +68,9 @@ export const GUARDS = {
   'not-negated': (m: RegExpExecArray, s: string) => !/\bnot\s+$/i.test(textBefore(s, m.index)),
   /** "2 or more" not said of what a code looks like ("the 2 or more character language code"). */
   'not-a-code': (m: RegExpExecArray, s: string) => !/^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)),
+  /** "max 10,000 labels returned per request": a cap on what the server returns, not on the value sent. */
+  'not-of-results': (m: RegExpExecArray, s: string) =>
+    !/^\s*(?:(?:are|is|will\s+be|gets?)\s+)?returned\b/i.test(s.slice(m.index + m[0].length)),
   /** A time of day alone, not the time part of a date template (the date rule reads that). */
   'no-date-template': (_m: RegExpExecArray, s: string) => !/YYYY/i.test(s),
 } as const;
@@ -288,7 +295,7 @@ export const RULES: readonly Rule[] = [
     name: 'upper-inclusive',
     examples: { yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.'], no: ['At most one of `a` or `b` may be set.'] },
     matches: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
-    requires: ['not-before-of'],
+    requires: ['not-before-of', 'not-of-results'],
     yields: (m) => bound(m, 'upper', false, 1, 'upper-inclusive'),
   },
   {
@@ -366,7 +373,7 @@ export const RULES: readonly Rule[] = [
     name: 'read-only',
     examples: { yes: ['This field is read-only.', 'Immutable (read-only).'], no: ['Open the file in read-only mode.'] },
     matches: re(
-      String.raw`\b(?:is|are)\s+read[- ]?only\b|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
+      String.raw`\b(?:is|are)\s+read[- ]?only\b(?!\s+(?:operations?|actions?|tools?|calls?|requests?|mode|access))|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
         String.raw`(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|` +
         String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
         String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
@@ -673,6 +680,16 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
     yields: (m, s) => templateCandidate(m, s),
   },
+  // ---- a fixed prefix said of the value: "(starts with 'S', e.g., 'S0123456789')", "must begin with `sk-`"
+  {
+    name: 'starts-with',
+    examples: {
+      yes: ["ID of the user group (starts with 'S', e.g., 'S0123456789').", 'The key must begin with `sk-`.'],
+      no: ["Only channels whose name starts with 'dev'.", "Search for names that start with 'a'."],
+    },
+    matches: re(String.raw`(?:\(\s*|\b(?:must|always|should)\s+)(?:starts?|begins?)\s+with\s+(?:'([\w-]+)'|"([\w-]+)"|\x60([\w-]+)\x60)`),
+    yields: (m) => [{ ...formatCandidate(m, undefined, 'starts-with'), pattern: `^${m[1] ?? m[2] ?? m[3] ?? ''}` }],
+  },
   // ---- characters in words: "Letters, digits, underscores and periods", "none of [ ] : * ? / \"
   {
     name: 'character-classes',
@@ -692,11 +709,20 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'none-of-characters',
-    examples: { yes: ['1-31 characters, none of [ ] : * ? / \\.'], no: ['None of the above.'] },
+    examples: {
+      yes: ['1-31 characters, none of [ ] : * ? / \\.', 'Cannot contain <, >, $, |, or ` (backtick).'],
+      no: ['None of the above.', 'Cannot contain spaces, tabs, or newlines.'],
+    },
     // Single characters after "none of" / "must not contain", separated by spaces: a class the value avoids.
-    matches: re(String.raw`\b(?:none\s+of|must\s+not\s+contain|cannot\s+contain|without)\s+((?:[^\w\s]\s+){2,}[^\w\s])(?=\.?\s*$|\.?\s)`),
+    // Or by commas, with "or"/"and" before the last: "Cannot contain <, >, $, |, or `".
+    matches: re(
+      String.raw`\b(?:none\s+of|must\s+not\s+contain|cannot\s+contain|without)\s+((?:[^\w\s],?\s+(?:(?:or|and)\s+)?){2,}[^\w\s])(?=\.?\s*$|\.?\s)`,
+    ),
     yields: (m) => {
-      const chars = (m[1] ?? '').split(/\s+/).filter((c) => c.length === 1);
+      const chars = (m[1] ?? '')
+        .split(/\s+/)
+        .map((c) => (c.length === 2 && c.endsWith(',') ? c.slice(0, 1) : c))
+        .filter((c) => c.length === 1);
       if (chars.length < 3) return [];
       const escaped = chars.map((c) => (/[\\\][^-]/.test(c) ? `\\${c}` : c)).join('');
       return [{ ...formatCandidate(m, undefined, 'none-of-characters'), pattern: `^[^${escaped}]*$` }];
@@ -779,7 +805,9 @@ export const RULES: readonly Rule[] = [
     matches: re(
       // The list's first letter is part of the match (a match at the sentence's start would otherwise be empty).
       String.raw`(?:^\s*|\(\s*|:[ \t]+)(?=[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*(?:\s*,)?\s+or\s+[A-Za-z][\w-]*\s*(?:[.;)]|\s+\(|$)|` +
-        String.raw`[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*){2,}\s*(?:[.;)]|\s+\(|$))[A-Za-z]`,
+        String.raw`[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*){2,}\s*(?:[.;)]|\s+\(|$)|` +
+        // Two identifiers by a comma ("describe-connection-type, list-connection-types."): bareValues asks for a label.
+        String.raw`${IDENTIFIER}\s*,\s*${IDENTIFIER}\s*(?:[.;)]|\s+\(|$))[A-Za-z]`,
     ),
     yields: (m, s) => bareValues(m, s),
   },
@@ -799,7 +827,8 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** A shown template: quoted, or a token with placeholders (`xxxx`, `ID`, `NNN`); undefined for prose ("in format below"). */
-export const TEMPLATE = /^(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b)[\w.:/-]*))/;
+export const TEMPLATE =
+  /^(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
 
 export function templateCandidate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
   const templates: string[] = [];
@@ -809,7 +838,7 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
     if (t === null) break;
     const text = t[1] ?? t[2] ?? t[3] ?? t[4] ?? '';
     // A template has a placeholder or a fixed prefix with a separator ("user:ID", "GHSA-xxxx"), not a plain word.
-    if (!/[xX#]{2,}|[A-Z]{2,}|[:/-]/.test(text) || /\s/.test(text)) return [];
+    if (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text)) return [];
     templates.push(text);
     at += t[0].length;
     const or = /^\s*(?:,\s*)?(?:or|,)\s*/.exec(sentence.slice(at));
@@ -934,11 +963,11 @@ export function labelledDefaultValues(m: RegExpExecArray, sentence: string): Enu
  * them says what the parameter may hold, not the values it takes.
  */
 const THING_WORDS =
-  /^(?:paths?|urls?|uris?|names?|ids?|uids?|uuids?|guids?|slugs?|keys?|emails?|e-mails?|addresses|address|handles?|titles?|numbers?|strings?|texts?|files?|filenames?|folders?|directories|directory|labels?|values?|tags?|codes?|tokens?|hashes|hash|sha|shas|json|objects?|lists?|arrays?|integers?|(?:milli)?seconds|minutes|hours|days|ms|bytes|kb|mb|gb|percent|pixels|px|none|null|empty|all|any|both|more|less|other|others|custom|etc|optional|required|true|false|yes|no|default)$/i;
+  /^(?:paths?|urls?|uris?|names?|ids?|uids?|uuids?|guids?|slugs?|keys?|emails?|e-mails?|addresses|address|handles?|titles?|numbers?|strings?|texts?|files?|filenames?|folders?|directories|directory|labels?|values?|tags?|codes?|tokens?|hashes|hash|sha|shas|json|objects?|lists?|arrays?|integers?|(?:milli)?seconds|minutes|hours|days|ms|bytes|kb|mb|gb|percent|pixels|px|none|null|empty|all|any|both|more|less|other|others|custom|etc|optional|required|true|false|yes|no|default|rfc\d+|iso(?:-?8601)?|unix|epoch)$/i;
 
 /** A short label naming a category of values ("State on execution error:", "Alert state:", "Log level:"). */
 const CATEGORY_LABEL =
-  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource)\b(?:\s+\S+){0,4}\s*$/i;
+  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values)\b(?:\s+\S+){0,4}\s*$/i;
 
 /**
  * A bare list of words that fills its place: the whole description, a parenthesis, or what follows a label's colon
@@ -956,8 +985,11 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   const text = list[1] ?? '';
   const values = text.split(/\s*,\s*(?:or\s+)?|\s+or\s+/).filter((v) => v !== '');
   const hasOr = /\sor\s/.test(text);
-  if (values.length < 2 || values.length > 8 || new Set(values.map((v) => v.toLowerCase())).size !== values.length) return [];
-  if (!hasOr && !(opener === ':' && values.length >= 3 && CATEGORY_LABEL.test(before))) return [];
+  // Identifiers (`create-job`, `get-job-run`) are values, not words: a label's list of them may be long, or two.
+  const identifiers = values.every((v) => IS_IDENTIFIER.test(v));
+  if (values.length < 2 || values.length > (identifiers ? 16 : 8) || new Set(values.map((v) => v.toLowerCase())).size !== values.length)
+    return [];
+  if (!hasOr && !(opener === ':' && (values.length >= 3 || identifiers) && CATEGORY_LABEL.test(before))) return [];
   if (values.some((v) => THING_WORDS.test(v))) return [];
   const end = start + text.length;
   const after = sentence.slice(end);

@@ -382,3 +382,110 @@ describe('the rules added in the twelfth session, second round', () => {
     expect(findings('The folder to store the rule in (required).')).not.toEqual([]);
   });
 });
+
+describe('the rules read from the fifth draw (after its blind figures were taken)', () => {
+  const tool = (properties: JsonObject, description = 'A tool.') =>
+    auditTool({ name: 't', description, inputSchema: { type: 'object', properties } }).map(
+      (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
+    );
+  const enums = (sentence: string, type = 'string'): string[] => findings(sentence, type).filter((f) => f.startsWith('prose-only enum'));
+  const of = (keyword: string, sentence: string, type = 'string'): string[] =>
+    findings(sentence, type).filter((f) => f.startsWith(`prose-only ${keyword} `));
+
+  it('identifiers listed after a label naming operations, actions or values are the values, however many or two', () => {
+    const ops = [
+      'create-job',
+      'delete-job',
+      'get-job',
+      'get-jobs',
+      'update-job',
+      'start-job-run',
+      'stop-job-run',
+      'get-job-run',
+      'batch-stop-job-run',
+    ];
+    expect(enums(`Operation to perform: ${ops.join(', ')}. Choose read-only operations when write access is disabled.`)).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ops })}`,
+    ]);
+    expect(enums('Operation to perform: describe-connection-type, list-connection-types.')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['describe-connection-type', 'list-connection-types'] })}`,
+    ]);
+    expect(enums('Values: TERMINATE_AT_INSTANCE_HOUR, TERMINATE_AT_TASK_COMPLETION.')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['TERMINATE_AT_INSTANCE_HOUR', 'TERMINATE_AT_TASK_COMPLETION'] })}`,
+    ]);
+    for (const sentence of [
+      'Fields to return: first-name, last-name.',
+      'Operation to perform: create, delete.',
+      'Examples: get-job, list-jobs, stop-job.',
+      'Optional end timestamp (RFC3339 or Unix)',
+      'Start of the range (ISO or epoch)',
+    ])
+      expect(enums(sentence)).toEqual([]);
+  });
+
+  it('a version template with x placeholders and a number shown as the format are patterns', () => {
+    expect(of('pattern', 'The release label. Format: emr-x.x.x (e.g., emr-6.10.0).')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^emr-[0-9]+\\.[0-9]+\\.[0-9]+$' })}`,
+    ]);
+    expect(of('pattern', 'Timestamp of the message, in format 1234567890.123456.')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^[0-9]+\\.[0-9]+$' })}`,
+    ]);
+    expect(of('pattern', 'Uses version 1.2 of the API.')).toEqual([]);
+    expect(of('pattern', 'The box (format: x by y).')).toEqual([]);
+  });
+
+  it('characters listed by commas after "cannot contain" are a pattern; words are not', () => {
+    expect(of('pattern', 'Name of the cluster. Cannot contain <, >, $, |, or ` (backtick).')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^[^<>$|`]*$' })}`,
+    ]);
+    expect(of('pattern', 'Cannot contain spaces, tabs, or newlines.')).toEqual([]);
+  });
+
+  it('a prefix said of the value ("(starts with \'S\', ...)", "must begin with") is a pattern; a filter on names is not', () => {
+    expect(of('pattern', "ID of the user group (starts with 'S', e.g., 'S0123456789').")).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^S' })}`,
+    ]);
+    expect(of('pattern', 'The key must begin with `sk-`.')).toEqual([`prose-only pattern ${JSON.stringify({ pattern: '^sk-' })}`]);
+    expect(of('pattern', "Only channels whose name starts with 'dev'.")).toEqual([]);
+    expect(of('pattern', "Search for names that start with 'a'.")).toEqual([]);
+  });
+
+  it('a cap on what is returned is no bound on the value sent; read-only operations are no read-only parameter', () => {
+    expect(of('maxItems', 'Series selectors. Limits: max 10,000 series returned per request.', 'array')).toEqual([]);
+    expect(of('maxItems', 'Series selectors, at most 10 selectors.', 'array')).toHaveLength(1);
+    expect(of('readOnly', 'Operation to run. These are read-only operations.')).toEqual([]);
+    expect(of('readOnly', 'Both are read-only operations.')).toEqual([]);
+    expect(of('readOnly', 'This field is read-only.')).toHaveLength(1);
+  });
+
+  it('"Default is boolean false" names the type before the literal; "Return X (default: Y)" is said of the parameter', () => {
+    expect(of('default', 'Only threads. Default is boolean false.', 'boolean')).toEqual([
+      `prose-only default ${JSON.stringify({ default: false })}`,
+    ]);
+    expect(
+      findings('Return issues with a specific state (default: opened)', 'string', { enum: ['opened', 'closed', 'all'] }).filter((f) =>
+        f.includes(' default '),
+      ),
+    ).toEqual([`prose-only default ${JSON.stringify({ default: 'opened' })}`]);
+    expect(
+      findings('Returns the issues of a state (default: opened)', 'string', { enum: ['opened', 'closed'] }).filter((f) =>
+        f.includes(' default '),
+      ),
+    ).toEqual([]);
+  });
+
+  it('"Required if X is specified" makes X need this one; "Required unless X is provided" is one or the other', () => {
+    const pair = (text: string) => ({
+      sort_order: { type: 'string' },
+      order_by: { type: 'string', description: `Statistic to sort by. ${text}` },
+    });
+    expect(tool(pair('Required if sort_order is specified.'))).toContain(
+      'prose-only - dependentRequired {"dependentRequired":{"sort_order":["order_by"]}}',
+    );
+    expect(tool(pair('Required unless sort_order parameter is provided.'))).toContain(
+      'prose-only - anyOf {"anyOf":[{"required":["order_by"]},{"required":["sort_order"]}]}',
+    );
+    expect(tool(pair("Required if sort_order is 'asc'.")).filter((f) => / (?:dependentRequired|anyOf) /.test(f))).toEqual([]);
+    expect(tool(pair('Required unless the caller is an admin.')).filter((f) => / (?:dependentRequired|anyOf) /.test(f))).toEqual([]);
+  });
+});
