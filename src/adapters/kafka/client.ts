@@ -80,6 +80,8 @@ const RETRIED_STATES = [
   'There is no leader for this topic-partition',
   'The group is rebalancing',
   'The broker is not available',
+  // A member whose session ended (its heartbeats refused while it could not sign in) re-joins the group by itself.
+  'The coordinator is not aware of this member',
   // kafkajs's in-band OAUTHBEARER re-authentication refused while requests were in flight: it reconnects and signs
   // in afresh (src/adapters/kafka/kafkajs-reauth.ts). The broker's answer, then kafkajs's lines for that error only.
   'Request is not valid given the current SASL state',
