@@ -350,7 +350,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14)',
     split: 'training',
   },
-  // Held out, the fifth draw (zod): labelled blind, before the audit was run on them.
+  // The fifth draw (zod): labelled blind, scored, then read and ruled on, so training now.
   gitlab: {
     repository: 'zereight/gitlab-mcp',
     path: 'schemas.ts',
@@ -366,7 +366,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6)',
-    split: 'held-out',
+    split: 'training',
   },
   airtable: {
     repository: 'domdomegg/airtable-mcp-server',
@@ -376,9 +376,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { AIRTABLE_API_KEY: 'patplaceholder', HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6)',
-    split: 'held-out',
+    split: 'training',
   },
-  // Held out, the fifth draw (pydantic and Go): labelled blind, before the audit was run on them.
+  // The fifth draw (pydantic and Go): as above.
   'aws-cloudwatch': {
     repository: 'awslabs/mcp',
     path: 'src/cloudwatch-mcp-server/awslabs/cloudwatch_mcp_server',
@@ -393,7 +393,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   'aws-dataprocessing': {
     repository: 'awslabs/mcp',
@@ -409,7 +409,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   slack: {
     repository: 'korotovsky/slack-mcp-server',
@@ -428,7 +428,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.44.0',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

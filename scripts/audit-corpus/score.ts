@@ -177,6 +177,11 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const unknown = (named ?? []).filter((n) => !corpus.some((s) => s.name === n));
   if (unknown.length > 0) throw new Error(`no such server in the corpus: ${unknown.join(', ')}`);
   const chosen = corpus.filter((s) => (named !== null ? named.includes(s.name) : split === 'all' || s.split === split));
+  if (chosen.length === 0) {
+    // Every draw has been read and moved to training: no blind figure until the next draw is labelled.
+    console.log(`${split}: no servers (the next draw, labelled blind, goes here; docs/audit.md has the last blind figures)`);
+    process.exit(0);
+  }
   const figures = score(chosen);
   console.log(describeFigures(`${named !== null ? 'servers' : split} (${chosen.map((s) => s.name).join(', ')})`, figures));
   if (calibration) {

@@ -47,6 +47,7 @@ export const HIGH_KINDS: ReadonlySet<string> = new Set([
   'prose-only:format',
   'prose-only:group',
   'prose-only:pattern',
+  'prose-only:count-bound',
 ]);
 
 /** `finding` with its confidence as calibrated: a proposed `high` of a kind that did not earn it is `medium`. */

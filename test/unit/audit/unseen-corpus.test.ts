@@ -21,9 +21,10 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are the last draw labelled blind; each earlier draw moved to training once read.
-    expect(heldOut.length).toBeGreaterThanOrEqual(4);
-    expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
+    // The held-out servers are the last draw labelled blind; each draw moves to training once read. The fifth was
+    // read (the fifteenth session): none is held out until the next draw. A draw holds three ecosystems.
+    if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
+    expect(FIFTH_DRAW.every((name) => corpus.some((s) => s.name === name))).toBe(true);
   });
 
   it('holds none of the servers kept for checking the audit from outside', () => {
@@ -65,21 +66,38 @@ describe('suggestions on the unseen corpus', () => {
 
 describe('figures on the held-out servers', () => {
   const figures = score(heldOut);
-  it('prints recall and precision, overall and per confidence level', () => {
-    console.log(describeFigures('held-out', figures));
-    console.log(describeFigures('training', score(training)));
-    console.log(
-      [
-        '  held-out not worth fixing:',
-        ...figures.wrong.map((w) => `    ${w}`),
-        '  held-out missed:',
-        ...figures.misses.map((m) => `    ${m}`),
-      ].join('\n'),
-    );
-    // Floors at today's figures (docs/audit.md): a change that loses ground on servers it was not tuned on fails.
+  // None while every draw has been read; the next blind draw is held out (and gets its floors) here.
+  it.skipIf(heldOut.length === 0)(
+    'prints recall and precision, overall and per confidence level',
+    () => {
+      console.log(describeFigures('held-out', figures));
+      console.log(describeFigures('training', score(training)));
+      console.log(
+        [
+          '  held-out not worth fixing:',
+          ...figures.wrong.map((w) => `    ${w}`),
+          '  held-out missed:',
+          ...figures.misses.map((m) => `    ${m}`),
+        ].join('\n'),
+      );
+      // Floors at today's figures (docs/audit.md): a change that loses ground on servers it was not tuned on fails.
+      expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(FLOOR.precision);
+      expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(FLOOR.recall);
+      const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
+      expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(FLOOR.high);
+    },
+    300_000,
+  );
+});
+
+describe('figures on the fifth draw', () => {
+  // Its blind figures (FLOOR) stay a floor now that it is read and in training: the rules may not lose on it.
+  it('scores at least what it scored blind', () => {
+    const figures = score(corpus.filter((s) => FIFTH_DRAW.includes(s.name)));
+    console.log(describeFigures('fifth draw (read)', figures));
+    const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
     expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(FLOOR.precision);
     expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(FLOOR.recall);
-    const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
     expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(FLOOR.high);
   }, 300_000);
 });
@@ -97,6 +115,8 @@ describe('figures on the training servers', () => {
 // The fifth held-out draw (gitlab, airtable, aws-cloudwatch, aws-dataprocessing, slack: 135 tools), labelled blind
 // before the audit was run on it, then the findings no label covered classified by reading: 0.82 (126/154), 0.65
 // (106/162), high 1.00 (45/45). Short of the goal on recall (0.8): docs/audit.md says where.
+// Read since (its misses ruled on, so training now): 0.91 (174/192), 0.90 (146/162), high 1.00 (56/56), not blind.
+const FIFTH_DRAW = ['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack'];
 const FLOOR = { precision: 0.81, recall: 0.65, high: 1 };
-// Training (30 servers, 594 tools, with the fourth draw's datadog and redis): 0.89 (405/454), 0.93 (212/227), 1.00.
-const TRAINING_FLOOR = { precision: 0.89, recall: 0.93, high: 1 };
+// Training (35 servers, 729 tools, the fifth draw with them): 0.90 (579/646), 0.92 (358/389), high 1.00 (152/152).
+const TRAINING_FLOOR = { precision: 0.89, recall: 0.92, high: 1 };
