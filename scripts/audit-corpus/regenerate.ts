@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESERVED } from './score.js';
 
@@ -26,6 +26,8 @@ interface Server {
   /** The command, relative to the install folder. */
   readonly command: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Executable files written into the install folder before the server starts (stand-ins for tools it looks for). */
+  readonly stubs?: Readonly<Record<string, string>>;
   readonly ecosystem: Ecosystem;
   readonly library: string;
   /** `training`: the rules may be tuned on it; `held-out`: figures are reported on it, never tuned on. */
@@ -430,6 +432,47 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.44.0',
     split: 'training',
   },
+  // The sixth draw (pydantic and Go), labelled blind before the audit ran on it.
+  'aws-iam': {
+    repository: 'awslabs/mcp',
+    path: 'src/iam-mcp-server/awslabs/iam_mcp_server',
+    install: { pypi: 'awslabs.iam-mcp-server==1.1.2' },
+    command: ['bin/awslabs.iam-mcp-server'],
+    env: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'placeholder',
+      AWS_SECRET_ACCESS_KEY: 'placeholder',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
+    split: 'held-out',
+  },
+  podman: {
+    repository: 'manusa/podman-mcp-server',
+    path: 'pkg/mcp',
+    install: { npm: 'podman-mcp-server-linux-amd64@0.0.15' },
+    // It looks for a podman CLI (or socket) at start and panics without one; a stand-in that prints a version is
+    // enough for tools/list, which calls neither.
+    command: [...goBin('podman-mcp-server-linux-amd64', 'podman-mcp-server-linux-amd64'), '--podman-impl', 'cli'],
+    stubs: { 'stub-bin/podman': '#!/bin/sh\necho "podman version 5.0.0"\n' },
+    env: { PATH: '{WORKDIR}/podman/stub-bin:/usr/bin:/bin', HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.3.1 (google/jsonschema-go v0.4.2)',
+    split: 'held-out',
+  },
+  // The sixth draw (zod), labelled blind before the audit ran on it.
+  todoist: {
+    repository: 'Doist/todoist-mcp',
+    path: 'src/tools',
+    install: { npm: '@doist/todoist-mcp@11.0.0' },
+    command: npmBin('todoist-mcp'),
+    env: { TODOIST_API_KEY: 'placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk (zod 4.3)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
@@ -460,6 +503,10 @@ function regenerate(workdir: string, name: string, server: Server): void {
       '- context: {cluster: local, user: u}\n  name: local\ncurrent-context: local\nusers:\n- name: u\n  user: {token: placeholder}\n',
   );
   mkdirSync(join(workdir, 'home'), { recursive: true });
+  for (const [file, text] of Object.entries(server.stubs ?? {})) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text, { mode: 0o755 });
+  }
   const envArgs = Object.entries(server.env ?? {}).flatMap(([k, v]) => ['--env', `${k}=${fill(v)}`]);
   const [command, ...args] = server.command.map(fill);
   const out = execFileSync(
