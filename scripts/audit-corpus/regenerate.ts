@@ -470,7 +470,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     command: npmBin('todoist-mcp'),
     env: { TODOIST_API_KEY: 'placeholder', HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
-    library: '@modelcontextprotocol/sdk (zod 4.3)',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.3.6)',
     split: 'held-out',
   },
 };
