@@ -473,6 +473,16 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.3.6)',
     split: 'held-out',
   },
+  railway: {
+    repository: 'railwayapp/railway-mcp-server',
+    path: 'src/tools',
+    install: { npm: '@railway/mcp-server@0.1.11' },
+    command: npmBin('railway-mcp-server'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
