@@ -66,7 +66,7 @@ describe('suggestions on the unseen corpus', () => {
 
 describe('figures on the held-out servers', () => {
   const figures = score(heldOut);
-  // None while every draw has been read; the next blind draw is held out (and gets its floors) here.
+  // The sixth draw, labelled blind (HELD_OUT_FLOOR); none while every draw has been read.
   it.skipIf(heldOut.length === 0)(
     'prints recall and precision, overall and per confidence level',
     () => {
@@ -81,24 +81,24 @@ describe('figures on the held-out servers', () => {
         ].join('\n'),
       );
       // Floors at today's figures (docs/audit.md): a change that loses ground on servers it was not tuned on fails.
-      expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(FLOOR.precision);
-      expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(FLOOR.recall);
+      expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(HELD_OUT_FLOOR.precision);
+      expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(HELD_OUT_FLOOR.recall);
       const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
-      expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(FLOOR.high);
+      expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(HELD_OUT_FLOOR.high);
     },
     300_000,
   );
 });
 
 describe('figures on the fifth draw', () => {
-  // Its blind figures (FLOOR) stay a floor now that it is read and in training: the rules may not lose on it.
+  // Its blind figures (FIFTH_DRAW_FLOOR) stay a floor now that it is read and in training: the rules may not lose on it.
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => FIFTH_DRAW.includes(s.name)));
     console.log(describeFigures('fifth draw (read)', figures));
     const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
-    expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(FLOOR.precision);
-    expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(FLOOR.recall);
-    expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(FLOOR.high);
+    expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(FIFTH_DRAW_FLOOR.precision);
+    expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(FIFTH_DRAW_FLOOR.recall);
+    expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(FIFTH_DRAW_FLOOR.high);
   }, 300_000);
 });
 
@@ -117,6 +117,9 @@ describe('figures on the training servers', () => {
 // (106/162), high 1.00 (45/45). Short of the goal on recall (0.8): docs/audit.md says where.
 // Read since (its misses ruled on, so training now): 0.91 (174/192), 0.90 (146/162), high 1.00 (56/56), not blind.
 const FIFTH_DRAW = ['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack'];
-const FLOOR = { precision: 0.81, recall: 0.65, high: 1 };
+const FIFTH_DRAW_FLOOR = { precision: 0.81, recall: 0.65, high: 1 };
+// The sixth held-out draw (todoist, railway: zod; aws-iam: pydantic; podman: Go; 101 tools), labelled blind before
+// the audit was run on it, its unlabelled findings then classified: 0.72 (36/50), 0.63 (22/35), high 1.00 (8/8).
+const HELD_OUT_FLOOR = { precision: 0.72, recall: 0.62, high: 1 };
 // Training (35 servers, 729 tools, the fifth draw with them): 0.90 (579/646), 0.92 (358/389), high 1.00 (152/152).
 const TRAINING_FLOOR = { precision: 0.89, recall: 0.92, high: 1 };
