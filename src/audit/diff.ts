@@ -23,7 +23,7 @@ import {
   ownClaimBelongsElsewhere,
   toolClaimFits,
 } from './mentions.js';
-import { proseOnly } from './prose-only.js';
+import { nullOffered, proseOnly } from './prose-only.js';
 import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
 import { auditNodes } from './schema-nav.js';
@@ -72,7 +72,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;
         // "At least one of `email` or `phone` must be provided" requires neither on its own.
-        if (group && candidate.kind === 'required') continue;
+        // "At least one filter must be provided" neither requires the parameter named `filter` nor bounds it.
+        if (group && (candidate.kind === 'required' || candidate.kind === 'nonEmpty' || candidate.kind === 'bound')) continue;
         for (const parameter of attribute(candidate, sentence.text, mentions, topLevel)) {
           const node = topLevel.find((n) => n.parameter === parameter);
           if (node !== undefined && toolClaimFits(node, candidate))
@@ -83,6 +84,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   }
 
   proseOnly(root, claims, findings);
+  nullOffered(root, nodes, findings);
   schemaOnly(root, nodes, claims, mentioned, toolTexts.join('\n'), findings);
   return findings.list();
 }

@@ -428,6 +428,18 @@ export function groupRule(
     report(keyword, names, { [keyword]: names.map((name) => ({ required: [name] })) }, exactlyOne ? 'sends none or several' : 'sends none');
   }
 
+  // In the tool's description, "At least one filter must be provided" names no parameter: at least one of the
+  // optional parameters it refers to (those without a default, less the paging ones).
+  if (self === undefined && !found && AT_LEAST_ONE_UNNAMED.test(sentence)) {
+    const names = topLevel
+      .filter((n) => !rootView.required.has(n.parameter) && !n.view.keywords.has('default') && !PAGING.test(n.parameter))
+      .map((n) => n.parameter);
+    if (names.length >= 2) {
+      found = true;
+      if (!hasHome(ALL_HOMES)) report('anyOf', names, { anyOf: names.map((name) => ({ required: [name] })) }, 'sends none');
+    }
+  }
+
   // "`start` and `end` must be provided together", "are required together"
   const together = TOGETHER.exec(sentence);
   if (together !== null) {
@@ -491,8 +503,32 @@ export function groupRule(
       if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
     }
   }
+  // In a parameter's own description, "(not compatible with `a` and `b`)": this one with none of the others.
+  const incompatible = self === undefined ? null : NOT_COMPATIBLE_SELF.exec(sentence);
+  if (incompatible !== null && self !== undefined && !found) {
+    const pieces = (incompatible[1] ?? '')
+      .trim()
+      .split(/\s*,\s*|\s+(?:and|or|nor)\s+/)
+      .map((n) => n.replace(/[\x60"']/g, '').replace(/^(?:and|or|the)\s+|\s+(?:parameters?|fields?|options?|arguments?)$/gi, ''))
+      .filter((n) => n !== '');
+    const others = namesIn(pieces).filter((n) => n !== self);
+    const own = namesIn([self])[0];
+    // A flag is incompatible only when it is on: `false` with the other is fine, so no plain `not` of the pair.
+    const flag = topLevel.find((n) => n.parameter === own)?.view.types?.has('boolean') === true;
+    if (own !== undefined && !flag && others.length > 0 && others.length === pieces.length) {
+      found = true;
+      const set =
+        others.length === 1
+          ? { not: { required: [own, ...others] } }
+          : { not: { anyOf: others.map((other) => ({ required: [own, other] })) } };
+      if (!hasHome(ALL_HOMES)) report('not', [own, ...others], set, `sends "${own}" with any`);
+    }
+  }
   return found;
 }
+
+/** "(not compatible with `a` and `b`)", "Incompatible with x.": said in the parameter's own text, a list of names. */
+const NOT_COMPATIBLE_SELF = /(?:^|\(|[.;:,]\s)\s*(?:(?:this|it)\s+(?:is\s+)?)?(?:not\s+compatible|incompatible)\s+with\s+([^.;()]{1,200})/i;
 
 /** "EXACTLY ONE of these THREE options must be used", "only one of the following ways". */
 const OPTIONS_INTRO =
@@ -569,6 +605,15 @@ const LIST_START = String.raw`${TOKEN_START}(?<![A-Za-z_][\w.-]*?[\x60"']?\s*,\s
 const NAME_LIST = String.raw`${LIST_START}(?:${NAME}\s*,\s*)*${NAME}\s+and\s+${NAME}`;
 
 /** "`start` and `end` must be provided together", "are required together". */
+/**
+ * "At least one filter must be provided", "at least one field is required", "Provide at least one search
+ * criterion": at least one of the optional parameters, none named ("at least one of X or Y" names them).
+ */
+const AT_LEAST_ONE_UNNAMED =
+  /\bat\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|criteria|search\s+criterion|property|update)s?\s+(?:must\s+be\s+(?:provided|given|specified|set|supplied|passed|included)|is\s+required|(?:needs|has)\s+to\s+be\s+(?:provided|given|specified|set))\b|\b(?:provide|specify|pass|supply|give|set)\s+at\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|search\s+criterion|property)\b(?!\s+of\b)/i;
+/** Paging and result-size parameters: no filter or field a caller means by "at least one". */
+const PAGING = /^(?:limit|cursor|page|offset|per_?page|page_?size|page_?token|next_?token|max_?results|after|before)$/i;
+
 const TOGETHER = new RegExp(
   String.raw`(${NAME_LIST})\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?` +
     String.raw`(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|` +

@@ -10,7 +10,7 @@ import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate }
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
-import { singular } from './prose.js';
+import { singular, templateShape } from './prose.js';
 import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
 import type { SchemaFix } from './types.js';
 
@@ -645,11 +645,18 @@ function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
 /** Upper-case words that stand for a value in a template (`user:ID`); others (`GHSA`) are literal. */
 const PLACEHOLDER_WORDS = /^(?:ID|IDS|NAME|NUMBER|NUM|OWNER|REPO|ORG|KEY|SLUG|USER|TEAM|VALUE|TOKEN|HASH|SHA|UUID|LOGIN|EMAIL)$/;
 
+const PLACEHOLDER_LAYOUT = /^(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+$/;
+
 /** A `pattern` for the templates the prose shows: `GHSA-xxxx-xxxx-xxxx`, `user:ID` or `team:ID`, `HH:MM`. */
 export function templatePattern(templates: readonly string[]): string | undefined {
   const parts: string[] = [];
   for (const template of templates) {
     let out = '';
+    // "<key>=<value>", "{host}:{port}": placeholders in brackets, literal separators between.
+    if (PLACEHOLDER_LAYOUT.test(template)) {
+      parts.push(templateShape(template).slice(1, -1));
+      continue;
+    }
     // A number shown as the format ("1234567890.123456"): digits where its digits are.
     if (/^\d+(?:\.\d+)+$/.test(template)) {
       parts.push(template.replace(/\d+/g, '[0-9]+').replace(/\./g, '\\.'));
@@ -803,4 +810,39 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
       `to ${json(literal ?? c.literal)}), so the model and the tool agree on what omitting it means.`,
     { confidence: 'medium', fix: literal === undefined ? undefined : { pointer: node.pointer, set: { default: literal } } },
   );
+}
+
+/**
+ * "Pass null to clear it", "set to null to remove the value", "null clears the due date": the prose offers null as
+ * a value, so a schema whose type leaves null out rejects the call it describes.
+ */
+const NULL_OFFERED =
+  /\b(?:pass|send|use|provide|give|set\s+(?:it\s+|this\s+|the\s+value\s+)?to)\s+[`"']?null[`"']?(?:\s*\([^()]{0,80}\))?\s+to\s+(?:clear|remove|unset|reset|delete|empty|erase)\b|\b[`"']?null[`"']?\s+(?:clears|removes|unsets|resets|deletes|erases)\b/i;
+/** "Do not pass null to clear it", "you cannot set it to null to remove it": null refused, not offered. */
+const NEGATED = /\b(?:not|never|don't|do\s+not|cannot|can't|must\s+not)\s+(?:\w+\s+)?$/i;
+
+export function nullOffered(root: JsonObject, nodes: readonly AuditNode[], findings: FindingList): void {
+  for (const node of nodes) {
+    const text = node.view.description;
+    if (text === undefined || node.view.types === undefined || allows(node.view, 'null')) continue;
+    const m = NULL_OFFERED.exec(text);
+    if (m === null || NEGATED.test(text.slice(0, m.index))) continue;
+    const types = [...node.view.types];
+    const set = { type: [...types, 'null'] };
+    // The fix goes where the type is written: on the node's own schema, not through a `$ref` or a branch.
+    const own = valueAt(root, node.pointer);
+    const direct = isJsonObject(own) && typeof own.type === 'string' && types.length === 1;
+    const label =
+      node.location.endsWith('/items') && node.name === 'items' ? `the items of "${node.label.slice(0, -2)}"` : `"${node.label}"`;
+    findings.add(
+      'prose-only',
+      node.parameter,
+      'type',
+      node.location,
+      node.pointer,
+      quote(m[0]),
+      `Allow null in the type of ${label} (${json(set).replace(/^\{|\}$/g, '')}), as the description offers it.`,
+      { confidence: 'medium', fix: direct ? { pointer: node.pointer, set } : undefined },
+    );
+  }
 }

@@ -680,6 +680,16 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
     yields: (m, s) => templateCandidate(m, s),
   },
+  // ---- a quoted layout of placeholders: "Array of '{key}={value}' pairs", "as `<host>:<port>`"
+  {
+    name: 'placeholder-template',
+    examples: {
+      yes: ["Array of '{key}={value}' environment variable pairs.", 'Given as `<host>:<port>`.'],
+      no: ["Use '{name}' in the message.", 'Pairs of key and value.', "'{key}={value} and more'"],
+    },
+    matches: re(String.raw`(?<![\w\x60'"])[\x60'"](?=[<{])`),
+    yields: (m, s) => placeholderTemplate(m, s),
+  },
   // ---- a fixed prefix said of the value: "(starts with 'S', e.g., 'S0123456789')", "must begin with `sk-`"
   {
     name: 'starts-with',
@@ -826,9 +836,59 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
+/** A layout made only of bracketed placeholders and the literal separators between them: `<key>=<value>`, `{a}:{b}`. */
+const PLACEHOLDERS = /^(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+$/;
+
+/** The template is all the sentence says of the layout: what follows it ends the clause. */
+const ENDS_CLAUSE = /^(?:[\x60'"]?\s*(?:[.;,)]|$)|[\x60'"]\s+[a-z])/;
+
+/** A quoted placeholder layout (`'{key}={value}'`), as a template. */
+function placeholderTemplate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
+  const quoted = /^([\x60'"])([^\x60'"\s]{3,120})\1/.exec(sentence.slice(m.index));
+  const text = quoted?.[2];
+  if (quoted === null || text === undefined || !PLACEHOLDERS.test(text)) return [];
+  if (!examplesFit(sentence, [text])) return [];
+  const end = m.index + quoted[0].length;
+  return [
+    {
+      kind: 'format',
+      keyword: 'pattern',
+      format: undefined,
+      templates: [text],
+      start: m.index,
+      end,
+      phrase: quoted[0],
+      rule: 'placeholder-template',
+    },
+  ];
+}
+
+/** The values the sentence shows after "e.g." or "example:" all fit the layout of the templates. */
+function examplesFit(sentence: string, templates: readonly string[]): boolean {
+  if (!templates.some((t) => PLACEHOLDERS.test(t))) return true;
+  const shown = /\b(?:e\.g\.|for\s+example|examples?)\s*[:,]?\s*[\x60'"]?([^\s\x60'",;]+)/i.exec(sentence);
+  const example = shown?.[1]?.replace(/[.)]+$/, '');
+  if (example === undefined) return true;
+  return templates.some((t) => PLACEHOLDERS.test(t) && new RegExp(templateShape(t)).test(example));
+}
+
+/** The regular expression a placeholder layout stands for: each placeholder a run of characters up to the next separator. */
+export function templateShape(template: string): string {
+  const pieces = template.split(/(<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})/).filter((p) => p !== '');
+  let out = '';
+  pieces.forEach((piece, i) => {
+    if (/^[<{]/.test(piece)) {
+      const next = pieces[i + 1];
+      const stop = next === undefined ? '' : (next[0] ?? '');
+      out += stop === '' ? '.+' : `[^${stop.replace(/[\]\\^-]/g, '\\$&')}]+`;
+    } else out += piece.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  });
+  return `^${out}$`;
+}
+
 /** A shown template: quoted, or a token with placeholders (`xxxx`, `ID`, `NNN`); undefined for prose ("in format below"). */
 export const TEMPLATE =
-  /^(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
+  /^(?:(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+(?=[\s.;,)]|$)|\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
 
 export function templateCandidate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
   const templates: string[] = [];
@@ -836,16 +896,18 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
   for (let i = 0; i < 8; i++) {
     const t = TEMPLATE.exec(sentence.slice(at));
     if (t === null) break;
-    const text = t[1] ?? t[2] ?? t[3] ?? t[4] ?? '';
+    const text = t[1] ?? t[2] ?? t[3] ?? t[4] ?? t[0];
+    // A layout of placeholders only counts when it is the whole format: nothing more said of it in the clause.
+    if (PLACEHOLDERS.test(text) && !ENDS_CLAUSE.test(sentence.slice(at + t[0].length))) return [];
     // A template has a placeholder or a fixed prefix with a separator ("user:ID", "GHSA-xxxx"), not a plain word.
-    if (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text)) return [];
+    if (!PLACEHOLDERS.test(text) && (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text))) return [];
     templates.push(text);
     at += t[0].length;
     const or = /^\s*(?:,\s*)?(?:or|,)\s*/.exec(sentence.slice(at));
     if (or === null) break;
     at += or[0].length;
   }
-  if (templates.length === 0) return [];
+  if (templates.length === 0 || !examplesFit(sentence, templates)) return [];
   return [
     {
       kind: 'format',

@@ -489,3 +489,70 @@ describe('the rules read from the fifth draw (after its blind figures were taken
     expect(tool(pair('Required unless the caller is an admin.')).filter((f) => / (?:dependentRequired|anyOf) /.test(f))).toEqual([]);
   });
 });
+
+describe('the rules read from the sixth draw (after its blind figures were taken)', () => {
+  const tool = (properties: JsonObject, description = 'A tool.', required: string[] = []) =>
+    auditTool({ name: 't', description, inputSchema: { type: 'object', properties, required } }).map(
+      (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
+    );
+  const of = (keyword: string, sentence: string, type = 'string', extra: JsonObject = {}): string[] =>
+    findings(sentence, type, extra).filter((f) => f.startsWith(`prose-only ${keyword} `));
+
+  it('"At least one filter must be provided" is an anyOf of the optional parameters, and no requirement or bound of `filter`', () => {
+    const props = {
+      id: { type: 'string' },
+      filter: { type: 'string' },
+      name: { type: 'string' },
+      limit: { type: 'integer', default: 10 },
+      cursor: { type: 'string' },
+    };
+    const anyOf = 'prose-only - anyOf {"anyOf":[{"required":["filter"]},{"required":["name"]}]}';
+    expect(tool(props, 'Find things. At least one filter must be provided.', ['id'])).toEqual([anyOf]);
+    expect(tool(props, 'At least one field is required.', ['id'])).toEqual([anyOf]);
+    expect(tool(props, 'Provide at least one search criterion.', ['id'])).toEqual([anyOf]);
+    // Near misses: a count of values, a filter's own contents, a rule that names its parameters.
+    expect(tool(props, 'Returns at least one filter.', ['id']).filter((f) => f.includes(' anyOf '))).toEqual([]);
+    expect(tool(props, 'Each filter must have at least one field.', ['id']).filter((f) => f.includes(' anyOf '))).toEqual([]);
+    expect(tool(props, 'At least one of `filter` or `name` must be provided.', ['id'])).toEqual([anyOf]);
+  });
+
+  it('"Pass null to clear it" on a type without null adds null to the type', () => {
+    expect(of('type', 'The description. Pass null (or an empty string) to clear it.')).toEqual([
+      'prose-only type {"type":["string","null"]}',
+    ]);
+    expect(of('type', 'Set to null to remove the due date.', 'integer')).toEqual(['prose-only type {"type":["integer","null"]}']);
+    expect(of('type', 'The label; null clears it.')).toEqual(['prose-only type {"type":["string","null"]}']);
+    // Near misses: null already allowed, null refused, null as an output.
+    expect(of('type', 'Pass null to clear it.', 'string', { type: ['string', 'null'] })).toEqual([]);
+    expect(of('type', 'Do not pass null to clear it; send an empty string.')).toEqual([]);
+    expect(of('type', 'Returns null if nothing matches.')).toEqual([]);
+  });
+
+  it('a layout of bracketed placeholders, when it is the whole format, is a pattern that takes the prose examples', () => {
+    expect(of('pattern', 'Environment variables. Format: <key>=<value>.', 'string')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^[^=]+=.+$' })}`,
+    ]);
+    expect(of('pattern', 'Format: <hostPort>:<containerPort>, e.g. 8080:80.')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^[^:]+:.+$' })}`,
+    ]);
+    expect(of('pattern', "A '{key}={value}' pair to set.")).toEqual([`prose-only pattern ${JSON.stringify({ pattern: '^[^=]+=.+$' })}`]);
+    // Near misses: one placeholder, a layout the sentence goes on to qualify, an example the layout refuses.
+    expect(of('pattern', "Use '{name}' in the message.")).toEqual([]);
+    expect(of('pattern', 'Format: <key>=<value> or a bare key.')).toEqual([]);
+    expect(of('pattern', 'Format: <key>=<value>, e.g. FOO.')).toEqual([]);
+  });
+
+  it('"(not compatible with a and b)" in a parameter forbids it with each; a flag or a thing that is no parameter does not', () => {
+    const props = (text: string, type = 'number') => ({
+      capacity: { type, description: `Capacity (${text}).` },
+      workers: { type: 'string' },
+      size: { type: 'string' },
+    });
+    expect(tool(props('not compatible with workers and size'))).toContain(
+      'prose-only - not {"not":{"anyOf":[{"required":["capacity","workers"]},{"required":["capacity","size"]}]}}',
+    );
+    expect(tool(props('incompatible with `workers`'))).toContain('prose-only - not {"not":{"required":["capacity","workers"]}}');
+    expect(tool(props('not compatible with older servers')).filter((f) => f.includes(' not '))).toEqual([]);
+    expect(tool(props('incompatible with workers', 'boolean')).filter((f) => f.includes(' not '))).toEqual([]);
+  });
+});
