@@ -447,7 +447,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 FastMCP (pydantic 2.14)',
-    split: 'held-out',
+    split: 'training',
   },
   podman: {
     repository: 'manusa/podman-mcp-server',
@@ -460,7 +460,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { PATH: '{WORKDIR}/podman/stub-bin:/usr/bin:/bin', HOME: '{WORKDIR}/home' },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.3.1 (google/jsonschema-go v0.4.2)',
-    split: 'held-out',
+    split: 'training',
   },
   // The sixth draw (zod), labelled blind before the audit ran on it.
   todoist: {
@@ -471,7 +471,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { TODOIST_API_KEY: 'placeholder', HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.3.6)',
-    split: 'held-out',
+    split: 'training',
   },
   railway: {
     repository: 'railwayapp/railway-mcp-server',
@@ -481,7 +481,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

@@ -18,12 +18,12 @@ describe('calibration of high', () => {
   }, 300_000);
 
   // 1.00 (4/4) on the first held-out draw; 0.60 (3/5) on the third, 0.67 (10/15) on the fourth and 1.00 (45/45) on
-  // the fifth and 1.00 (8/8) on the sixth, labelled blind (the goal is 0.9: docs/audit.md). The sixth is held out;
-  // while none is, the fifth draw's servers keep the floor of their blind figure.
+  // the fifth and 1.00 (8/8) on the sixth, labelled blind (the goal is 0.9: docs/audit.md). While none is held
+  // out, the fifth and sixth draws' servers (both read) keep the floor of their blind figures.
   const heldOut = corpus.filter((s) => s.split === 'held-out');
-  const fifth = ['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack'];
-  it('makes high at least 0.9 precise on the held-out servers (or, while none is held out, on the fifth draw)', () => {
-    const figures = score(heldOut.length > 0 ? heldOut : corpus.filter((s) => fifth.includes(s.name)));
+  const read = ['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack', 'todoist', 'railway', 'aws-iam', 'podman'];
+  it('makes high at least 0.9 precise on the held-out servers (or, while none is held out, on the fifth and sixth draws)', () => {
+    const figures = score(heldOut.length > 0 ? heldOut : corpus.filter((s) => read.includes(s.name)));
     console.log(describeFigures('held-out', figures));
     const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
     expect(high.found).toBeGreaterThan(0);

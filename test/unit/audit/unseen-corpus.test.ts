@@ -21,10 +21,11 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are the last draw labelled blind; each draw moves to training once read. The fifth was
-    // read (the fifteenth session): none is held out until the next draw. A draw holds three ecosystems.
+    // The held-out servers are the last draw labelled blind; each draw moves to training once read. The fifth and the
+    // sixth were read: none is held out until the next draw. A draw holds three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     expect(FIFTH_DRAW.every((name) => corpus.some((s) => s.name === name))).toBe(true);
+    expect(SIXTH_DRAW.every((name) => corpus.some((s) => s.name === name))).toBe(true);
   });
 
   it('holds none of the servers kept for checking the audit from outside', () => {
@@ -66,7 +67,7 @@ describe('suggestions on the unseen corpus', () => {
 
 describe('figures on the held-out servers', () => {
   const figures = score(heldOut);
-  // The sixth draw, labelled blind (HELD_OUT_FLOOR); none while every draw has been read.
+  // The next draw, labelled blind (HELD_OUT_FLOOR: the last blind figures); none while every draw has been read.
   it.skipIf(heldOut.length === 0)(
     'prints recall and precision, overall and per confidence level',
     () => {
@@ -102,6 +103,18 @@ describe('figures on the fifth draw', () => {
   }, 300_000);
 });
 
+describe('figures on the sixth draw', () => {
+  // Its blind figures (SIXTH_DRAW_FLOOR) stay a floor now that it is read and in training: the rules may not lose on it.
+  it('scores at least what it scored blind', () => {
+    const figures = score(corpus.filter((s) => SIXTH_DRAW.includes(s.name)));
+    console.log(describeFigures('sixth draw (read)', figures));
+    const high = figures.byConfidence.high ?? { found: 0, correct: 0 };
+    expect(ratio(figures.correct, figures.found)).toBeGreaterThanOrEqual(SIXTH_DRAW_FLOOR.precision);
+    expect(ratio(figures.recalled, figures.mustFind)).toBeGreaterThanOrEqual(SIXTH_DRAW_FLOOR.recall);
+    expect(ratio(high.correct, high.found)).toBeGreaterThanOrEqual(SIXTH_DRAW_FLOOR.high);
+  }, 300_000);
+});
+
 describe('figures on the training servers', () => {
   it('keep what the rules were tuned to', () => {
     const figures = score(training);
@@ -120,6 +133,11 @@ const FIFTH_DRAW = ['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing'
 const FIFTH_DRAW_FLOOR = { precision: 0.81, recall: 0.65, high: 1 };
 // The sixth held-out draw (todoist, railway: zod; aws-iam: pydantic; podman: Go; 101 tools), labelled blind before
 // the audit was run on it, its unlabelled findings then classified: 0.72 (36/50), 0.63 (22/35), high 1.00 (8/8).
-const HELD_OUT_FLOOR = { precision: 0.72, recall: 0.62, high: 1 };
-// Training (35 servers, 729 tools, the fifth draw with them): 0.90 (579/646), 0.92 (358/389), high 1.00 (152/152).
-const TRAINING_FLOOR = { precision: 0.89, recall: 0.92, high: 1 };
+// Read since (its misses ruled on, so training now): 0.78 (42/54), 0.80 (28/35), high 1.00 (11/11), not blind.
+const SIXTH_DRAW = ['todoist', 'railway', 'aws-iam', 'podman'];
+const SIXTH_DRAW_FLOOR = { precision: 0.72, recall: 0.62, high: 1 };
+// The next held-out draw's floor: the last blind figures (the sixth draw's) until it has its own.
+const HELD_OUT_FLOOR = SIXTH_DRAW_FLOOR;
+// Training (39 servers, 830 tools, the fifth and sixth draws with them): 0.89 (624/703), 0.92 (388/424), high 1.00
+// (164/164).
+const TRAINING_FLOOR = { precision: 0.88, recall: 0.91, high: 1 };
