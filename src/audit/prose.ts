@@ -373,7 +373,8 @@ export const RULES: readonly Rule[] = [
     name: 'read-only',
     examples: { yes: ['This field is read-only.', 'Immutable (read-only).'], no: ['Open the file in read-only mode.'] },
     matches: re(
-      String.raw`\b(?:is|are)\s+read[- ]?only\b(?!\s+(?:operations?|actions?|tools?|calls?|requests?|mode|access))|^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
+      String.raw`\b(?:is|are)\s+read[- ]?only\b(?!\s+(?:operations?|actions?|tools?|calls?|requests?|mode|access))|` +
+        String.raw`^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
         String.raw`(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|` +
         String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
         String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
@@ -726,7 +727,8 @@ export const RULES: readonly Rule[] = [
     // Single characters after "none of" / "must not contain", separated by spaces: a class the value avoids.
     // Or by commas, with "or"/"and" before the last: "Cannot contain <, >, $, |, or `".
     matches: re(
-      String.raw`\b(?:none\s+of|must\s+not\s+contain|cannot\s+contain|without)\s+((?:[^\w\s],?\s+(?:(?:or|and)\s+)?){2,}[^\w\s])(?=\.?\s*$|\.?\s)`,
+      String.raw`\b(?:none\s+of|must\s+not\s+contain|cannot\s+contain|without)\s+` +
+        String.raw`((?:[^\w\s],?\s+(?:(?:or|and)\s+)?){2,}[^\w\s])(?=\.?\s*$|\.?\s)`,
     ),
     yields: (m) => {
       const chars = (m[1] ?? '')
