@@ -604,7 +604,6 @@ const LIST_START = String.raw`${TOKEN_START}(?<![A-Za-z_][\w.-]*?[\x60"']?\s*,\s
 
 const NAME_LIST = String.raw`${LIST_START}(?:${NAME}\s*,\s*)*${NAME}\s+and\s+${NAME}`;
 
-/** "`start` and `end` must be provided together", "are required together". */
 /**
  * "At least one filter must be provided", "at least one field is required", "Provide at least one search
  * criterion": at least one of the optional parameters, none named ("at least one of X or Y" names them).
@@ -614,6 +613,7 @@ const AT_LEAST_ONE_UNNAMED =
 /** Paging and result-size parameters: no filter or field a caller means by "at least one". */
 const PAGING = /^(?:limit|cursor|page|offset|per_?page|page_?size|page_?token|next_?token|max_?results|after|before)$/i;
 
+/** "`start` and `end` must be provided together", "are required together". */
 const TOGETHER = new RegExp(
   String.raw`(${NAME_LIST})\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?` +
     String.raw`(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|` +
