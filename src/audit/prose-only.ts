@@ -10,7 +10,7 @@ import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate }
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
-import { singular, templateShape } from './prose.js';
+import { PLACEHOLDER_LAYOUT, singular, templateShape } from './prose.js';
 import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
 import type { SchemaFix } from './types.js';
 
@@ -644,8 +644,6 @@ function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
 
 /** Upper-case words that stand for a value in a template (`user:ID`); others (`GHSA`) are literal. */
 const PLACEHOLDER_WORDS = /^(?:ID|IDS|NAME|NUMBER|NUM|OWNER|REPO|ORG|KEY|SLUG|USER|TEAM|VALUE|TOKEN|HASH|SHA|UUID|LOGIN|EMAIL)$/;
-
-const PLACEHOLDER_LAYOUT = /^(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+$/;
 
 /** A `pattern` for the templates the prose shows: `GHSA-xxxx-xxxx-xxxx`, `user:ID` or `team:ID`, `HH:MM`. */
 export function templatePattern(templates: readonly string[]): string | undefined {

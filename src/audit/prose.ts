@@ -20,11 +20,6 @@ import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.
 // ---------------------------------------------------------------------------------------------------------------
 // The rules table
 
-/**
- * One prose rule, as data: what it matches, what must hold around the match (named guards from {@link GUARDS}),
- * the candidate constraint it yields (whose keyword is the suggested home), and its own test table: sentences it
- * must read as a constraint (`yes`) and sentences it must not (`no`), run by test/unit/audit/rules.test.ts.
- */
 /** A word joined by hyphens or underscores (`create-job`, `get_table`): a value, not a word of prose. */
 const IDENTIFIER = String.raw`[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+`;
 const IS_IDENTIFIER = new RegExp(`^${IDENTIFIER}$`);
@@ -44,6 +39,11 @@ function classChars(words: string): string {
   return '\\-';
 }
 
+/**
+ * One prose rule, as data: what it matches, what must hold around the match (named guards from {@link GUARDS}),
+ * the candidate constraint it yields (whose keyword is the suggested home), and its own test table: sentences it
+ * must read as a constraint (`yes`) and sentences it must not (`no`), run by test/unit/audit/rules.test.ts.
+ */
 export interface Rule {
   readonly name: string;
   readonly examples: { readonly yes: readonly string[]; readonly no: readonly string[] };
@@ -839,7 +839,7 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** A layout made only of bracketed placeholders and the literal separators between them: `<key>=<value>`, `{a}:{b}`. */
-const PLACEHOLDERS = /^(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+$/;
+export const PLACEHOLDER_LAYOUT = /^(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+$/;
 
 /** The template is all the sentence says of the layout: what follows it ends the clause. */
 const ENDS_CLAUSE = /^(?:[\x60'"]?\s*(?:[.;,)]|$)|[\x60'"]\s+[a-z])/;
@@ -848,7 +848,7 @@ const ENDS_CLAUSE = /^(?:[\x60'"]?\s*(?:[.;,)]|$)|[\x60'"]\s+[a-z])/;
 function placeholderTemplate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
   const quoted = /^([\x60'"])([^\x60'"\s]{3,120})\1/.exec(sentence.slice(m.index));
   const text = quoted?.[2];
-  if (quoted === null || text === undefined || !PLACEHOLDERS.test(text)) return [];
+  if (quoted === null || text === undefined || !PLACEHOLDER_LAYOUT.test(text)) return [];
   if (!examplesFit(sentence, [text])) return [];
   const end = m.index + quoted[0].length;
   return [
@@ -867,11 +867,11 @@ function placeholderTemplate(m: RegExpExecArray, sentence: string): FormatCandid
 
 /** The values the sentence shows after "e.g." or "example:" all fit the layout of the templates. */
 function examplesFit(sentence: string, templates: readonly string[]): boolean {
-  if (!templates.some((t) => PLACEHOLDERS.test(t))) return true;
+  if (!templates.some((t) => PLACEHOLDER_LAYOUT.test(t))) return true;
   const shown = /\b(?:e\.g\.|for\s+example|examples?)\s*[:,]?\s*[\x60'"]?([^\s\x60'",;]+)/i.exec(sentence);
   const example = shown?.[1]?.replace(/[.)]+$/, '');
   if (example === undefined) return true;
-  return templates.some((t) => PLACEHOLDERS.test(t) && new RegExp(templateShape(t)).test(example));
+  return templates.some((t) => PLACEHOLDER_LAYOUT.test(t) && new RegExp(templateShape(t)).test(example));
 }
 
 /** The regular expression a placeholder layout stands for: each placeholder a run of characters up to the next separator. */
@@ -900,9 +900,9 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
     if (t === null) break;
     const text = t[1] ?? t[2] ?? t[3] ?? t[4] ?? t[0];
     // A layout of placeholders only counts when it is the whole format: nothing more said of it in the clause.
-    if (PLACEHOLDERS.test(text) && !ENDS_CLAUSE.test(sentence.slice(at + t[0].length))) return [];
+    if (PLACEHOLDER_LAYOUT.test(text) && !ENDS_CLAUSE.test(sentence.slice(at + t[0].length))) return [];
     // A template has a placeholder or a fixed prefix with a separator ("user:ID", "GHSA-xxxx"), not a plain word.
-    if (!PLACEHOLDERS.test(text) && (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text))) return [];
+    if (!PLACEHOLDER_LAYOUT.test(text) && (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text))) return [];
     templates.push(text);
     at += t[0].length;
     const or = /^\s*(?:,\s*)?(?:or|,)\s*/.exec(sentence.slice(at));
