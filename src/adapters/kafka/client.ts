@@ -45,8 +45,9 @@ export function createKafka(config: KafkaConnectionOptions, logger: Logger): Kaf
       const fields = redact(extra);
       switch (entry.level) {
         case KafkaLogLevel.ERROR:
-          // A protocol answer kafkajs retries (a coordinator loading or moving, a leader election) is not a failure.
-          if (isRetriedState(fields.error) || isRetriedState(message)) log.debug(fields, message);
+          // A protocol answer kafkajs retries (a coordinator loading or moving, a leader election) is not a failure;
+          // its own lines on a consumer crash repeat the one the worker logs from the crash event (kafkajs.ts).
+          if (isRetriedState(fields.error) || isRetriedState(message) || CRASH_LINES.test(message)) log.debug(fields, message);
           else log.error(fields, message);
           break;
         case KafkaLogLevel.WARN:
@@ -88,6 +89,9 @@ const RETRIED_STATES = [
   'Failed to connect to broker, reconnecting',
   'Failed to connect to seed broker, trying another broker from the list: Request is not valid given the current SASL state',
 ];
+
+/** kafkajs's "Crash: KafkaJSNoBrokerAvailableError: ..." and "Restarting the consumer in 300ms". */
+const CRASH_LINES = /^(?:Crash: |Restarting the consumer in \d+ms$)/;
 
 export function isRetriedState(error: unknown): boolean {
   return typeof error === 'string' && RETRIED_STATES.some((state) => error.startsWith(state));

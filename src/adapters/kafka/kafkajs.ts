@@ -83,7 +83,10 @@ export class KafkajsStream implements KafkaStream {
     this.#consumer.on(this.#consumer.events.CRASH, (event) => {
       const { error, restart } = event.payload;
       this.#joined = false;
-      this.#log.error({ err: describeError(error), restart }, 'consumer crashed');
+      // A crash kafkajs restarts from by itself (no broker reachable while a sign-in is refused, say) is a warning;
+      // one it gives up on stops the worker.
+      if (restart) this.#log.warn({ err: describeError(error), restart }, 'consumer crashed');
+      else this.#log.error({ err: describeError(error), restart }, 'consumer crashed');
       if (!restart && !this.#stopping) this.#handler?.fatal(error, error.message);
     });
     // A fetch that brings a partition only markers or aborted records reaches no eachBatch: kafkajs moves past them
