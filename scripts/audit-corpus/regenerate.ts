@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESERVED } from './score.js';
 
@@ -21,7 +21,10 @@ type Ecosystem = 'zod' | 'pydantic' | 'go' | 'json';
 interface Server {
   readonly repository: string;
   readonly path: string;
-  /** npm or PyPI package, or a Go command built from the Go module proxy (`module/cmd/name@version`). */
+  /**
+   * npm or PyPI package, or a Go command built from the Go module proxy (`module/cmd/name@version`); after the
+   * package, separated by spaces, the pins its own ranges no longer resolve to a working set without.
+   */
   readonly install: { readonly npm: string } | { readonly pypi: string } | { readonly go: string };
   /** The command, relative to the install folder. */
   readonly command: readonly string[];
@@ -483,6 +486,79 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
     split: 'training',
   },
+  // The seventh draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  hubspot: {
+    repository: 'HubSpot/mcp-server',
+    path: 'dist/tools',
+    install: { npm: '@hubspot/mcp-server@0.4.0' },
+    command: npmBin('mcp-hubspot'),
+    env: { HOME: '{WORKDIR}/home', PRIVATE_APP_ACCESS_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
+    split: 'held-out',
+  },
+  brightdata: {
+    repository: 'brightdata/brightdata-mcp',
+    path: 'server.js',
+    install: { npm: '@brightdata/mcp@2.11.3' },
+    // Its default tool set: PRO_MODE adds 69 per-site scrapers that share one description and would weigh the draw.
+    command: npmBin('mcp'),
+    env: { HOME: '{WORKDIR}/home', API_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: 'fastmcp 3.35.0 on @modelcontextprotocol/sdk 1.21.2 (zod 3.25.76)',
+    split: 'held-out',
+  },
+  pinecone: {
+    repository: 'pinecone-io/pinecone-mcp',
+    path: 'src/tools',
+    install: { npm: '@pinecone-database/mcp@0.3.0' },
+    command: npmBin('pinecone-mcp'),
+    env: { HOME: '{WORKDIR}/home', PINECONE_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  'flux159-kubernetes': {
+    repository: 'Flux159/mcp-server-kubernetes',
+    path: 'src/tools',
+    install: { npm: 'mcp-server-kubernetes@4.1.7' },
+    command: npmBin('mcp-server-kubernetes'),
+    env: { KUBECONFIG: '{WORKDIR}/kubeconfig', HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.26.0 (zod 3.25.76, zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  chroma: {
+    repository: 'chroma-core/chroma-mcp',
+    path: 'src/chroma_mcp/server.py',
+    // chroma-mcp pins mcp 1.6.0, which imports a pydantic internal that pydantic 2.12 removed.
+    install: { pypi: 'chroma-mcp==0.2.6 pydantic==2.11.10' },
+    command: ['bin/chroma-mcp', '--client-type', 'ephemeral'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.6.0 FastMCP (pydantic 2.11.10)',
+    split: 'held-out',
+  },
+  'tree-sitter': {
+    repository: 'wrale/mcp-server-tree-sitter',
+    path: 'src/mcp_server_tree_sitter/tools',
+    // It imports FastMCP, which mcp 2 renamed.
+    install: { pypi: 'mcp-server-tree-sitter==0.7.0 mcp<2' },
+    command: ['bin/mcp-server-tree-sitter'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  'mark3labs-filesystem': {
+    repository: 'mark3labs/mcp-filesystem-server',
+    path: 'filesystemserver',
+    install: { go: 'github.com/mark3labs/mcp-filesystem-server@v0.11.1' },
+    command: ['bin/mcp-filesystem-server', '{WORKDIR}/home'],
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.32.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
@@ -493,13 +569,19 @@ function install(workdir: string, name: string, server: Server): string {
   if ('npm' in server.install) {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private": true}\n');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', server.install.npm], { cwd: dir, stdio: 'inherit' });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', ...server.install.npm.split(' ')], { cwd: dir, stdio: 'inherit' });
   } else if ('go' in server.install) {
-    mkdirSync(dir, { recursive: true });
-    execFileSync('go', ['install', server.install.go], { cwd: dir, stdio: 'inherit', env: { ...process.env, GOBIN: join(dir, 'bin') } });
+    // `go install module@version` also asks for the module's version list (to warn of deprecation), which a proxy may
+    // refuse while serving the version itself; a throwaway module that requires the version builds the same binary.
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    const spec = server.install.go;
+    const command = spec.slice(0, spec.lastIndexOf('@'));
+    if (!existsSync(join(dir, 'go.mod'))) execFileSync('go', ['mod', 'init', 'corpus'], { cwd: dir, stdio: 'inherit' });
+    execFileSync('go', ['get', spec], { cwd: dir, stdio: 'inherit' });
+    execFileSync('go', ['build', '-o', join(dir, 'bin', basename(command)), command], { cwd: dir, stdio: 'inherit' });
   } else {
     if (!existsSync(join(dir, 'bin', 'pip'))) execFileSync('python3', ['-m', 'venv', dir], { stdio: 'inherit' });
-    execFileSync(join(dir, 'bin', 'pip'), ['install', '-q', server.install.pypi], { stdio: 'inherit' });
+    execFileSync(join(dir, 'bin', 'pip'), ['install', '-q', ...server.install.pypi.split(' ')], { stdio: 'inherit' });
   }
   return dir;
 }
