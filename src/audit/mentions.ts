@@ -339,12 +339,20 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
       const suffix = sentence.slice(candidate.end);
       // "Must include a 'type' field": a requirement on the value's contents, not on the parameter.
       if (/^\s+(?:an?\s+|the\s+)?[`"']?[\w-]+[`"']?\s+(?:field|property|key|attribute|entry|column|member)s?\b/i.test(suffix)) return true;
+      // "Must include instance groups or ..." of an object: its contents, which its own keywords describe.
+      if (/\b(?:include|contain)$/i.test(candidate.phrase) && isObjectNode(node)) return true;
       return others.some((other) => new RegExp(`^\\s+(?:the\\s+)?[\`"']${escapeRegExp(other.parameter)}[\`"']`, 'i').test(suffix));
     }
     return quotedBefore;
   }
   if (conditionalClause(sentence, candidate.start)) return true;
   return quotedBefore;
+}
+
+/** An object, or an object or null, and nothing else: a parameter whose description speaks of its keys. */
+function isObjectNode(node: AuditNode): boolean {
+  const types = node.view.types;
+  return types !== undefined && types.has('object') && [...types].every((t) => t === 'object' || t === 'null');
 }
 
 export function namesParameters(values: readonly string[], topLevel: readonly AuditNode[]): boolean {

@@ -27,7 +27,10 @@ const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveL
 export function boundTarget(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
   const target = boundTargetOf(node, candidate);
   // "Latitude between -90 and 90" on a string or list: a negative number is no length or count.
-  return target !== undefined && target.family !== 'number' && candidate.value < 0 ? undefined : target;
+  if (target !== undefined && target.family !== 'number' && candidate.value < 0) return undefined;
+  // "a message with 0 or more replies": no length or count is below 0, so an inclusive 0 says nothing.
+  if (target?.family !== 'number' && candidate.side === 'lower' && candidate.value === 0 && !candidate.exclusive) return undefined;
+  return target;
 }
 
 function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {

@@ -167,7 +167,9 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
   // the current user", "defaults to open issues only") or a word that names no value: the prose describes a
   // default the schema cannot state.
   const single = /^(?:[.,;:)!?]|\s*\(|\s*$|\s+(?:and|or|but|if|when|unless|which|so)\b)/.test(after) || word.punctuation !== '';
-  if (!single || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower))
+  // "Defaults to AWS_REGION or us-east-1": the first that is set, a fallback chain no one `default` states.
+  const fallback = /^\s+or\s+(?!(?:the|a|an)\b)[\w.:/-]+\s*(?:[.,;)]|$)/i.test(after);
+  if (!single || fallback || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower))
     return [{ ...base, end, phrase, literal: undefined, comparable: false }];
   return [{ ...base, end, phrase, literal: token, comparable: true }];
 }
@@ -318,12 +320,17 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
   return { values, quoted, end: at, separators };
 }
 
+/** A verb of holding right before "one of": the list names what the value contains (a key, a member). */
+const HOLDS_BEFORE = /\b(?:include|includes|contain|contains|have|has|hold|holds)\s+(?:exactly\s+|at\s+least\s+)?$/i;
+
 export function enumCandidate(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const trigger = m[0].toLowerCase();
   const list = parseValueList(sentence, m.index + m[0].length);
   if (list === undefined) return [];
   if (/^either/.test(trigger) && !list.separators.includes('or')) return [];
   if (/^(?:must|only|accept)/.test(trigger) && !list.quoted) return [];
+  // "Must include one of GrokClassifier, ... or CsvClassifier": what the value holds, not what it is.
+  if (/^one/.test(trigger) && HOLDS_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) return [];
   return [
     {
       kind: 'enum',

@@ -644,7 +644,12 @@ export const RULES: readonly Rule[] = [
     name: 'always-provide',
     examples: {
       yes: ['Always provide the namespace.', "Requires 'name' and 'url'."],
-      no: ['You must provide the full absolute path.', 'Image mode, which requires `markerPopup`.'],
+      no: [
+        'You must provide the full absolute path.',
+        'Image mode, which requires `markerPopup`.',
+        'Always include a limit in the query (| limit 50).',
+        'You must include the token in your request headers.',
+      ],
     },
     matches: re(
       String.raw`\b(?:always|must(?:\s+always)?)\s+(?:provide|include|pass|send|specify|supply|set|give)\b|` +
@@ -781,9 +786,12 @@ export const RULES: readonly Rule[] = [
         "Duration: '30m', '2h'.",
         'Starting point (commit/branch) for new branch creation.',
         'Example without arguments: `a` or `b`.',
+        'Query like: SELECT * FROM SCHEMA("AWS/EC2", "InstanceType").',
+        'Calls render(a|b) first.',
       ],
     },
-    matches: re(String.raw`:[ \t]*(?=['"\x60“])|\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)|\((?=[ \t]*['"\x60“])`),
+    // A parenthesis right after a word ("SCHEMA("AWS/EC2", "InstanceType")") holds a call's arguments, not a gloss.
+    matches: re(String.raw`:[ \t]*(?=['"\x60“])|(?<!\w)\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)|(?<!\w)\((?=[ \t]*['"\x60“])`),
     yields: (m, s) => labelledValues(m, s),
   },
   // ---- a bare list under a label whose default is one of them: "Resource type: cpu, memory, network (default: cpu)"
@@ -828,7 +836,12 @@ export const RULES: readonly Rule[] = [
     name: 'one-of',
     examples: {
       yes: ['One of `a`, `b` or `c`.', 'Either asc or desc.', 'Allowed values: x, y.'],
-      no: ["One of the user's accounts.", 'One of low, medium or high priority tasks.'],
+      no: [
+        "One of the user's accounts.",
+        'One of low, medium or high priority tasks.',
+        'Must include one of GrokClassifier, XMLClassifier, JsonClassifier, or CsvClassifier.',
+        'Each entry contains one of `id` or `name`.',
+      ],
     },
     matches: re(
       String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|` +
@@ -1124,8 +1137,14 @@ export function requiredCandidate(m: RegExpExecArray, sentence: string, subject:
   if (subject === 'after' && /\b(?:which|that)\s+(?:also\s+|then\s+)?$/i.test(textBefore(sentence, start))) return [];
   // "must provide the full absolute path to ...": a requirement on the value's form, not on its presence.
   if (subject === 'after' && /^\s*(?:the\s+|an?\s+)?(?:full|complete|absolute|exact|valid|correct)\b/i.test(sentence.slice(end))) return [];
+  // "Always include a limit in the query": what another value must contain, not a parameter to send.
+  if (subject === 'after' && /include$/i.test(m[0]) && INCLUDED_IN.test(sentence.slice(end))) return [];
   return [{ kind: 'required', subject, start, end, phrase: m[0].trim(), rule: subject === 'after' ? 'always-provide' : 'is-required' }];
 }
+
+/** "a limit in the query", "the token in your request headers": a thing put inside another value; "in the request" is the call. */
+const INCLUDED_IN =
+  /^\s+(?:(?:an?|the|your|its)\s+)?[\w-]+(?:\s+[\w-]+)?\s+in\s+(?:the|your|its|each|every|a|an)\s+(?!(?:request|call|arguments?|input|parameters?)\s*(?:[.,;)]|$))/i;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Extraction
@@ -1200,7 +1219,8 @@ export const CONDITIONAL_ON_VALUE = new RegExp(
   'i',
 );
 
-const GLUED_UNIT = /^(px|pt|dpi|ms|kb|mb|gb|%)(?![A-Za-z])/i;
+// "Max 24h", "up to 30s": a time glued to its number is a measure too (`m` is read as a million by NUM).
+const GLUED_UNIT = /^(px|pt|dpi|ms|kb|mb|gb|%|h|hrs?|s|secs?|mins?)(?![A-Za-z])/i;
 
 /**
  * A time the sentence also allows in other forms ("Supports RFC3339, relative (now-1h), or Unix ms"): no one

@@ -56,6 +56,7 @@ describe('bounds', () => {
     ['Ticker symbol, 1 to 5 uppercase letters.', ['lower=1 letters', 'upper=5 letters']],
     ['Max length 64.', ['upper=64 characters']],
     ['Exactly 3 characters.', ['exactLength=3']],
+    ['Duration, max 24h.', ['upper=24 h']],
   ])('%s', (sentence, expected) => {
     expect(kinds(sentence)).toEqual(expected);
   });
@@ -154,6 +155,7 @@ describe('values, formats, defaults, read-only', () => {
     ['Channel name; defaults to #general.', 'default:"#general"'],
     ['Defaults to the current user.', 'default:(dynamic)'],
     ['Defaults to open issues only.', 'default:(dynamic)'],
+    ['Region; defaults to AWS_REGION or us-east-1.', 'default:(dynamic)'],
   ])('default in %s', (sentence, expected) => {
     expect(kinds(sentence)).toEqual([expected]);
   });
