@@ -22,10 +22,9 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are the last draw labelled blind; each draw moves to training once read. The fifth and the
-    // sixth were read: none is held out until the next draw. A draw holds three ecosystems.
+    // sixth were read; the seventh is held out. A draw holds three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
-    expect(FIFTH_DRAW.every((name) => corpus.some((s) => s.name === name))).toBe(true);
-    expect(SIXTH_DRAW.every((name) => corpus.some((s) => s.name === name))).toBe(true);
+    for (const draw of [FIFTH_DRAW, SIXTH_DRAW, SEVENTH_DRAW]) expect(draw.every((name) => corpus.some((s) => s.name === name))).toBe(true);
   });
 
   it('holds none of the servers kept for checking the audit from outside', () => {
@@ -67,7 +66,7 @@ describe('suggestions on the unseen corpus', () => {
 
 describe('figures on the held-out servers', () => {
   const figures = score(heldOut);
-  // The next draw, labelled blind (HELD_OUT_FLOOR: the last blind figures); none while every draw has been read.
+  // The last draw, labelled blind (HELD_OUT_FLOOR: its blind figures); none while every draw has been read.
   it.skipIf(heldOut.length === 0)(
     'prints recall and precision, overall and per confidence level',
     () => {
@@ -112,9 +111,12 @@ const FIFTH_DRAW_FLOOR = { precision: 0.81, recall: 0.65, high: 1 };
 // Read since (its misses ruled on, so training now): 0.78 (42/54), 0.80 (28/35), high 1.00 (11/11), not blind.
 const SIXTH_DRAW = ['todoist', 'railway', 'aws-iam', 'podman'];
 const SIXTH_DRAW_FLOOR = { precision: 0.72, recall: 0.62, high: 1 };
-// The next held-out draw's floor: the last blind figures (the sixth draw's) until it has its own.
-const HELD_OUT_FLOOR = SIXTH_DRAW_FLOOR;
-// Training (39 servers, 830 tools, the fifth and sixth draws with them): 0.89 (624/703), 0.92 (388/424), high 1.00
+// The seventh held-out draw (hubspot, brightdata, pinecone, flux159-kubernetes: zod; chroma, tree-sitter: pydantic;
+// mark3labs-filesystem: Go; 111 tools), labelled blind before the audit was run on it (every finding it made had a
+// label): 0.69 (35/51), 0.67 (34/51), high 1.00 (3/3).
+const SEVENTH_DRAW = ['hubspot', 'brightdata', 'pinecone', 'flux159-kubernetes', 'chroma', 'tree-sitter', 'mark3labs-filesystem'];
+const HELD_OUT_FLOOR = { precision: 0.68, recall: 0.66, high: 1 };
+// Training (39 servers, 830 tools, the fifth and sixth draws with them): 0.90 (623/691), 0.92 (388/424), high 1.00
 // (164/164).
 const TRAINING_FLOOR = { precision: 0.88, recall: 0.91, high: 1 };
 
