@@ -486,7 +486,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
     split: 'training',
   },
-  // The seventh draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The seventh draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
   hubspot: {
     repository: 'HubSpot/mcp-server',
     path: 'dist/tools',
@@ -495,7 +495,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', PRIVATE_APP_ACCESS_TOKEN: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
-    split: 'held-out',
+    split: 'training',
   },
   brightdata: {
     repository: 'brightdata/brightdata-mcp',
@@ -506,7 +506,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', API_TOKEN: 'placeholder' },
     ecosystem: 'zod',
     library: 'fastmcp 3.35.0 on @modelcontextprotocol/sdk 1.21.2 (zod 3.25.76)',
-    split: 'held-out',
+    split: 'training',
   },
   pinecone: {
     repository: 'pinecone-io/pinecone-mcp',
@@ -516,7 +516,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', PINECONE_API_KEY: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
-    split: 'held-out',
+    split: 'training',
   },
   'flux159-kubernetes': {
     repository: 'Flux159/mcp-server-kubernetes',
@@ -526,7 +526,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { KUBECONFIG: '{WORKDIR}/kubeconfig', HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.26.0 (zod 3.25.76, zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   chroma: {
     repository: 'chroma-core/chroma-mcp',
@@ -537,7 +537,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 1.6.0 FastMCP (pydantic 2.11.10)',
-    split: 'held-out',
+    split: 'training',
   },
   'tree-sitter': {
     repository: 'wrale/mcp-server-tree-sitter',
@@ -548,7 +548,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   'mark3labs-filesystem': {
     repository: 'mark3labs/mcp-filesystem-server',
@@ -557,7 +557,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     command: ['bin/mcp-filesystem-server', '{WORKDIR}/home'],
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.32.0',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

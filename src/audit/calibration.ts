@@ -48,6 +48,7 @@ export const HIGH_KINDS: ReadonlySet<string> = new Set([
   'prose-only:group',
   'prose-only:pattern',
   'prose-only:count-bound',
+  'prose-only:default',
 ]);
 
 /** `finding` with its confidence as calibrated: a proposed `high` of a kind that did not earn it is `medium`. */

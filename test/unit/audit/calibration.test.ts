@@ -17,12 +17,15 @@ describe('calibration of high', () => {
     expect(earnedHigh(kinds).sort()).toEqual([...HIGH_KINDS].sort());
   }, 300_000);
 
-  // 1.00 (4/4) on the first held-out draw; 0.60 (3/5) on the third, 0.67 (10/15) on the fourth and 1.00 (45/45) on
-  // the fifth and 1.00 (8/8) on the sixth, labelled blind (the goal is 0.9: docs/audit.md). While none is held
-  // out, the fifth and sixth draws' servers (both read) keep the floor of their blind figures.
+  // 1.00 (4/4) on the first held-out draw; 0.60 (3/5) on the third, 0.67 (10/15) on the fourth, 1.00 (45/45) on
+  // the fifth, 1.00 (8/8) on the sixth and 1.00 (3/3) on the seventh, labelled blind (the goal is 0.9:
+  // docs/audit.md). While none is held out, the last three draws' servers (all read) keep it.
   const heldOut = corpus.filter((s) => s.split === 'held-out');
-  const read = ['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack', 'todoist', 'railway', 'aws-iam', 'podman'];
-  it('makes high at least 0.9 precise on the held-out servers (or, while none is held out, on the fifth and sixth draws)', () => {
+  const read = [
+    ...['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack', 'todoist', 'railway', 'aws-iam', 'podman'],
+    ...['hubspot', 'brightdata', 'pinecone', 'flux159-kubernetes', 'chroma', 'tree-sitter', 'mark3labs-filesystem'],
+  ];
+  it('makes high at least 0.9 precise on the held-out servers (or, while none is held out, on the last three draws)', () => {
     const figures = score(heldOut.length > 0 ? heldOut : corpus.filter((s) => read.includes(s.name)));
     console.log(describeFigures('held-out', figures));
     const high = figures.byConfidence.high ?? { found: 0, correct: 0 };

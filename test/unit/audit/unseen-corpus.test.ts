@@ -22,7 +22,7 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are the last draw labelled blind; each draw moves to training once read. The fifth and the
-    // sixth were read; the seventh is held out. A draw holds three ecosystems.
+    // sixth and the seventh were read: none is held out until the next draw. A draw holds three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [FIFTH_DRAW, SIXTH_DRAW, SEVENTH_DRAW]) expect(draw.every((name) => corpus.some((s) => s.name === name))).toBe(true);
   });
@@ -113,17 +113,19 @@ const SIXTH_DRAW = ['todoist', 'railway', 'aws-iam', 'podman'];
 const SIXTH_DRAW_FLOOR = { precision: 0.72, recall: 0.62, high: 1 };
 // The seventh held-out draw (hubspot, brightdata, pinecone, flux159-kubernetes: zod; chroma, tree-sitter: pydantic;
 // mark3labs-filesystem: Go; 111 tools), labelled blind before the audit was run on it (every finding it made had a
-// label): 0.69 (35/51), 0.67 (34/51), high 1.00 (3/3).
+// label): 0.69 (35/51), 0.67 (34/51), high 1.00 (3/3). Read since.
 const SEVENTH_DRAW = ['hubspot', 'brightdata', 'pinecone', 'flux159-kubernetes', 'chroma', 'tree-sitter', 'mark3labs-filesystem'];
-const HELD_OUT_FLOOR = { precision: 0.68, recall: 0.66, high: 1 };
-// Training (39 servers, 830 tools, the fifth and sixth draws with them): 0.90 (623/691), 0.92 (388/424), high 1.00
-// (164/164).
-const TRAINING_FLOOR = { precision: 0.88, recall: 0.91, high: 1 };
+const SEVENTH_DRAW_FLOOR = { precision: 0.68, recall: 0.66, high: 1 };
+// The next held-out draw's floor: the last blind figures (the seventh draw's) until it has its own.
+const HELD_OUT_FLOOR = SEVENTH_DRAW_FLOOR;
+// Training (46 servers, 941 tools, every draw): 0.89 (658/742), 0.89 (422/475), high 1.00 (167/167).
+const TRAINING_FLOOR = { precision: 0.88, recall: 0.88, high: 1 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
   { draw: 'fifth', servers: FIFTH_DRAW, floor: FIFTH_DRAW_FLOOR },
   { draw: 'sixth', servers: SIXTH_DRAW, floor: SIXTH_DRAW_FLOOR },
+  { draw: 'seventh', servers: SEVENTH_DRAW, floor: SEVENTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));
