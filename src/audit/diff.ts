@@ -12,6 +12,7 @@
  * Pure: no I/O.
  */
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
+import { docstringSections } from './docstring.js';
 import { type Claim, FindingList } from './findings.js';
 import {
   attribute,
@@ -26,7 +27,7 @@ import {
 import { nullOffered, proseOnly } from './prose-only.js';
 import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
-import { auditNodes } from './schema-nav.js';
+import { type AuditNode, auditNodes } from './schema-nav.js';
 import { schemaOnly } from './schema-only.js';
 import type { Finding } from './types.js';
 
@@ -39,12 +40,17 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   const toolTexts = toolDescriptions(definition);
   const findings = new FindingList(tool);
 
-  // Attribution: own descriptions first, then the tool description's sentences that name a parameter.
+  // Attribution: own descriptions first (a docstring's entry for a parameter is its own text too), then the tool
+  // description's sentences that name a parameter.
   const claims: Claim[] = [];
   const mentioned = new Map<string, string[]>();
-  for (const node of nodes) {
-    if (node.view.description === undefined) continue;
-    for (const sentence of splitSentences(node.view.description)) {
+  const mention = (parameter: string, sentence: string): void => {
+    const list = mentioned.get(parameter) ?? [];
+    list.push(sentence);
+    mentioned.set(parameter, list);
+  };
+  const ownClaims = (node: AuditNode, description: string): void => {
+    for (const sentence of splitSentences(description)) {
       // "Returns the list": the output. "Return issues with a specific state (default: opened)": what setting it does.
       if (/^\s*returns\b/i.test(sentence.text)) continue;
       // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
@@ -55,19 +61,27 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         claims.push({ node, candidate, sentence: sentence.text, fromTool: false });
       }
     }
-  }
+  };
+  for (const node of nodes) if (node.view.description !== undefined) ownClaims(node, node.view.description);
   const matchers = mentionMatchers(topLevel);
-  for (const text of toolTexts) {
+  for (const whole of toolTexts) {
+    const sections = docstringSections(
+      whole,
+      topLevel.map((n) => n.parameter),
+    );
+    for (const entry of sections.entries) {
+      const node = topLevel.find((n) => n.parameter === entry.parameter);
+      if (node === undefined) continue;
+      ownClaims(node, entry.text);
+      mention(entry.parameter, entry.text);
+    }
+    const text = sections.rest;
     optionBlocks(text, rootView, nodes, findings, true);
     for (const sentence of splitSentences(text)) {
       // A sentence about what the tool returns ("Returns up to 50 issues") constrains no parameter.
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;
       const mentions = findMentions(sentence.text, matchers);
-      for (const mention of new Set(mentions.map((m) => m.parameter))) {
-        const list = mentioned.get(mention) ?? [];
-        list.push(sentence.text);
-        mentioned.set(mention, list);
-      }
+      for (const parameter of new Set(mentions.map((m) => m.parameter))) mention(parameter, sentence.text);
       const group = groupRule(sentence.text, topLevel, root, rootView, findings, true);
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;

@@ -1,0 +1,107 @@
+/**
+ * The parameter sections of a tool description written as a docstring: FastMCP and its kin publish a Python
+ * function's docstring as the tool description, so each parameter's prose sits under "Args:" (Google style),
+ * "Parameters" over a dashed line (numpy style) or after ":param name:" (Sphinx style), not in the parameter's
+ * own `description`. Each entry is read as that parameter's own text.
+ *
+ * Pure: no I/O. Line by line, so linear in the text.
+ */
+
+export interface DocstringEntry {
+  readonly parameter: string;
+  readonly text: string;
+}
+
+export interface DocstringSections {
+  readonly entries: readonly DocstringEntry[];
+  /** The description without the lines of the entries read: the sentences left to attribute by mention. */
+  readonly rest: string;
+}
+
+const GOOGLE_HEADER = /^(\s*)(?:args|arguments|parameters|params|keyword\s+args|keyword\s+arguments)\s*:\s*$/i;
+const NUMPY_HEADER = /^(\s*)(?:parameters|arguments|other\s+parameters)\s*$/i;
+const NUMPY_RULE = /^\s*-{3,}\s*$/;
+/** "name: text", "name (str, optional): text", "`name`: text", "- name: text" */
+const GOOGLE_ENTRY = /^(\s*)(?:[-*]\s+)?[`*]*([A-Za-z_]\w*)[`*]*\s*(?:\(([^()\n]{0,80})\))?\s*:(?:\s+(.*))?$/;
+/** "name : int, optional" */
+const NUMPY_ENTRY = /^(\s*)([A-Za-z_]\w*)\s*:\s*([^\n]*)$/;
+/** ":param name: text", ":param str name: text" */
+const SPHINX_ENTRY = /^\s*:param\s+(?:[\w[\], |]+\s+)?([A-Za-z_]\w*)\s*:(?:\s+(.*))?$/;
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/**
+ * The entries of `text`'s parameter sections whose names are in `parameters` (matched as written, else ignoring
+ * case). A type in parentheses or after " : " adds "(optional)" when it says so; the rest of it is no prose.
+ */
+export function docstringSections(text: string, parameters: readonly string[]): DocstringSections {
+  const byLower = new Map(parameters.map((p) => [p.toLowerCase(), p]));
+  const known = (name: string): string | undefined => (parameters.includes(name) ? name : byLower.get(name.toLowerCase()));
+  const lines = text.split('\n');
+  const taken = new Set<number>();
+  const entries: DocstringEntry[] = [];
+  const optionalIn = (type: string | undefined): string => (type !== undefined && /\boptional\b/i.test(type) ? ' (optional)' : '');
+
+  /** Continuation lines: blank, or indented past `indent`, until the next line that is neither. */
+  const continuation = (from: number, indent: number): number => {
+    let at = from;
+    while (at < lines.length) {
+      const line = lines[at] ?? '';
+      if (line.trim() !== '' && indentOf(line) <= indent) break;
+      at++;
+    }
+    return at;
+  };
+  const addEntry = (name: string, first: string, start: number, end: number): void => {
+    const parameter = known(name);
+    if (parameter === undefined) return;
+    const body = [first, ...lines.slice(start + 1, end).map((l) => l.trim())].filter((l) => l !== '').join(' ');
+    entries.push({ parameter, text: body });
+    for (let i = start; i < end; i++) taken.add(i);
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const sphinx = SPHINX_ENTRY.exec(line);
+    if (sphinx !== null) {
+      const end = continuation(i + 1, indentOf(line));
+      addEntry(sphinx[1] ?? '', sphinx[2] ?? '', i, end);
+      i = end - 1;
+      continue;
+    }
+    const google = GOOGLE_HEADER.exec(line);
+    const numpy = google === null && NUMPY_RULE.test(lines[i + 1] ?? '') ? NUMPY_HEADER.exec(line) : null;
+    const header = google ?? numpy;
+    if (header === null) continue;
+    const headerIndent = (header[1] ?? '').length;
+    const sectionEnd = (from: number): number => {
+      let at = from;
+      while (at < lines.length) {
+        const next = lines[at] ?? '';
+        if (next.trim() !== '' && indentOf(next) <= headerIndent && !(numpy !== null && NUMPY_ENTRY.test(next))) break;
+        if (numpy !== null && next.trim() !== '' && indentOf(next) <= headerIndent && NUMPY_RULE.test(lines[at + 1] ?? '')) break;
+        at++;
+      }
+      return at;
+    };
+    const start = numpy !== null ? i + 2 : i + 1;
+    const end = sectionEnd(start);
+    let entryIndent: number | undefined;
+    for (let j = start; j < end; j++) {
+      const entryLine = lines[j] ?? '';
+      if (entryLine.trim() === '') continue;
+      const indent = indentOf(entryLine);
+      entryIndent ??= indent;
+      if (indent !== entryIndent) continue;
+      const entry = numpy !== null ? NUMPY_ENTRY.exec(entryLine) : GOOGLE_ENTRY.exec(entryLine);
+      if (entry === null) continue;
+      const stop = Math.min(continuation(j + 1, indent), end);
+      const first = numpy !== null ? optionalIn(entry[3]).trim() : `${entry[4] ?? ''}${optionalIn(entry[3])}`;
+      addEntry(entry[2] ?? '', first, j, stop);
+      j = stop - 1;
+    }
+    i = end - 1;
+  }
+  const rest = lines.filter((_, i) => !taken.has(i)).join('\n');
+  return { entries, rest };
+}
