@@ -64,13 +64,11 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   };
   for (const node of nodes) if (node.view.description !== undefined) ownClaims(node, node.view.description);
   const matchers = mentionMatchers(topLevel);
+  const byParameter = new Map(topLevel.map((n) => [n.parameter, n]));
   for (const whole of toolTexts) {
-    const sections = docstringSections(
-      whole,
-      topLevel.map((n) => n.parameter),
-    );
+    const sections = docstringSections(whole, [...byParameter.keys()]);
     for (const entry of sections.entries) {
-      const node = topLevel.find((n) => n.parameter === entry.parameter);
+      const node = byParameter.get(entry.parameter);
       if (node === undefined) continue;
       ownClaims(node, entry.text);
       mention(entry.parameter, entry.text);

@@ -35,8 +35,9 @@ const indentOf = (line: string): number => line.length - line.trimStart().length
  * case). A type in parentheses or after " : " adds "(optional)" when it says so; the rest of it is no prose.
  */
 export function docstringSections(text: string, parameters: readonly string[]): DocstringSections {
+  const exact = new Set(parameters);
   const byLower = new Map(parameters.map((p) => [p.toLowerCase(), p]));
-  const known = (name: string): string | undefined => (parameters.includes(name) ? name : byLower.get(name.toLowerCase()));
+  const known = (name: string): string | undefined => (exact.has(name) ? name : byLower.get(name.toLowerCase()));
   const lines = text.split('\n');
   const taken = new Set<number>();
   const entries: DocstringEntry[] = [];
