@@ -559,6 +559,436 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.32.0',
     split: 'training',
   },
+  // The eighth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
+  'google-calendar': {
+    repository: 'nspady/google-calendar-mcp',
+    path: 'src/tools/registry.ts',
+    install: { npm: '@cocal/google-calendar-mcp@2.6.3' },
+    command: npmBin('google-calendar-mcp'),
+    // It refuses to start without an OAuth client file (a placeholder one); with no token it lists its tools all the same.
+    stubs: {
+      'gcp-oauth.keys.json':
+        '{"installed": {"client_id": "placeholder.apps.googleusercontent.com", "client_secret": "placeholder", "redirect_uris": ["http://127.0.0.1:1"]}}\n',
+    },
+    env: { HOME: '{WORKDIR}/home', GOOGLE_OAUTH_CREDENTIALS: '{WORKDIR}/google-calendar/gcp-oauth.keys.json' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'training',
+  },
+  'mobile-mcp': {
+    repository: 'mobile-next/mobile-mcp',
+    path: 'src/server.ts',
+    install: { npm: '@mobilenext/mobile-mcp@1.0.4' },
+    command: npmBin('mcp-server-mobile'),
+    env: { HOME: '{WORKDIR}/home', MOBILEMCP_DISABLE_TELEMETRY: '1' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.30.0 (zod 4.6.7)',
+    split: 'training',
+  },
+  elevenlabs: {
+    repository: 'elevenlabs/elevenlabs-mcp',
+    path: 'elevenlabs_mcp/server.py',
+    install: { pypi: 'elevenlabs-mcp==0.12.2' },
+    command: ['bin/elevenlabs-mcp'],
+    env: { ELEVENLABS_API_KEY: 'placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'training',
+  },
+  jupyter: {
+    repository: 'datalayer/jupyter-mcp-server',
+    path: 'jupyter_mcp_server/server.py',
+    install: { pypi: 'jupyter-mcp-server==2.2.4' },
+    // START_NEW_CODE_SANDBOX=false: by default it starts a kernel on the Jupyter server at start and waits on it.
+    command: ['bin/jupyter-mcp-server'],
+    env: { CODE_SANDBOX_URL: LOOPBACK, START_NEW_CODE_SANDBOX: 'false', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer, the renamed FastMCP (pydantic 2.14.4)',
+    split: 'training',
+  },
+  'k8s-helm': {
+    repository: 'reza-gholizade/k8s-mcp-server',
+    path: 'tools',
+    install: { go: 'github.com/reza-gholizade/k8s-mcp-server@v1.0.25' },
+    command: ['bin/k8s-mcp-server', '--mode', 'stdio'],
+    // A kubeconfig naming a loopback cluster: the server builds its clients from it and lists tools without calling it.
+    env: { KUBECONFIG: '{WORKDIR}/kubeconfig', HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.54.0',
+    split: 'training',
+  },
+  'flux-operator': {
+    repository: 'controlplaneio-fluxcd/flux-operator',
+    path: 'cmd/mcp/toolbox',
+    install: { go: 'github.com/controlplaneio-fluxcd/flux-operator/cmd/mcp@v0.58.1' },
+    command: ['bin/mcp', 'serve'],
+    env: { KUBECONFIG: '{WORKDIR}/kubeconfig', HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go)',
+    split: 'training',
+  },
+  // The ninth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
+  lara: {
+    repository: 'translated/lara-mcp',
+    path: 'src/mcp/tools',
+    install: { npm: '@translated/lara-mcp@1.0.6' },
+    command: npmBin('lara-mcp'),
+    env: { HOME: '{WORKDIR}/home', LARA_ACCESS_KEY_ID: 'placeholder', LARA_ACCESS_KEY_SECRET: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76, zod/v4 toJSONSchema)',
+    split: 'training',
+  },
+  browserstack: {
+    repository: 'browserstack/mcp-server',
+    path: 'src/tools',
+    install: { npm: '@browserstack/mcp-server@1.4.2' },
+    command: npmBin('browserstack-mcp-server'),
+    env: { HOME: '{WORKDIR}/home', BROWSERSTACK_USERNAME: 'placeholder', BROWSERSTACK_ACCESS_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'training',
+  },
+  zotero: {
+    repository: '54yyyu/zotero-mcp',
+    path: 'src/zotero_mcp/tools',
+    install: { pypi: 'zotero-mcp-server==0.15.1' },
+    // Its default profile of toolsets (ZOTERO_MCP_TOOLSETS unset); local mode needs no API key to list its tools.
+    command: ['bin/zotero-mcp-server'],
+    env: { ZOTERO_LOCAL: 'true', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 on mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'training',
+  },
+  'google-workspace': {
+    repository: 'taylorwilsdon/google_workspace_mcp',
+    // The tools are in its g*/ folders (gmail/gmail_tools.py, ...); the core tier is named in core/tool_tiers.yaml.
+    path: 'core/tool_tiers.yaml',
+    install: { pypi: 'workspace-mcp==2.2.1' },
+    // Its core tier (43 tools): the default registers all 119 of twelve services.
+    command: ['bin/workspace-mcp', '--transport', 'stdio', '--tool-tier', 'core'],
+    env: { GOOGLE_OAUTH_CLIENT_ID: 'placeholder', GOOGLE_OAUTH_CLIENT_SECRET: 'placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 on mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'training',
+  },
+  gopls: {
+    repository: 'golang/tools',
+    path: 'gopls/internal/mcp',
+    install: { go: 'golang.org/x/tools/gopls@v0.23.0' },
+    // `gopls mcp`: a headless gopls session on the working directory (the install folder, a Go module) served over stdio.
+    command: ['bin/gopls', 'mcp'],
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.0 (google/jsonschema-go v0.4.3)',
+    split: 'training',
+  },
+  slackdump: {
+    repository: 'rusq/slackdump',
+    path: 'internal/mcp/tools.go',
+    install: { go: 'github.com/rusq/slackdump/v4/cmd/slackdump@v4.4.1' },
+    // `slackdump mcp` with no archive: it serves its tools and waits for load_source; no Slack credentials involved.
+    command: ['bin/slackdump', 'mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.44.0',
+    split: 'training',
+  },
+  // The tenth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
+  'azure-devops': {
+    repository: 'Tiberriver256/mcp-server-azure-devops',
+    path: 'src/features',
+    install: { npm: '@tiberriver256/mcp-server-azure-devops@0.1.48' },
+    command: npmBin('mcp-server-azure-devops'),
+    // A PAT placeholder and a loopback organization URL: it lists its tools without calling Azure DevOps.
+    env: {
+      HOME: '{WORKDIR}/home',
+      AZURE_DEVOPS_ORG_URL: LOOPBACK,
+      AZURE_DEVOPS_AUTH_METHOD: 'pat',
+      AZURE_DEVOPS_PAT: 'placeholder',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7, z.toJSONSchema draft-07)',
+    split: 'training',
+  },
+  paperless: {
+    repository: 'baruchiro/paperless-mcp',
+    path: 'src/tools',
+    install: { npm: '@baruchiro/paperless-mcp@2.2.1' },
+    command: npmBin('paperless-mcp'),
+    env: { HOME: '{WORKDIR}/home', PAPERLESS_URL: LOOPBACK, PAPERLESS_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.4.3)',
+    split: 'training',
+  },
+  odoo: {
+    repository: 'ivnvxd/mcp-server-odoo',
+    path: 'mcp_server_odoo/tools.py',
+    install: { pypi: 'mcp-server-odoo==0.9.0' },
+    // Its default tool set (call_model_method needs two opt-in flags). An Odoo that does not answer is logged and
+    // left to the first tool call; tools/list needs none.
+    command: ['bin/mcp-server-odoo'],
+    env: { ODOO_URL: LOOPBACK, ODOO_API_KEY: 'placeholder', ODOO_DB: 'placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer, the renamed FastMCP (pydantic 2.14.4)',
+    split: 'training',
+  },
+  jenkins: {
+    repository: 'lanbaoshen/mcp-jenkins',
+    path: 'src/mcp_jenkins/server',
+    install: { pypi: 'mcp-jenkins==3.6.0' },
+    command: ['bin/mcp-jenkins'],
+    env: { JENKINS_URL: LOOPBACK, JENKINS_USERNAME: 'placeholder', JENKINS_PASSWORD: 'placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 on mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'training',
+  },
+  'mcp-devtools': {
+    repository: 'sammcj/mcp-devtools',
+    path: 'internal/tools',
+    install: { go: 'github.com/sammcj/mcp-devtools@v0.59.95' },
+    command: ['bin/mcp-devtools'],
+    // Its default tools and the additional ones that need no other program or credential (ENABLE_ADDITIONAL_TOOLS).
+    env: {
+      HOME: '{WORKDIR}/home',
+      ENABLE_ADDITIONAL_TOOLS:
+        'github,code_skim,memory,pdf,excel,terraform_documentation,filesystem,shadcn,find_long_files,murican_to_english',
+    },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.7.0 (google/jsonschema-go v0.4.3)',
+    split: 'training',
+  },
+  'aks-mcp': {
+    repository: 'Azure/aks-mcp',
+    path: 'internal/components',
+    install: { go: 'github.com/Azure/aks-mcp/cmd/aks-mcp@v0.0.19' },
+    // Its default (readonly, all components): it checks that az, kubectl, helm, cilium and hubble are on PATH at start.
+    stubs: Object.fromEntries(
+      ['az', 'kubectl', 'helm', 'cilium', 'hubble'].map((cli) => [`stub-bin/${cli}`, `#!/bin/sh\necho "${cli} 0.0.0"\n`]),
+    ),
+    command: ['bin/aks-mcp', '--transport', 'stdio'],
+    env: { PATH: '{WORKDIR}/aks-mcp/stub-bin:/usr/bin:/bin', HOME: '{WORKDIR}/home', AKS_MCP_COLLECT_TELEMETRY: 'false' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.54.1',
+    split: 'training',
+  },
+  // The eleventh draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
+  coolify: {
+    repository: 'StuMason/coolify-mcp',
+    path: 'src/lib/mcp-server.ts',
+    install: { npm: '@masonator/coolify-mcp@3.5.0' },
+    command: npmBin('coolify-mcp'),
+    // A token placeholder and a loopback Coolify URL: it lists its tools without calling Coolify.
+    env: { HOME: '{WORKDIR}/home', COOLIFY_BASE_URL: LOOPBACK, COOLIFY_ACCESS_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/server 2.4.0, the TypeScript SDK v2 (zod 4.6.7)',
+    split: 'training',
+  },
+  xero: {
+    repository: 'XeroAPI/xero-mcp-server',
+    path: 'src/tools',
+    install: { npm: '@xeroapi/xero-mcp-server@0.0.17' },
+    command: npmBin('xero-mcp-server'),
+    // Placeholder custom-connection credentials: it lists its tools without asking Xero for a token.
+    env: { HOME: '{WORKDIR}/home', XERO_CLIENT_ID: 'placeholder', XERO_CLIENT_SECRET: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
+    split: 'training',
+  },
+  proxmox: {
+    repository: 'antonio-mello-ai/mcp-proxmox',
+    path: 'src/mcp_proxmox/server.py',
+    install: { pypi: 'mcp-proxmox==1.2.3' },
+    // The Proxmox client is made at the first tool call; placeholder token and a loopback host are never used.
+    command: ['bin/mcp-proxmox'],
+    env: {
+      PROXMOX_HOST: '127.0.0.1',
+      PROXMOX_PORT: '1',
+      PROXMOX_TOKEN_ID: 'placeholder@pam!placeholder',
+      PROXMOX_TOKEN_SECRET: 'placeholder',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'training',
+  },
+  'vish288-gitlab': {
+    repository: 'vish288/mcp-gitlab',
+    path: 'src/mcp_gitlab/servers/gitlab.py',
+    install: { pypi: 'mcp-gitlab==0.21.2' },
+    // Read-only (GITLAB_READ_ONLY): its 34 read tools; all 92 with the write tools would weigh the draw.
+    command: ['bin/mcp-gitlab', '--transport', 'stdio', '--read-only'],
+    env: { GITLAB_URL: LOOPBACK, GITLAB_TOKEN: 'glpat-placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 on mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'training',
+  },
+  portainer: {
+    repository: 'portainer/portainer-mcp',
+    path: 'internal/tooldef/tools.yaml',
+    install: { go: 'github.com/portainer/portainer-mcp/cmd/portainer-mcp@v0.7.0' },
+    // Its default tools (the embedded tools.yaml, written beside it at start; not read-only); no version check, so a
+    // loopback Portainer nothing listens on is never asked.
+    command: ['bin/portainer-mcp', '-server', '127.0.0.1:1', '-token', 'placeholder', '-disable-version-check'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.32.0',
+    split: 'training',
+  },
+  razorpay: {
+    repository: 'razorpay/razorpay-mcp-server',
+    path: 'pkg/razorpay',
+    install: { go: 'github.com/razorpay/razorpay-mcp-server/cmd/razorpay-mcp-server@v1.2.1' },
+    // All its toolsets (the default), not read-only; placeholder keys: the client calls Razorpay only on a tool call.
+    command: ['bin/razorpay-mcp-server', 'stdio'],
+    env: { RAZORPAY_KEY_ID: 'rzp_test_placeholder', RAZORPAY_KEY_SECRET: 'placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.32.0',
+    split: 'training',
+  },
+  // The twelfth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
+  karakeep: {
+    repository: 'karakeep-app/karakeep',
+    path: 'apps/mcp/src',
+    install: { npm: '@karakeep/mcp@0.33.1' },
+    command: npmBin('karakeep-mcp'),
+    // A placeholder key and a loopback Karakeep address: it lists its tools without calling Karakeep.
+    env: { HOME: '{WORKDIR}/home', KARAKEEP_API_ADDR: LOOPBACK, KARAKEEP_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/server 2.4.0, the TypeScript SDK v2 (zod 4.6.7)',
+    split: 'training',
+  },
+  iterable: {
+    repository: 'Iterable/mcp-server',
+    path: 'src/tools',
+    install: { npm: '@iterable/mcp@1.9.0' },
+    command: npmBin('iterable-mcp'),
+    // Its default tools (no user PII, writes or sends: 31 of them); a placeholder key, kept in a key store under HOME.
+    env: { HOME: '{WORKDIR}/home', ITERABLE_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.18.1 (zod 4.3.6 via @alcyone-labs/zod-to-json-schema 4.0.10)',
+    split: 'training',
+  },
+  biomcp: {
+    repository: 'genomoncology/biomcp',
+    path: 'src/biomcp',
+    install: { pypi: 'biomcp-python==0.7.3' },
+    // Its stdio server (all 36 tools); offline mode, and no API keys: keys are per call, none is asked at start.
+    command: ['bin/biomcp', 'run', '--mode', 'stdio'],
+    env: { BIOMCP_OFFLINE: 'true', HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'training',
+  },
+  outline: {
+    repository: 'Vortiago/mcp-outline',
+    path: 'src/mcp_outline/features/documents',
+    install: { pypi: 'mcp-outline==1.10.1' },
+    // All its tools (not read-only); a placeholder key and a loopback Outline URL, asked only on a tool call.
+    command: ['bin/mcp-outline'],
+    env: { OUTLINE_API_KEY: 'placeholder', OUTLINE_API_URL: `${LOOPBACK}/api`, HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'training',
+  },
+  tiger: {
+    repository: 'timescale/tiger-cli',
+    path: 'internal/tiger/mcp',
+    install: { go: 'github.com/timescale/tiger-cli/cmd/tiger@v0.21.2' },
+    // Its own tools (not read-only); the proxied docs tools come from a remote MCP server (TIGER_DOCS_MCP=false), and
+    // no credentials are read until a tool is called.
+    command: ['bin/tiger', 'mcp', 'start', 'stdio'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      TIGER_CONFIG_DIR: '{WORKDIR}/home/tiger',
+      TIGER_DOCS_MCP: 'false',
+      TIGER_ANALYTICS: 'false',
+      TIGER_VERSION_CHECK: 'false',
+    },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
+    split: 'training',
+  },
+  'aio-mcp': {
+    repository: 'athapong/aio-mcp',
+    path: 'tools',
+    install: { go: 'github.com/athapong/aio-mcp@v1.0.1' },
+    command: ['bin/aio-mcp'],
+    // All its tool groups but Jira and Confluence (the ground of the reserved mcp-atlassian) and sequential thinking
+    // (a copy of modelcontextprotocol/servers' sequentialthinking, in the real corpus): 49 of its 63 tools. Clients
+    // are made at the first call, so no credential is needed (the .env it looks for is absent: a warning only).
+    env: {
+      HOME: '{WORKDIR}/home',
+      ENABLE_TOOLS: 'gemini,deepseek,fetch,brave_search,youtube,gitlab,script,rag,gmail,calendar,youtube_channel,gchat,google_maps',
+    },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.21.1',
+    split: 'training',
+  },
+  // The thirteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  'henkey-postgres': {
+    repository: 'HenkDz/postgresql-mcp-server',
+    path: 'src/tools',
+    install: { npm: '@henkey/postgres-mcp-server@1.0.7' },
+    command: npmBin('postgres-mcp'),
+    // No connection string: it lists its 18 tools and connects only on a tool call (which takes the string then).
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'smartbear-bugsnag': {
+    repository: 'SmartBear/smartbear-mcp',
+    path: 'src/bugsnag',
+    install: { npm: '@smartbear/mcp@0.41.0' },
+    command: npmBin('mcp'),
+    // Its BugSnag tools only (a placeholder token): with every product configured it lists 308 tools, which would
+    // weigh the draw; the token is used only on a tool call.
+    env: { HOME: '{WORKDIR}/home', BUGSNAG_AUTH_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/server 2.4.0, the TypeScript SDK v2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  couchbase: {
+    repository: 'couchbase/mcp-server-couchbase',
+    path: 'src/cb_mcp/tools',
+    install: { pypi: 'couchbase-mcp-server==1.0.1.post1' },
+    command: ['bin/couchbase-mcp-server'],
+    // Its default read-only mode (the KV write tools are not loaded); placeholder credentials and a loopback cluster,
+    // connected to only on a tool call; its Reo.dev telemetry opted out.
+    env: {
+      CB_CONNECTION_STRING: 'couchbase://127.0.0.1:1',
+      CB_USERNAME: 'placeholder',
+      CB_PASSWORD: 'placeholder',
+      PACKAGE_TRACKER_ANALYTICS: 'false',
+      DO_NOT_TRACK: '1',
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.4.11 (mcp 1.30.0, pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  mlflow: {
+    repository: 'kkruglik/mlflow-mcp',
+    path: 'src/mlflow_mcp/server.py',
+    install: { pypi: 'mlflow-mcp==0.4.1' },
+    command: ['bin/mlflow-mcp'],
+    // A loopback tracking server, asked only on a tool call.
+    env: { MLFLOW_TRACKING_URI: LOOPBACK, HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  flyctl: {
+    repository: 'superfly/flyctl',
+    path: 'internal/command/mcp/server',
+    install: { go: 'github.com/superfly/flyctl@v0.4.83' },
+    // `flyctl mcp server` over stdio: all its 60 tools (no toolset flag); a placeholder token and a loopback API URL,
+    // used only when a tool runs a flyctl command.
+    command: ['bin/flyctl', 'mcp', 'server'],
+    env: { HOME: '{WORKDIR}/home', FLY_ACCESS_TOKEN: 'placeholder', FLY_API_BASE_URL: LOOPBACK, FLY_NO_UPDATE_CHECK: '1' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.56.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));

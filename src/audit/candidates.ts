@@ -38,6 +38,11 @@ export interface NonEmptyCandidate extends CandidateBase {
   readonly kind: 'nonEmpty';
 }
 
+/** "no duplicates", "each tag at most once": the items of a list are distinct (`uniqueItems`). */
+export interface UniqueCandidate extends CandidateBase {
+  readonly kind: 'unique';
+}
+
 export interface EnumCandidate extends CandidateBase {
   readonly kind: 'enum';
   readonly values: readonly string[];
@@ -87,6 +92,7 @@ export type Candidate =
   | BoundCandidate
   | ExactLengthCandidate
   | NonEmptyCandidate
+  | UniqueCandidate
   | EnumCandidate
   | FormatCandidate
   | ReadOnlyCandidate

@@ -55,8 +55,9 @@ export function examplesIn(text: string): Example[] {
     for (const [start, end] of splitItems(text, from, to)) {
       itemStart = start;
       const item = stripPunctuation(text.slice(start, end).trim());
-      // Quoted items were taken above; an unquoted item with a space is prose ("the repository name").
-      if (item === '' || quotedSpans.some((q) => q.start >= itemStart && q.start < end) || /\s/.test(item)) continue;
+      // Quoted items were taken above, whole (a comma inside the quotes splits nothing); an unquoted item with a space
+      // is prose ("the repository name").
+      if (item === '' || quotedSpans.some((q) => q.start < end && q.end > itemStart) || /\s/.test(item)) continue;
       add(item, start, end);
     }
   }

@@ -46,8 +46,11 @@ export function auditTool(definition: ToolDefinition, checker: SchemaChecker = c
  */
 export function proposedFindings(definition: ToolDefinition, checker: SchemaChecker = createSchemaChecker()): Finding[] {
   const validity = validityFindings(definition, checker);
-  // A keyword the validity layer already reports as broken (`"maxLength": -1`) is not also a prose conflict.
-  const broken = new Set(validity.map((f) => `${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
+  // A keyword the validity layer already reports as broken (`"maxLength": -1`) is not also a prose conflict; a broken
+  // `default` (`null` on a string) still is when the prose names the value it should be ("Defaults to 'text/plain'").
+  const broken = new Set(
+    validity.filter((f) => f.keyword !== 'default').map((f) => `${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`),
+  );
   const diff = diffProseAndSchema(definition).filter((f) => !broken.has(`${f.parameter ?? ''}\u0000${f.keyword}\u0000${f.path}`));
   return holdSuggestions(definition, [...validity, ...diff], checker).sort(compareFindings);
 }

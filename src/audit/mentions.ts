@@ -416,8 +416,10 @@ export function groupRule(
     let values = list !== undefined && namesParameters(list.values, topLevel) ? list.values : undefined;
     // Named in words or broken by glosses ("either a user handle (...) or a member number (...), not both"): the
     // parameters the rest of the clause mentions, only where the sentence says it is exactly one.
-    if (values === undefined && (notBoth || /^(?:exactly|only)/i.test(m[1] ?? ''))) {
-      const clause = sentence.slice(m.index + m[0].length).split(';')[0] ?? '';
+    if (values === undefined && (notBoth || /^(?:exactly|only|at\s+least)/i.test(m[1] ?? ''))) {
+      // The names up to the verb that says what is asked of them ("cores, memory, or disk_size must be provided").
+      const clause =
+        (sentence.slice(m.index + m[0].length).split(';')[0] ?? '').split(/\b(?:must|should|is|are|has|have|needs?)\b/i)[0] ?? '';
       const named = [...new Set(findMentions(clause, mentionMatchers(topLevel)).map((x) => x.parameter))];
       if (named.length >= 2) values = named;
     }
@@ -425,6 +427,16 @@ export function groupRule(
     // "Provide either `url` or `scrapeId`", "either a or b must be given": either ... or of two names is one of them.
     const eitherOr = /either\s*$/i.test(m[1] ?? '') && values.length === 2 && list?.separators.includes('or') === true;
     if (verbTrigger && !notBoth && !eitherOr) continue;
+    // "Only one of voice_id or voice_name can be provided": at most one, so none is fine too (`not` of both).
+    if (/^only/i.test(m[1] ?? '') && AT_MOST_ONE.test(sentence.slice(m.index))) {
+      found = true;
+      const names = namesIn(values);
+      if (!hasHome(ALL_HOMES) && names.length >= 2) {
+        const not = names.length === 2 ? { required: names } : { anyOf: pairs(names).map((pair) => ({ required: pair })) };
+        report('not', names, { not }, 'sends several');
+      }
+      continue;
+    }
     if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
     found = true;
     // "uid takes priority if both are given": both may be sent, so at least one (`anyOf`), not exactly one.
@@ -440,7 +452,8 @@ export function groupRule(
   // optional parameters it refers to (those without a default, less the paging ones).
   if (self === undefined && !found && AT_LEAST_ONE_UNNAMED.test(sentence)) {
     const names = topLevel
-      .filter((n) => !rootView.required.has(n.parameter) && !n.view.keywords.has('default') && !PAGING.test(n.parameter))
+      // A default of null (pydantic's optional) is no value: such a parameter is still one the caller may give or not.
+      .filter((n) => !rootView.required.has(n.parameter) && !hasValueDefault(n.view) && !PAGING.test(n.parameter))
       .map((n) => n.parameter);
     if (names.length >= 2) {
       found = true;
@@ -451,7 +464,8 @@ export function groupRule(
   // "`start` and `end` must be provided together", "are required together"
   const together = TOGETHER.exec(sentence);
   if (together !== null) {
-    const names = namesIn((together[1] ?? together[2] ?? '').split(/\s*(?:,|\band\b)\s*/).map((n) => n.replace(/[`"']/g, '').trim()));
+    const listed = together[1] ?? together[2] ?? together[3] ?? '';
+    const names = namesIn(listed.split(/\s*(?:,|\band\b)\s*/i).map((n) => n.replace(/[`"']/g, '').trim()));
     if (names.length >= 2) {
       found = true;
       const keyword = draft07 ? 'dependencies' : 'dependentRequired';
@@ -462,8 +476,9 @@ export function groupRule(
     }
   }
 
-  // In a parameter's own description, "Must be provided with `start`": this one needs the other.
-  const needs = self === undefined ? null : NEEDS_SELF.exec(sentence);
+  // In a parameter's own description, "Must be provided with `start`", "(...; requires font_family)": this one needs
+  // the other.
+  const needs = self === undefined ? null : (NEEDS_SELF.exec(sentence) ?? REQUIRES_SELF.exec(sentence));
   if (needs !== null && self !== undefined) {
     const names = namesIn([self, (needs[1] ?? '').replace(/[`"']|\.+$/g, '')]);
     const [own, other] = names;
@@ -482,9 +497,11 @@ export function groupRule(
     const [own, other] = names;
     if (names.length === 2 && own !== undefined && other !== undefined) {
       found = true;
-      if (/^unless$/i.test(requiredIf[1] ?? '')) {
+      // "unless X is provided" and "if X is not provided": this one or the other. A gloss in parentheses, "(required
+      // if amount_off is passed)", is a conditional requirement the audit leaves to the handler (docs/audit.md).
+      if (/^unless$/i.test(requiredIf[1] ?? '') !== (requiredIf[3] !== undefined)) {
         if (!hasHome(ALL_HOMES)) report('anyOf', names, { anyOf: names.map((name) => ({ required: [name] })) }, 'sends none');
-      } else {
+      } else if (!requiredIf[0].trimStart().startsWith('(')) {
         const keyword = draft07 ? 'dependencies' : 'dependentRequired';
         if (!hasHome(ALL_HOMES)) report(keyword, names, { [keyword]: { [other]: [own] } }, `sends "${other}" without "${own}"`);
       }
@@ -503,9 +520,9 @@ export function groupRule(
   // In a parameter's own description, "Cannot be combined with `cursor`" is said of that parameter.
   const withSelf = self === undefined ? null : EXCLUSIVE_SELF.exec(sentence);
   // The name ends the clause: "cannot be used with element screenshots" names no parameter.
-  const endsClause = withSelf !== null && /^\s*(?:[,;)]|$)/.test(sentence.slice(withSelf.index + withSelf[0].length));
+  const endsClause = withSelf !== null && /^\s*(?:[.,;)]|$)/.test(sentence.slice(withSelf.index + withSelf[0].length));
   if (withSelf !== null && endsClause && self !== undefined && exclusive === null) {
-    const names = namesIn([self, (withSelf[1] ?? withSelf[2] ?? '').replace(/[`"']|\.+$/g, '')]);
+    const names = namesIn([self, (withSelf[1] ?? withSelf[2] ?? withSelf[3] ?? '').replace(/[`"']|\.+$/g, '')]);
     if (names.length === 2) {
       found = true;
       if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
@@ -617,7 +634,13 @@ const NAME_LIST = String.raw`${LIST_START}(?:${NAME}\s*,\s*)*${NAME}\s+and\s+${N
  * criterion": at least one of the optional parameters, none named ("at least one of X or Y" names them).
  */
 const AT_LEAST_ONE_UNNAMED =
-  /\bat\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|criteria|search\s+criterion|property|update)s?\s+(?:must\s+be\s+(?:provided|given|specified|set|supplied|passed|included)|is\s+required|(?:needs|has)\s+to\s+be\s+(?:provided|given|specified|set))\b|\b(?:provide|specify|pass|supply|give|set)\s+at\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|search\s+criterion|property)\b(?!\s+of\b)/i;
+  /\bat\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|criteria|search\s+criterion|property|update|change)s?\s+(?:must\s+be\s+(?:provided|given|specified|set|supplied|passed|included)|is\s+required|(?:needs|has)\s+to\s+be\s+(?:provided|given|specified|set))\b|\b(?:provide|specify|pass|supply|give|set)\s+at\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|search\s+criterion|property|change)\b(?!\s+of\b)/i;
+
+/** A `default` other than null: what omitting the parameter means, so it is no filter a caller must pick. */
+function hasValueDefault(view: SchemaView): boolean {
+  return (view.keywords.get('default') ?? []).some((site) => site.value !== null);
+}
+
 /** Paging and result-size parameters: no filter or field a caller means by "at least one". */
 const PAGING = /^(?:limit|cursor|page|offset|per_?page|page_?size|page_?token|next_?token|max_?results|after|before)$/i;
 
@@ -625,22 +648,32 @@ const PAGING = /^(?:limit|cursor|page|offset|per_?page|page_?size|page_?token|ne
 const TOGETHER = new RegExp(
   String.raw`(${NAME_LIST})\s+(?:must|should|have\s+to|need\s+to)\s+(?:be\s+)?` +
     String.raw`(?:provided|used|given|passed|specified|set|sent|supplied)\s+together\b|` +
+    // "always use city AND state together"
+    String.raw`\b(?:always\s+)?(?:use|provide|pass|send|specify)\s+(${NAME_LIST})\s+together\b|` +
     String.raw`(${NAME_LIST})\s+are\s+(?:required|needed)\s+together\b`,
   'i',
 );
 
-/** "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`". */
+/** "`cursor` and `page` are mutually exclusive", "query and item_key cannot be combined", "`a` cannot be combined with `b`". */
 const EXCLUSIVE = new RegExp(
-  String.raw`(${TOKEN_START}${NAME})\s+and\s+(${NAME})\s+are\s+mutually\s+exclusive\b|` +
+  String.raw`(${TOKEN_START}${NAME})\s+and\s+(${NAME})\s+(?:are\s+mutually\s+exclusive|(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
+    String.raw`(?:combined|used\s+together|set\s+together|passed\s+together|provided\s+together))\b|` +
     String.raw`(${TOKEN_START}${NAME})\s+(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})`,
   'i',
 );
 
-/** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
+/** "only one of a or b can be provided", "may be set at a time": permission for one, so at most one. */
+const AT_MOST_ONE = /\b(?:can|may|could)\s+be\s+(?:provided|given|specified|set|used|passed|supplied|sent)\b|\bat\s+a\s+time\b/i;
+
+/** Every pair of the names, in order. */
+function pairs(names: readonly string[]): string[][] {
+  return names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]));
+}
+
 /** "if both are given", "takes priority", "takes precedence": both parameters may be sent together. */
 const BOTH_ALLOWED =
-  /\bif\s+both\s+(?:are|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\bwins\s+if\s+both\b/i;
+  /\bif\s+both\s+(?:are|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\bwins\s+if\s+both\b|\(\s*or\s+both\s*\)|,\s*or\s+both\b/i;
 
 /** "Must be provided with `start`", "Must be used together with 'operations'": said in the parameter's own text. */
 const NEEDS_SELF = new RegExp(
@@ -649,17 +682,29 @@ const NEEDS_SELF = new RegExp(
   'i',
 );
 
-/** "Required if `sort_order` is specified", "Required unless queries parameter is provided": said in the parameter's own text. */
+/** "(100-900; requires font_family)", "Requires `start`.": a parameter named alone after "requires", ending its clause. */
+const REQUIRES_SELF = new RegExp(String.raw`(?:^\s*|[(;,]\s*)requires\s+(${NAME})(?=\s*(?:[.;,)]|$))`, 'i');
+
+/**
+ * "Required if `sort_order` is specified", "Required unless queries parameter is provided", "(required if file_path
+ * not provided)": said in the parameter's own text.
+ */
 const REQUIRED_IF_SELF = new RegExp(
-  String.raw`^\s*(?:(?:this|it)\s+is\s+)?required\s+(if|when|unless)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+` +
-    String.raw`(?:is|are)\s+(?:provided|given|specified|set|passed|supplied|present|used)\b`,
+  String.raw`(?:^\s*|\(\s*)(?:(?:this|it)\s+is\s+)?required\s+(if|when|unless)\s+(?:the\s+)?(${NAME})` +
+    String.raw`(?:\s+(?:parameter|field|argument|option))?\s+` +
+    String.raw`(?:(?:is|are)\s+)?(not\s+)?(?:provided|given|specified|set|passed|supplied|present|used)\b`,
   'i',
 );
 
+/** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
 const EXCLUSIVE_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|` +
-    String.raw`^\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})`,
+    String.raw`^\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})|` +
+    // "Cannot be used if composition_plan is provided": the same, said as a condition.
+    String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|set|passed|provided|given|specified)\s+` +
+    String.raw`(?:if|when)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+(?:is|are)\s+` +
+    String.raw`(?:provided|given|specified|set|passed|used|present|supplied)\b`,
   'i',
 );
 
@@ -671,7 +716,7 @@ export function unitClass(unit: string | undefined): UnitClass {
   if (LENGTH_UNITS.test(unit) || /^digits?$/.test(unit)) return 'length';
   if (/^(?:bytes?|b|kb|kib|mb|mib|gb|gib|kilobytes?|megabytes?)$/.test(unit)) return 'bytes';
   if (ITEM_UNITS.test(unit)) return 'items';
-  if (/^(?:properties|property|keys?|fields?)$/.test(unit)) return 'properties';
+  if (/^(?:properties|property|keys?|fields?|pairs?|key-value)$/.test(unit)) return 'properties';
   if (MEASURE_UNITS.test(unit)) return 'measure';
   return 'noun';
 }

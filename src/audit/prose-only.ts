@@ -9,8 +9,8 @@ import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
 import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
-import { escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
-import { PLACEHOLDER_LAYOUT, singular, templateShape } from './prose.js';
+import { escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
+import { PLACEHOLDER_LAYOUT, PREFIXED_ID, singular, templateShape } from './prose.js';
 import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
 import type { SchemaFix } from './types.js';
 
@@ -40,6 +40,9 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
   const hasString = view.types?.has('string') ?? false;
   const hasArray = view.types?.has('array') ?? false;
   const hasObject = view.types?.has('object') ?? false;
+  // "no more than 20 words" on a text or a list of texts: no keyword counts words or lines (a number may count them).
+  const counted = candidate.unit !== undefined && /^(?:words?|sentences?|paragraphs?|lines?|tokens?)$/.test(candidate.unit);
+  if (counted && view.types !== undefined && !hasNumber) return undefined;
   if (candidate.fromWord) return view.types === undefined || hasNumber ? { family: 'number', onItems: false } : undefined;
   // "at most 2 decimal places" is precision (`multipleOf`), judged apart.
   if (cls === 'precision') return undefined;
@@ -53,9 +56,14 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
   if (view.types === undefined) return { family: cls === 'items' ? 'items' : 'number', onItems: false };
   if (hasArray && !hasNumber && cls !== 'measure') return { family: 'items', onItems: false };
   if (hasNumber) return { family: 'number', onItems: false };
-  if (hasString && (cls === undefined || cls === 'noun')) return { family: 'length', onItems: false };
+  // "at most 1000 rows" on a text counts rows, which no keyword of a string holds; a bare number is its length.
+  if (hasString && (cls === undefined || (cls === 'noun' && CHARACTER_NOUN.test(candidate.unit ?? ''))))
+    return { family: 'length', onItems: false };
   return undefined;
 }
+
+/** "127 alphanumeric, underscore, ... characters": a kind of character, the first of a list of them, counts characters. */
+const CHARACTER_NOUN = /^(?:alphanumerics?|ascii|underscores?|hyphens?|dashes?|dots?|periods?|spaces?|symbols?|digits?|numbers?)$/;
 
 /** True when the number can be compared with a schema value (no unit the schema may count differently). */
 function comparable(node: AuditNode, candidate: BoundCandidate): boolean {
@@ -197,6 +205,21 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
       case 'nonEmpty':
         nonEmpty(claim, findings);
         break;
+      case 'unique': {
+        // On a list only: "the name must be unique" on a string is about the server's state, not the call.
+        if (node.view.types?.has('array') !== true || firstSite(node.view, 'uniqueItems')?.value === true) break;
+        addClaimFinding(
+          findings,
+          claim,
+          'uniqueItems',
+          `Add "uniqueItems": true to "${node.label}" (the description says its items are distinct).`,
+          {
+            confidence: 'medium',
+            fix: { pointer: node.pointer, set: { uniqueItems: true } },
+          },
+        );
+        break;
+      }
       case 'enum':
         enumClaim(root, claim, c, findings);
         break;
@@ -373,6 +396,8 @@ function boundMatches(view: SchemaView, family: Family, c: BoundCandidate): bool
       return inc !== undefined && c.value === 0 && sign * inc > 0;
     }
     if (inc === c.value) return true;
+    // "Scale factor (0.0-1.0)" against `exclusiveMinimum: 0`: a range's ends are written loosely; the number agrees.
+    if (exc === c.value && (c.rule === 'n-to-m' || c.rule === 'between' || c.rule === 'from-to')) return true;
     return exc !== undefined && integer && exc === c.value - sign;
   }
   const keyword = c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper;
@@ -534,7 +559,13 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   // A bare list of words ("(Point, LineString, or Polygon)") is a value list of a string only: on an object or a
   // number it names kinds of the value, not values.
   if (c.rule === 'bare-values' && view.types?.has('string') !== true) return;
+  // An object (or a list of objects) has no values to list: "Each comment must specify either taskId or projectId"
+  // speaks of its fields.
+  if (view.types !== undefined && ![...view.types].some((t) => t !== 'object' && t !== 'array')) return;
+  // "'2025-01-01T10:00:00' (timed) or '2025-01-01' (all-day)": dates shown as examples of a layout, never the values.
+  if (c.values.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v))) return;
   const claimed = c.values.map((v) => v.toLowerCase());
+  if (c.rule === 'code-values' && boundsAllowExactly(view, c.values.map(Number))) return;
   if (view.types?.has('boolean') === true && claimed.every((v) => ['true', 'false', 'yes', 'no'].includes(v))) return;
   const listed = listedValues(view);
   if (listed !== undefined) {
@@ -570,6 +601,24 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
       // An invalid pattern is the validity layer's finding.
     }
   }
+  // "Comma-separated channel types. Allowed values: 'mpim', 'im'": each piece is one of the values, so the whole
+  // string is a list of them, which an enum would refuse.
+  if (
+    view.types?.has('string') === true &&
+    location === node.location &&
+    COMMA_SEPARATED.test(`${view.description ?? ''} ${claim.sentence}`)
+  ) {
+    const one = `(?:${c.values.map(escapeRegExp).join('|')})`;
+    const listPattern = `^${one}(?:\\s*,\\s*${one})*$`;
+    addClaimFinding(
+      findings,
+      claim,
+      'pattern',
+      `Add "pattern": ${json(listPattern)} to "${node.label}" (the description lists the values its comma-separated items take).`,
+      { confidence: 'medium', fix: { pointer, set: { pattern: listPattern } } },
+    );
+    return;
+  }
   const values = c.values.map(enumValue(view));
   addClaimFinding(
     findings,
@@ -581,6 +630,17 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
     { location, pointer },
   );
 }
+
+/** Codes 0-6 on an integer with `minimum: 0` and `maximum: 6`: the bounds already allow exactly those. */
+function boundsAllowExactly(view: SchemaView, codes: readonly number[]): boolean {
+  const low = numberKeyword(view, 'minimum');
+  const high = numberKeyword(view, 'maximum');
+  if (low === undefined || high === undefined) return false;
+  return codes.every((n) => Number.isInteger(n) && n >= low && n <= high) && new Set(codes).size === high - low + 1;
+}
+
+/** A string that holds a list: "Comma-separated channel types", "a comma delimited list", "separated by commas". */
+const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b/i;
 
 function enumValue(view: SchemaView): (text: string) => JsonValue {
   return (text) => {
@@ -658,6 +718,12 @@ export function templatePattern(templates: readonly string[]): string | undefine
       parts.push(templateShape(template).slice(1, -1));
       continue;
     }
+    // A prefix and an example or a placeholder ("mem_xyz123", "ext_my_[MyMemory ID]"): the prefix, then anything.
+    const prefixed = PREFIXED_ID.exec(template);
+    if (prefixed !== null) {
+      parts.push(`${prefixed[1] ?? ''}\\S+`);
+      continue;
+    }
     // A number shown as the format ("1234567890.123456"): digits where its digits are.
     if (/^\d+(?:\.\d+)+$/.test(template)) {
       parts.push(template.replace(/\d+/g, '[0-9]+').replace(/\./g, '\\.'));
@@ -671,7 +737,7 @@ export function templatePattern(templates: readonly string[]): string | undefine
       else if (/^[xX]{2,}$/.test(token)) out += `[A-Za-z0-9]{${token.length}}`;
       else if (/^#+$|^N{2,}$/.test(token)) out += `[0-9]{${token.length}}`;
       else if (PLACEHOLDER_WORDS.test(token)) out += '[^\\s]+';
-      else out += token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      else out += escapePattern(token);
     }
     if (out === '') return undefined;
     parts.push(out);
@@ -800,6 +866,7 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
   if (typeof c.literal === 'string' && !allows(view, 'string')) return;
   if (typeof c.literal === 'number' && !allows(view, 'number')) return;
   if (typeof c.literal === 'boolean' && !allows(view, 'boolean')) return;
+  if (Array.isArray(c.literal) && !allows(view, 'array')) return;
   // The schema's own spelling of the value ("Defaults to low." for `"enum": ["low", ...]`); none when it lists no such value.
   const listed = listedValues(view);
   const literal = listed === undefined ? c.literal : listed.find((v) => sameDefault(v, c.literal ?? null));

@@ -69,7 +69,22 @@ export function lastSeparator(text: string, upTo: number): number {
   return -1;
 }
 
-/** Splits prose into sentences: at `.`/`!`/`?` followed by whitespace, and at line breaks; never after "e.g.". */
+/**
+ * A line break inside a sentence, as a docstring wraps it ("You must specify either collection_id or\n
+ * parent_document_id (or both)."): the line before ends with no punctuation and the next goes on in lower case, and is
+ * no bullet and no "name:" entry.
+ */
+function wrappedLine(text: string, start: number, at: number): boolean {
+  const before = text.slice(Math.max(start, at - 200), at).trimEnd();
+  if (before === '' || /[.!?:;,)\]}"'\x60]$/.test(before)) return false;
+  const next = text.slice(at + 1, at + 201);
+  return /^[ \t]*[a-z(]/.test(next) && !/^[ \t]*[A-Za-z_][\w.-]*\s*(?:\([^()\n]*\))?\s*:/.test(next);
+}
+
+/**
+ * Splits prose into sentences: at `.`/`!`/`?` followed by whitespace, and at line breaks that end a sentence; never
+ * after "e.g.".
+ */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
   let start = 0;
@@ -86,7 +101,7 @@ export function splitSentences(text: string): Sentence[] {
       const word = trailingWord(text, Math.max(start, at - 12), at).toLowerCase();
       if (ABBREVIATIONS.has(word.replace(/^\./, ''))) continue;
       // A decimal or version number ("1. 5" is not one, "v1.2" has no space): only split before whitespace.
-    }
+    } else if (wrappedLine(text, start, at)) continue;
     push(at + 1);
     start = at + 1;
   }
@@ -275,6 +290,11 @@ export function unitOf(percent: string | undefined, word: string | undefined): s
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `escapeRegExp`, and `/` too: a `pattern` written as it would stand between slashes (`^\/subscriptions\/`). */
+export function escapePattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** `\w`: `[A-Za-z0-9_]`. */

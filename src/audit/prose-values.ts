@@ -99,7 +99,21 @@ export function leadingWord(text: string): { token: string; punctuation: string 
   }
 }
 
+/**
+ * A condition right after a default's value ("true when changing time", "400 pixels for iOS", "'x' when y"): the default of some
+ * calls only. "if omitted" and its kin say what omitting means, which is the default itself.
+ */
+const CONDITIONAL_AFTER =
+  /^\s+(?:when|if|for)\s+(?!(?:omitted|not\s+(?:specified|provided|set|given|passed|supplied)|unset|unspecified|none|empty|all|each|every|the\s+(?:call|request|tool))\b)/i;
+
 export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
+  // Whatever the literal, a condition right after it makes it the default of some calls only.
+  return readDefault(m, sentence).map((c) =>
+    CONDITIONAL_AFTER.test(sentence.slice(c.end)) ? { ...c, literal: undefined, comparable: false } : c,
+  );
+}
+
+function readDefault(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
   // "Default is boolean false": the type named before the literal.
   const typed = /^(?:boolean|bool|integer|number|string)\s+(?=true\b|false\b|[-−\d]|['"\x60])/i.exec(sentence.slice(m.index + m[0].length));
   const at = m.index + m[0].length + (typed?.[0].length ?? 0);
@@ -109,7 +123,7 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
   if (quoted !== null) {
     const quotedText = quoted[1] ?? quoted[2] ?? quoted[3] ?? quoted[4] ?? '';
     // `ignoreMode='untilEscalating'`: the default is the value, not the assignment around it.
-    const assignment = /^[A-Za-z_][\w.]*\s*[=:]\s*(['"]?)([^'"]+)\1$/.exec(quotedText);
+    const assignment = /^[A-Za-z_][\w.]*\s*=\s*(['"]?)([^'"]+)\1$/.exec(quotedText);
     const text = assignment?.[2] ?? quotedText;
     let literal: JsonValue = text;
     if (quoted[1] !== undefined && assignment === null) {
@@ -120,6 +134,9 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
       }
     }
     const end = at + quoted[0].length;
+    // "defaults to 'Fwd: <original subject>'": a template filled in per call, no one value.
+    if (/<[A-Za-z][^<>]{0,40}>|\{[A-Za-z_][\w ]{0,40}\}/.test(text))
+      return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: undefined, comparable: false }];
     return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal, comparable: true }];
   }
   const number = new RegExp(String.raw`^(${NUM})${UNIT}`, 'i').exec(rest);
@@ -142,6 +159,17 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
       ];
     }
   }
+  // "Default: ['Sheet1']": a list of literals, in JSON or Python's quotes.
+  const array = /^\[[^[\]{}\n]{1,200}\](?=\s*(?:[.,;)]|$)|\s+(?:when|if)\s+(?:omitted|not\s+(?:specified|provided|given|set))\b)/.exec(
+    rest,
+  );
+  if (array !== null) {
+    const literal = jsonList(array[0]);
+    if (literal !== undefined) {
+      const end = at + array[0].length;
+      return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal, comparable: true }];
+    }
+  }
   // "(defaults to: {})": an empty object or list.
   const empty = /^(\{\s*\}|\[\s*\])(?=\s*(?:[.,;)]|$))/.exec(rest);
   if (empty !== null) {
@@ -160,18 +188,32 @@ export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultC
   const end = at + token.length;
   const phrase = sentence.slice(m.index, end).trim();
   const lower = token.toLowerCase();
+  const after = rest.slice(token.length);
   if (lower === 'true' || lower === 'false') return [{ ...base, end, phrase, literal: lower === 'true', comparable: true }];
   if (lower === 'null') return [{ ...base, end, phrase, literal: null, comparable: true }];
-  const after = rest.slice(token.length);
   // One word followed by punctuation or the end: a literal ("defaults to open."). Several words ("defaults to
   // the current user", "defaults to open issues only") or a word that names no value: the prose describes a
   // default the schema cannot state.
   const single = /^(?:[.,;:)!?]|\s*\(|\s*$|\s+(?:and|or|but|if|when|unless|which|so)\b)/.test(after) || word.punctuation !== '';
-  // "Defaults to AWS_REGION or us-east-1": the first that is set, a fallback chain no one `default` states.
-  const fallback = /^\s+or\s+(?!(?:the|a|an)\b)[\w.:/-]+\s*(?:[.,;)]|$)/i.test(after);
-  if (!single || fallback || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower))
+  // "Defaults to AWS_REGION or us-east-1", "Defaults to eleven_v2 or environment variable MODEL_ID": the first that is
+  // set, a fallback chain no one `default` states.
+  const fallback = /^\s+or\s+(?!(?:the|a|an)\b)[\w.:/-]+\s*(?:[.,;)]|$)|^\s+or\s+(?:(?:the|an?)\s+)?env(?:ironment)?\s+var/i.test(after);
+  // "(Default: unknown-organization)": a placeholder the server prints when nothing is configured, no value to send.
+  const sentinel = /^(?:unknown|undefined|unset|not[-_]set|n\/a)(?:[-_]|$)/.test(lower);
+  if (!single || fallback || sentinel || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower))
     return [{ ...base, end, phrase, literal: undefined, comparable: false }];
   return [{ ...base, end, phrase, literal: token, comparable: true }];
+}
+
+/** `["a", 1]` or Python's `['a', 1]` as a JSON list; undefined when it is not a list of literals. */
+function jsonList(text: string): JsonValue[] | undefined {
+  const json = text.includes('"') ? text : text.replaceAll("'", '"');
+  try {
+    const parsed = JSON.parse(json) as JsonValue;
+    return Array.isArray(parsed) && parsed.every((v) => v === null || typeof v !== 'object') ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -261,7 +303,7 @@ export interface ParsedList {
   readonly values: string[];
   readonly quoted: boolean;
   readonly end: number;
-  /** The separators seen (`,`, `or`, `and`, `/`, `|`). */
+  /** The separators seen (`,`, `or`, `and`, `/`, `|`; ", or" is `or`). */
   readonly separators: string[];
 }
 
@@ -286,14 +328,10 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     } else {
       const bare = /^[A-Za-z0-9_][\w+-]*(?:\.\d+)?/.exec(rest);
       if (bare === null) break;
-      if (values.length === 0 && LIST_STOP_WORDS.has(bare[0].toLowerCase())) return undefined;
-      if (
-        LIST_STOP_WORDS.has(bare[0].toLowerCase()) &&
-        bare[0].toLowerCase() !== 'true' &&
-        bare[0].toLowerCase() !== 'false' &&
-        bare[0].toLowerCase() !== 'null'
-      )
-        break;
+      // A word in capitals is a value ("One of NONE, SUPERSCRIPT"), never a word of the phrase around a list.
+      const stop = LIST_STOP_WORDS.has(bare[0].toLowerCase()) && !/^[A-Z][A-Z0-9_]+$/.test(bare[0]);
+      if (values.length === 0 && stop) return undefined;
+      if (stop && bare[0].toLowerCase() !== 'true' && bare[0].toLowerCase() !== 'false' && bare[0].toLowerCase() !== 'null') break;
       values.push(bare[0]);
       quoted = false;
       at += bare[0].length;
@@ -306,10 +344,13 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     if (!/^(?:[`"'“]|[A-Za-z0-9_])/.test(next)) break;
     // "a, b or c, depending on ...": a comma followed by a non-value word ends the list.
     if (!/^[`"'“]/.test(next)) {
-      const word = /^[A-Za-z0-9_][\w+-]*/.exec(next)?.[0]?.toLowerCase() ?? '';
-      if (LIST_STOP_WORDS.has(word) && word !== 'true' && word !== 'false' && word !== 'null') break;
+      const written = /^[A-Za-z0-9_][\w+-]*/.exec(next)?.[0] ?? '';
+      const word = written.toLowerCase();
+      if (LIST_STOP_WORDS.has(word) && !/^[A-Z][A-Z0-9_]+$/.test(written) && word !== 'true' && word !== 'false' && word !== 'null') break;
     }
-    separators.push(separator[0].trim().toLowerCase() || ' ');
+    // ", or" and ", and" are the word: "a, b, or c" is a list closed by "or".
+    const sep = separator[0].trim().toLowerCase();
+    separators.push(/\bor$/.test(sep) ? 'or' : /\band$/.test(sep) ? 'and' : sep || ' ');
     at += separator[0].length;
   }
   if (values.length < 2) return undefined;
@@ -320,13 +361,50 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
   return { values, quoted, end: at, separators };
 }
 
+/** An identifier, not a word: `mp3_44100_128`, `eu-west-1`, `GitRepository`, `h264`. */
+const IDENTIFIER_LIKE =
+  /^(?:[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[A-Za-z]+\d\w*|[A-Z]+[a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z]{2,}[a-z]\w*)$/;
+
+/**
+ * Identifiers by spaces alone after "one of" ("Must be one of: mp3_22050_32 mp3_44100_32 pcm_16000", "one of
+ * GitRepository OCIRepository Bucket"): three or more that end the sentence, most of them identifiers, not words.
+ */
+function spacedIdentifiers(trigger: string, sentence: string, from: number): ParsedList | undefined {
+  if (!/^one\s+of/.test(trigger)) return undefined;
+  const run = /^\s*:?\s*([A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){2,63})(?=\s*(?:[.;)]|$))/.exec(sentence.slice(from));
+  if (run === null) return undefined;
+  const values = (run[1] ?? '').split(/[ \t]+/);
+  if (values.filter((v) => IDENTIFIER_LIKE.test(v)).length * 3 < values.length * 2) return undefined;
+  return { values, quoted: false, end: from + run[0].length, separators: values.slice(1).map(() => ' ') };
+}
+
+/**
+ * One quoted value that ends its clause after "must be" or "allowed values:" ('Must be "image".', "Allowed values:
+ * 'popularity' - sort by members"): the only value, an enum of one.
+ */
+function singleValue(trigger: string, sentence: string, from: number): ParsedList | undefined {
+  if (!/^(?:must|allowed|valid|possible|accepted|supported|permitted)/.test(trigger)) return undefined;
+  const q = /^\s*(?:`([^`\n]{1,60})`|"([^"\n]{1,60})"|'([^'\n]{1,60})')(?=\s*(?:[.;,)]|$|\s[-—–]\s))/.exec(sentence.slice(from));
+  if (q === null) return undefined;
+  return { values: [q[1] ?? q[2] ?? q[3] ?? ''], quoted: true, end: from + q[0].length, separators: [] };
+}
+
 /** A verb of holding right before "one of": the list names what the value contains (a key, a member). */
 const HOLDS_BEFORE = /\b(?:include|includes|contain|contains|have|has|hold|holds)\s+(?:exactly\s+|at\s+least\s+)?$/i;
 
+/** Words after a list that leave it open ("..., etc.", "and more", "among others"): examples, not every value. */
+const OPEN_LIST_TAIL = /^\s*,?\s*(?:etc\b|and\s+(?:more|others|so\s+on)\b|among\s+others\b|\.\.\.|…)/i;
+
 export function enumCandidate(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const trigger = m[0].toLowerCase();
-  const list = parseValueList(sentence, m.index + m[0].length);
+  // "Valid values include: a, b, c": some of the values, not all of them.
+  if (/\binclude\b/.test(trigger)) return [];
+  const list =
+    parseValueList(sentence, m.index + m[0].length) ??
+    spacedIdentifiers(trigger, sentence, m.index + m[0].length) ??
+    singleValue(trigger, sentence, m.index + m[0].length);
   if (list === undefined) return [];
+  if (list.values.some((v) => v.toLowerCase() === 'etc') || OPEN_LIST_TAIL.test(sentence.slice(list.end))) return [];
   if (/^either/.test(trigger) && !list.separators.includes('or')) return [];
   if (/^(?:must|only|accept)/.test(trigger) && !list.quoted) return [];
   // "Must include one of GrokClassifier, ... or CsvClassifier": what the value holds, not what it is.

@@ -14,8 +14,8 @@
  * Pure: no I/O; deterministic.
  */
 import type { BoundCandidate, Candidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
-import { clauseBefore, GLOSS, lastSeparator, NUM, parseNumber, textBefore, UNIT, unitOf } from './prose-text.js';
-import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.js';
+import { clauseBefore, escapePattern, GLOSS, lastSeparator, NUM, parseNumber, textBefore, UNIT, unitOf } from './prose-text.js';
+import { defaultCandidate, enumCandidate, MEASURE_UNITS, parseValueList } from './prose-values.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The rules table
@@ -24,14 +24,18 @@ import { defaultCandidate, enumCandidate, parseValueList } from './prose-values.
 const IDENTIFIER = String.raw`[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+`;
 const IS_IDENTIFIER = new RegExp(`^${IDENTIFIER}$`);
 
+/** A value glossed inside a bare list: "asc (default) or desc", "BACK (android only), HOME". */
+const MARKED = String.raw`(?:\s+\([^()\n]{1,40}\))?`;
+
 /** Words for a class of characters, each with what it stands for in a `pattern` character class. */
 const CHARACTER_CLASS =
   String.raw`(?:(?:lower|upper)[- ]?case\s+)?(?:ascii\s+)?` +
-  String.raw`(?:letters|digits|numbers|underscores|hyphens|dashes|periods|dots|spaces)`;
+  String.raw`(?:alphanumerics?|letters|digits|numbers|underscores|hyphens|dashes|periods|dots|spaces)`;
 
 function classChars(words: string): string {
   const w = words.toLowerCase();
   if (w.endsWith('letters')) return /lower/.test(w) ? 'a-z' : /upper/.test(w) ? 'A-Z' : 'A-Za-z';
+  if (/alphanumerics?$/.test(w)) return /lower/.test(w) ? 'a-z0-9' : /upper/.test(w) ? 'A-Z0-9' : 'A-Za-z0-9';
   if (w.endsWith('digits') || w.endsWith('numbers')) return '0-9';
   if (w.endsWith('underscores')) return '_';
   if (w.endsWith('periods') || w.endsWith('dots')) return '.';
@@ -70,7 +74,17 @@ export const GUARDS = {
   'not-a-code': (m: RegExpExecArray, s: string) => !/^\s+(?:characters?\s+)?(?:[\w-]+\s+)?codes?\b/i.test(s.slice(m.index + m[0].length)),
   /** "max 10,000 labels returned per request": a cap on what the server returns, not on the value sent. */
   'not-of-results': (m: RegExpExecArray, s: string) =>
-    !/^\s*(?:(?:are|is|will\s+be|gets?)\s+)?returned\b/i.test(s.slice(m.index + m[0].length)),
+    !/^\s*(?:(?:are|is|will\s+be|gets?)\s+)?returned\b/i.test(s.slice(m.index + m[0].length)) &&
+    !/\b(?:results?|responses?|output|matches)\s+(?:are|is|will\s+be)\s+$/i.test(textBefore(s, m.index)),
+  /** "joined by '&' (the default)", "separated by ',' (default)": said of a separator inside the value. */
+  'not-a-joiner': (m: RegExpExecArray, s: string) =>
+    !/\b(?:joined|separated|combined|delimited|connected|split)\s+(?:by|with|on)\s+$/i.test(textBefore(s, m.index)),
+  /** "min 2 mins after current time": a distance from a moment, not a bound on the value sent. */
+  'not-relative': (m: RegExpExecArray, s: string) =>
+    !/^\s*(?:after|before|from\s+now|ago|later|earlier|in\s+the\s+(?:future|past))\b/i.test(s.slice(m.index + m[0].length)),
+  /** "when depth >= 2", "if count < 5": a comparison in a condition on some (other) value, no bound. */
+  'not-a-condition': (m: RegExpExecArray, s: string) =>
+    !/\b(?:when|if|unless|while|whenever)\s+[\w.\x60'"-]+\s*$/i.test(textBefore(s, m.index)),
   /** A time of day alone, not the time part of a date template (the date rule reads that). */
   'no-date-template': (_m: RegExpExecArray, s: string) => !/YYYY/i.test(s),
 } as const;
@@ -111,7 +125,7 @@ export function copulaGuard(sentence: string, at: number): boolean {
 export function followedByOf(sentence: string, end: number): boolean {
   return (
     /^\s+of\s+(?:[`"'“]|the\s+following\b|these\s+(?:fields|parameters|properties|arguments)\b)/i.test(sentence.slice(end)) ||
-    /^\s+of\s+[A-Za-z_][\w-]*\s+(?:or|and)\s/i.test(sentence.slice(end))
+    /^\s+of\s+[A-Za-z_][\w-]*(?:\s+(?:or|and)\s|\s*,\s*[A-Za-z_][\w-]*\s*,?\s*(?:or|and)?\s)/i.test(sentence.slice(end))
   );
 }
 
@@ -166,10 +180,12 @@ export function wordBound(
   };
 }
 
-export function simple(kind: 'nonEmpty' | 'readOnly' | 'optional', match: RegExpExecArray, rule: string): Candidate {
+export function simple(kind: 'nonEmpty' | 'unique' | 'readOnly' | 'optional', match: RegExpExecArray, rule: string): Candidate {
   const base = { start: match.index, end: match.index + match[0].length, phrase: match[0].trim(), rule };
   switch (kind) {
     case 'nonEmpty':
+      return { kind, ...base };
+    case 'unique':
       return { kind, ...base };
     case 'readOnly':
       return { kind, ...base };
@@ -199,8 +215,12 @@ export const RULES: readonly Rule[] = [
   // ---- ranges: "between 1 and 100", "from 5 to 1440", "1 to 200 characters", "(1-100)"
   {
     name: 'between',
-    examples: { yes: ['Must be between 1 and 100.', 'A value between 0.5 and 2 (exclusive).'], no: ['Choose between fast and slow.'] },
-    matches: re(String.raw`\bbetween\s+(${NUM})${GLOSS}\s+and\s+(${NUM})${UNIT}(\s*\(?\s*exclusive)?`),
+    examples: {
+      yes: ['Must be between 1 and 100.', 'A value between 0.5 and 2 (exclusive).', 'Must be between 10000ms and 300000ms.'],
+      no: ['Choose between fast and slow.'],
+    },
+    // "between 10000ms and 300000ms": a unit glued to the first number is the second's too.
+    matches: re(String.raw`\bbetween\s+(${NUM})(?:[A-Za-z%]{1,3}(?![A-Za-z]))?${GLOSS}\s+and\s+(${NUM})${UNIT}(\s*\(?\s*exclusive)?`),
     yields: (m) => rangeCandidates(m, 'between', m[5] !== undefined),
   },
   {
@@ -212,7 +232,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'n-to-m',
     examples: {
-      yes: ['Page size (1-100).', 'Name, 3 to 64 characters.', 'Number of results 1-50 (default: 10)'],
+      yes: ['Page size (1-100).', 'Name, 3 to 64 characters.', 'Number of results 1-50 (default: 10)', 'Weight (100-900 in steps of 100)'],
       no: ['Released 2020-2024 under the MIT license, see the notes for details.', 'Between 1 and 5.'],
     },
     matches: re(String.raw`(${NUM})\s*(?:to|through|\.\.|–|—|-)\s*(${NUM})${UNIT}`),
@@ -225,7 +245,7 @@ export const RULES: readonly Rule[] = [
       const before = textBefore(s, m.index);
       const after = s.slice(m.index + m[0].length);
       const lengthOrItems = unit !== undefined && (LENGTH_UNITS.test(unit) || ITEM_UNITS.test(unit));
-      const parenthesized = /\(\s*$/.test(before) && /^\s*[),;]/.test(after);
+      const parenthesized = /\(\s*$/.test(before) && /^\s*(?:[),;]|in\s+(?:steps|increments)\s+of\b)/i.test(after);
       const introduced = /\b(?:range(?:\s+of)?|values?|between|from|of)\s*:?\s*$/i.test(before);
       // "Number of results 1-50 (default: 10)": a short label, then the range, then the clause ends.
       const labelled = /^(?:[A-Za-z]+\s+){1,5}$/.test(before) && /^\s*(?:$|[(.;,])/.test(after);
@@ -240,20 +260,25 @@ export const RULES: readonly Rule[] = [
   // ---- lower bounds
   {
     name: 'lower-inclusive',
-    examples: { yes: ['At least 3 characters.', 'Minimum: 10'], no: ['At least one of `a` or `b` must be set.'] },
+    examples: {
+      yes: ['At least 3 characters.', 'Minimum: 10'],
+      no: ['At least one of `a` or `b` must be set.', 'Unix timestamp (min 2 mins after current time)'],
+    },
     matches: re(String.raw`\b(?:${LOWER_INCLUSIVE})\s*(${NUM})${UNIT}`),
-    requires: ['not-before-of'],
+    requires: ['not-before-of', 'not-relative'],
     yields: (m) => bound(m, 'lower', false, 1, 'lower-inclusive'),
   },
   {
     name: 'lower-symbol',
-    examples: { yes: ['Limit (>= 1).'], no: ['Use `>=5` in the query.'] },
+    examples: { yes: ['Limit (>= 1).'], no: ['Use `>=5` in the query.', 'Includes dependencies when depth >= 2.'] },
     matches: re(String.raw`(?<![\w:'"\`])(?:>=|≥)\s*(${NUM})${UNIT}`),
+    requires: ['not-a-condition'],
     yields: (m) => bound(m, 'lower', false, 1, 'lower-symbol'),
   },
   {
     name: 'lower-symbol-exclusive',
-    examples: { yes: ['Amount (> 0).'], no: ['Search syntax: stars:>1000'] },
+    examples: { yes: ['Amount (> 0).'], no: ['Search syntax: stars:>1000', 'Attachments (when FileCount > 0).'] },
+    requires: ['not-a-condition'],
     matches: re(String.raw`(?<![<>=\w:'"\`])>\s*(${NUM})${UNIT}`),
     yields: (m) => bound(m, 'lower', true, 1, 'lower-symbol-exclusive'),
   },
@@ -277,9 +302,13 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'positive',
-    examples: { yes: ['A positive integer.', 'Must be strictly positive.'], no: ['Non-positive values are ignored.', 'Positive or zero.'] },
+    examples: {
+      yes: ['A positive integer.', 'Must be strictly positive.'],
+      no: ['Non-positive values are ignored.', 'Positive or zero.', 'Debits are positive, credits are negative value'],
+    },
     matches: re(String.raw`(?<!non[- ]?)(?<![\w\`"'-])(?:strictly\s+)?positive\b(?!\s+or\s+(?:zero|0)\b)(?![\`"'])`),
-    yields: (m) => [wordBound(m, 'lower', 0, true, 'positive')],
+    // "Debits are positive, credits are negative": the sign carries a meaning, both signs are sent.
+    yields: (m, s) => (/(?<!non[- ]?)\bnegative\b/i.test(s) ? [] : [wordBound(m, 'lower', 0, true, 'positive')]),
   },
   {
     name: 'non-negative',
@@ -293,20 +322,25 @@ export const RULES: readonly Rule[] = [
   // ---- upper bounds
   {
     name: 'upper-inclusive',
-    examples: { yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.'], no: ['At most one of `a` or `b` may be set.'] },
+    examples: {
+      yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.'],
+      no: ['At most one of `a` or `b` may be set.', 'Results are limited to 100 symbols.'],
+    },
     matches: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
     requires: ['not-before-of', 'not-of-results'],
     yields: (m) => bound(m, 'upper', false, 1, 'upper-inclusive'),
   },
   {
     name: 'upper-symbol',
-    examples: { yes: ['Limit (<= 100).'], no: ['Filter `<=5` in a query.'] },
+    examples: { yes: ['Limit (<= 100).'], no: ['Filter `<=5` in a query.', 'Only when size <= 10.'] },
+    requires: ['not-a-condition'],
     matches: re(String.raw`(?<![\w:'"\`])(?:<=|≤)\s*(${NUM})${UNIT}`),
     yields: (m) => bound(m, 'upper', false, 1, 'upper-symbol'),
   },
   {
     name: 'upper-symbol-exclusive',
-    examples: { yes: ['Ratio (< 1).'], no: ['Tags like <b> are stripped.'] },
+    examples: { yes: ['Ratio (< 1).'], no: ['Tags like <b> are stripped.', 'If count < 5, all are shown.'] },
+    requires: ['not-a-condition'],
     matches: re(String.raw`(?<![<>=\w:'"\`])<(?![=>])\s*(${NUM})${UNIT}`),
     yields: (m) => bound(m, 'upper', true, 1, 'upper-symbol-exclusive'),
   },
@@ -368,14 +402,64 @@ export const RULES: readonly Rule[] = [
     requires: ['not-conditional'],
     yields: (m) => [simple('nonEmpty', m, 'non-empty')],
   },
+  // ---- distinct items: "no duplicates", "each tag at most once", "must be unique"
+  {
+    name: 'no-duplicates',
+    examples: {
+      yes: [
+        'Calendar IDs (max 50, no duplicates).',
+        'Each tag may appear at most once.',
+        'Values must be unique.',
+        'A list of unique labels.',
+      ],
+      no: ['Duplicates are removed.', 'The unique identifier of the issue.', 'Returns unique values.', 'Duplicates are ignored.'],
+    },
+    // Said of what is sent: "duplicates are removed/ignored" is the server's doing, not a constraint on the call.
+    matches: re(
+      String.raw`\b(?:no|without)\s+duplicates?\b|\bduplicates?\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted|accepted)|rejected)\b|` +
+        String.raw`\b(?:must|should|cannot|can't|may\s+not)\s+(?:not\s+)?(?:contain|include|have)\s+(?:any\s+)?duplicates?\b|` +
+        String.raw`\b(?:must|should)\s+(?:all\s+)?be\s+(?:unique|distinct)\b|` +
+        String.raw`\b(?:each|every)\s+[\w-]+\s+(?:(?:may|can|must|should)\s+)?(?:(?:appear|occur|be\s+(?:listed|given|included))\s+)?` +
+        String.raw`(?:at\s+most|only)\s+once\b|` +
+        String.raw`(?<!\breturns?\s+)(?<!\bthe\s+)\b(?:unique|distinct)\s+(?:values|items|elements|entries|labels|tags|ids|names)\b`,
+    ),
+    yields: (m) => [simple('unique', m, 'no-duplicates')],
+  },
+  // ---- an error said of a value: "Raises: ValueError: If 'ids' is empty", "Throws an error if limit is less than 1"
+  {
+    name: 'error-if',
+    examples: {
+      yes: ["ValueError: If 'ids' is empty", 'Throws an error if `limit` is less than 1.', 'Fails if the name is blank.'],
+      no: ['Returns an empty list if nothing matches.', 'ValueError: If the collection does not exist', 'If empty, all are returned.'],
+    },
+    // The value the error refuses, read as the constraint that keeps it out (an empty value: non-empty; "less than
+    // 1": at least 1).
+    matches: re(
+      String.raw`(?:\b[A-Z]\w*(?:Error|Exception)\s*:\s*|\b(?:raises|throws|fails|errors|rejects|returns\s+an\s+error)\b[^.;:]{0,30}?\s)` +
+        String.raw`if\s+(?:the\s+)?[\x60'"]?[A-Za-z_][\w.-]*[\x60'"]?\s+(?:is|are)\s+` +
+        String.raw`(?:(empty|blank)\b|(less|fewer|smaller|greater|more|larger)\s+than\s+(${NUM})|(negative)\b)`,
+    ),
+    yields: (m) => {
+      if (m[1] !== undefined) return [simple('nonEmpty', m, 'error-if')];
+      if (m[4] !== undefined) return [wordBound(m, 'lower', 0, false, 'error-if')];
+      const refused = parseNumber(m[3] ?? '');
+      if (refused === undefined) return [];
+      const below = /^(?:less|fewer|smaller)$/i.test(m[2] ?? '');
+      return [{ ...wordBound(m, below ? 'lower' : 'upper', refused.value, false, 'error-if'), fromWord: false, plain: refused.plain }];
+    },
+  },
   // ---- read-only
   {
     name: 'read-only',
-    examples: { yes: ['This field is read-only.', 'Immutable (read-only).'], no: ['Open the file in read-only mode.'] },
+    examples: {
+      yes: ['This field is read-only.', 'Immutable (read-only).', 'Read only.'],
+      no: ['Open the file in read-only mode.', 'Read only first N lines', '(type, string, required, readonly, relation)'],
+    },
+    // "Read only first N lines" is the verb: two words open a sentence as the flag only when nothing follows.
     matches: re(
       String.raw`\b(?:is|are)\s+read[- ]?only\b(?!\s+(?:operations?|actions?|tools?|calls?|requests?|mode|access))|` +
-        String.raw`^\s*read[- ]?only\b(?!\s+(?:mode|access|transaction|flag))|` +
-        String.raw`(?=read)(?<=[;,:—–]\s*)read[- ]?only(?=\s*(?:[.;,)]|$))|` +
+        String.raw`^\s*read(?:-|)only\b(?!\s+(?:mode|access|transaction|flag))|^\s*read\s+only(?=\s*(?:[.;,)]|$))|` +
+        String.raw`(?=read)(?<=[;:—–]\s*|(?<![,]\s*[\w-]+\s*),\s*)read[- ]?only(?=\s*(?:[.;)]|$)|\s*,(?!\s*[\w-]+\s*[,)]))|` +
         String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
         String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
     ),
@@ -384,9 +468,12 @@ export const RULES: readonly Rule[] = [
   // ---- defaults
   {
     name: 'default',
-    examples: { yes: ['Defaults to 10.', '(default: `open`)', '(Optional, default true)'], no: ['No fallback is given.'] },
+    examples: {
+      yes: ['Defaults to 10.', '(default: `open`)', '(Optional, default true)', 'Default value will be `mine`.'],
+      no: ['No fallback is given.'],
+    },
     matches: re(
-      String.raw`\bdefaults?\s+(?:to\s*:?|is|=|:)\s*|\bdefault\s+value\s+(?:is|of|:)\s*|` +
+      String.raw`\bdefaults?\s+(?:to\s*:?|is|=|:)\s*|\bdefault\s+value\s+(?:is|will\s+be|of|:)\s*|` +
         String.raw`\(\s*default(?:s)?(?:\s*:|\s+is|\s+to\s*:?|\s*=)?\s*|` +
         // "(Optional, default true)": a default given after another remark in the same parentheses.
         String.raw`\(\s*optional\s*,\s*default(?:s)?(?:\s*:|\s+is|\s+to|\s*=)?\s*|\bdefault:\s*`,
@@ -433,12 +520,14 @@ export const RULES: readonly Rule[] = [
   {
     name: 'default-marked',
     examples: {
-      yes: ["Sort by 'relevance' (default) or 'date'.", 'Either `asc` (the default) or `desc`.'],
-      no: ['Uses the default sort.'],
+      yes: ["Sort by 'relevance' (default) or 'date'.", 'Either `asc` (the default) or `desc`.', '"p4" (lowest/default).'],
+      no: ['Uses the default sort.', "Conditions joined by '&' (the default), '|' or '!'."],
     },
     // A value of a list marked as the default after it: "'relevance' (default)", '"us" (United States, default)',
     // '"unrestricted" (default, the route may arrive from either side)'.
-    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:[^()\n]{0,60},\s*)?(?:the\s+)?default(?:\)|,)`),
+    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:[^()\n]{0,60}[,/]\s*)?(?:the\s+)?default(?:\)|,)`),
+    // "conditions joined by '&' (the default)": the default of the joining, not of the value.
+    requires: ['not-a-joiner'],
     yields: (m) => [
       {
         kind: 'default',
@@ -477,17 +566,46 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`(?<![\w'"\x60./-])([A-Za-z][\w./-]{0,60}?)\s+by\s+default\b`),
     yields: (m) => [bareDefault(m, m[1] ?? '')],
   },
+  {
+    name: 'default-if-unspecified',
+    examples: {
+      yes: ['Timeout for command - 60000 milliseconds if not specified', "Output format, 'json' if omitted.", 'true when not provided.'],
+      no: ['Returns an error if not specified.', 'Uses the current directory if not specified.', 'Version 2 if not specified elsewhere.'],
+    },
+    // A literal then "if not specified": what omitting the parameter means ("60000 milliseconds if not specified").
+    matches: re(
+      String.raw`(?<![\w.'"\x60-])(?:([-−]?\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?|(['"\x60])([^'"\x60\n]{1,60})\3|(true|false))` +
+        String.raw`\s+(?:is\s+used\s+)?(?:if|when)\s+(?:not\s+(?:specified|provided|set|given|supplied|passed)|omitted|unspecified|unset)` +
+        String.raw`(?=\s*(?:[.;,)]|$))`,
+    ),
+    yields: (m) => [unspecifiedDefault(m)],
+  },
   // ---- formats
   {
     name: 'yyyy-mm-dd',
-    examples: { yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.', 'At YYYY-MM-DDTHH:mm:ssZ.'], no: ['Date in any format.'] },
+    examples: {
+      yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.', 'At YYYY-MM-DDTHH:mm:ssZ.'],
+      no: ['Date in any format.', "Birthday as 'YYYY-MM-DD', 'MM-DD' (no year), or 'clear' to remove."],
+    },
     matches: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?(?:\.s+)?(?:Z|[+-]hh:?mm)?)?`),
-    yields: (m) => {
+    yields: (m, s) => {
+      // "'YYYY-MM-DD', 'MM-DD' (no year), or 'clear'": one quoted layout among others, no one format.
+      if (/^['"\x60]\s*,\s*['"\x60]/.test(s.slice(m.index + m[0].length))) return [];
       if (!/HH/i.test(m[0])) return [formatCandidate(m, 'date', 'yyyy-mm-dd')];
       // RFC 3339's date-time has seconds and an offset: a layout without them is a pattern of its own.
       if (/:ss/i.test(m[0]) && /(?:Z|[+-]hh:?mm)$/i.test(m[0])) return [formatCandidate(m, 'date-time', 'yyyy-mm-dd')];
       return [{ ...formatCandidate(m, undefined, 'yyyy-mm-dd'), templates: [m[0].toUpperCase()] }];
     },
+  },
+  {
+    name: 'compact-date',
+    examples: {
+      yes: ['Year of approval (YYYY format)', 'Recalls after this date (YYYYMMDD format)'],
+      no: ['Date as YYYY-MM-DD.', 'The YYYY-MM layout.'],
+    },
+    // A year or a date without separators: a pattern of its digits (no standard `format` holds it).
+    matches: re(String.raw`(?<![\w-])YYYY(?:MM(?:DD)?)?(?![\w-])`),
+    yields: (m) => [{ ...formatCandidate(m, undefined, 'compact-date'), templates: [m[0].toUpperCase()] }],
   },
   {
     name: 'dd-mm-yyyy',
@@ -558,7 +676,8 @@ export const RULES: readonly Rule[] = [
     // "The name or UUID of the field", "its label, value or UUID": one alternative of several, no format.
     matches: re(String.raw`\b(?:UUID|GUID)s?\b`),
     yields: (m, s) =>
-      UUID_ALTERNATIVE.test(s.slice(Math.max(0, m.index - 40), m.index), s.slice(m.index + m[0].length))
+      UUID_ALTERNATIVE.test(s.slice(Math.max(0, m.index - 40), m.index), s.slice(m.index + m[0].length)) ||
+      /\bno\s+(?:[\w-]+\s+){0,2}$/i.test(textBefore(s, m.index))
         ? []
         : [formatCandidate(m, 'uuid', 'uuid')],
   },
@@ -598,8 +717,8 @@ export const RULES: readonly Rule[] = [
   {
     name: 'in-format',
     examples: {
-      yes: ['In YYYY format.', 'In the form of a slug.', 'Must match the pattern.'],
-      no: ['In JSON format.', 'In Markdown format.', 'Time in any format.'],
+      yes: ['In YYYY format.', 'In the form of a slug.', 'Must match the pattern.', 'A path of the form owner/repo.'],
+      no: ['In JSON format.', 'In Markdown format.', 'Time in any format.', 'The description of the form.', 'The ID of the form to get.'],
     },
     matches: re(
       String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|` +
@@ -607,6 +726,12 @@ export const RULES: readonly Rule[] = [
         String.raw`\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`,
     ),
     yields: (m, s) => {
+      // "The description of the form.": a form the tool edits, not a layout; a layout follows "of the form".
+      if (
+        /^of\s+the\s+form$/i.test(m[0].trim()) &&
+        !/^\s*(?:[:\x60'"<{([/#]|[A-Z0-9]|[^\s.,;]*[/:_{<#-])/.test(s.slice(m.index + m[0].length))
+      )
+        return [];
       const named = (m[1] ?? '').toLowerCase();
       const following = `${named} ${s.slice(m.index + m[0].length, m.index + m[0].length + 40)}`.toLowerCase();
       if (
@@ -623,6 +748,15 @@ export const RULES: readonly Rule[] = [
       if (/\be-?mail\b/.test(named)) return [formatCandidate(m, 'email', 'in-format')];
       if (/\buuid\b/.test(named)) return [formatCandidate(m, 'uuid', 'in-format')];
       return [formatCandidate(m, undefined, 'in-format')];
+    },
+  },
+  {
+    name: 'hex-color',
+    examples: { yes: ['Foreground text color (#RRGGBB)', 'Color as #RGB.'], no: ['Color name, e.g. red.', 'Issue #123.'] },
+    matches: re(String.raw`#(?:RRGGBB(?:AA)?|AARRGGBB|RGB)\b`),
+    yields: (m) => {
+      const digits = m[0].length - 1;
+      return [{ ...formatCandidate(m, undefined, 'hex-color'), pattern: `^#[0-9A-Fa-f]{${digits}}$` }];
     },
   },
   // ---- required / optional
@@ -643,8 +777,11 @@ export const RULES: readonly Rule[] = [
   {
     name: 'always-provide',
     examples: {
-      yes: ['Always provide the namespace.', "Requires 'name' and 'url'."],
+      yes: ['Always provide the namespace.', "Requires 'name' and 'url'.", 'Requires the project_id.', 'Requires a workspace ID.'],
       no: [
+        'Requires network access to the host.',
+        'ALWAYS pass item_key when you know which item you want.',
+        'Using this setting requires a slightly higher computational load.',
         'You must provide the full absolute path.',
         'Image mode, which requires `markerPopup`.',
         'Always include a limit in the query (| limit 50).',
@@ -659,9 +796,14 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'required-word',
-    examples: { yes: ['Required.', 'A required field.'], no: ['The required fields of the form are listed.'] },
+    examples: {
+      yes: ['Required.', 'A required field.', 'Name (string, required).'],
+      no: ['The required fields of the form are listed.', 'Attributes (type, string, required, readonly, relation).'],
+    },
+    // Not a word inside a list of words ("type, string, required, readonly"): one of the things listed.
     matches: re(
-      String.raw`(?=required|mandatory)(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|` +
+      String.raw`(?=required|mandatory)(?:^|(?<=[.;:(—–]\s*)|(?<=,\s*)(?<![,]\s*[\w-]+\s*,\s*))(?:required|mandatory)\b` +
+        String.raw`(?=\s*(?:[.;:)!]|$)|\s*,(?!\s*[\w-]+\s*[,)]))|` +
         String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
     ),
     yields: (m, s) => requiredCandidate(m, s, 'self'),
@@ -670,8 +812,9 @@ export const RULES: readonly Rule[] = [
     name: 'optional',
     examples: { yes: ['Optional.', 'Can be omitted.', 'If omitted, all are returned.'], no: ['Not optional.'] },
     matches: re(
-      String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|` +
-        String.raw`\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b`,
+      String.raw`(?=optional)(?:^|(?<=[.;(]\s*)|(?<=\(\w+,\s*)|(?<=^\s*an?\s+))optional\b|\b(?:is|are)\s+optional\b|\(\s*optional\s*\)|` +
+        String.raw`\b(?:can|may)\s+be\s+omitted\b|\b(?:if|when)\s+omitted\b|\bomit\s+(?:it\s+|this\s+)?(?:to|for)\b|` +
+        String.raw`\bif\s+(?:it|this|the\s+[\w-]+)\s+is\s+not\s+(?:specified|provided|given|set)\b`,
     ),
     requires: ['not-negated'],
     yields: (m) => [simple('optional', m, 'optional')],
@@ -680,10 +823,18 @@ export const RULES: readonly Rule[] = [
   {
     name: 'format-template',
     examples: {
-      yes: ['(format: GHSA-xxxx-xxxx-xxxx)', "In format 'user:ID' or 'team:ID'."],
+      yes: [
+        '(format: GHSA-xxxx-xxxx-xxxx)',
+        "In format 'user:ID' or 'team:ID'.",
+        'Format: mem_xyz123.',
+        '(Slack ts format, e.g. "1609459200.000001")',
+      ],
       no: ['Format the output nicely.', 'In format below.'],
     },
-    matches: re(String.raw`\bformat(?:ted)?\s*(?::|is|as|like)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`),
+    // "(Slack ts format, e.g. "1609459200.000001")": the example right after the word is the format shown.
+    matches: re(
+      String.raw`\bformat(?:ted)?\s*(?::|is|as|like|,\s*e\.g\.,?|,\s*for\s+example,?)?\s*|\bin\s+(?:the\s+)?(?:form|format)\s+(?:of\s+)?`,
+    ),
     yields: (m, s) => templateCandidate(m, s),
   },
   // ---- a quoted layout of placeholders: "Array of '{key}={value}' pairs", "as `<host>:<port>`"
@@ -700,11 +851,132 @@ export const RULES: readonly Rule[] = [
   {
     name: 'starts-with',
     examples: {
-      yes: ["ID of the user group (starts with 'S', e.g., 'S0123456789').", 'The key must begin with `sk-`.'],
+      yes: [
+        "ID of the user group (starts with 'S', e.g., 'S0123456789').",
+        'The key must begin with `sk-`.',
+        'Identifier of the project (starts with PR- followed by a number).',
+        'Requires a project identifier (PR-*).',
+      ],
       no: ["Only channels whose name starts with 'dev'.", "Search for names that start with 'a'."],
     },
-    matches: re(String.raw`(?:\(\s*|\b(?:must|always|should)\s+)(?:starts?|begins?)\s+with\s+(?:'([\w-]+)'|"([\w-]+)"|\x60([\w-]+)\x60)`),
-    yields: (m) => [{ ...formatCandidate(m, undefined, 'starts-with'), pattern: `^${m[1] ?? m[2] ?? m[3] ?? ''}` }],
+    // Also an upper-case prefix with its dash, unquoted ("starts with PR- followed by a number"), and a glob "(PR-*)".
+    matches: re(
+      String.raw`(?:\(\s*|\b(?:must|always|should|id|identifier|key|value|it)\s+)(?:starts?|begins?)\s+with\s+(?:an?\s+|the\s+)?` +
+        String.raw`(?:'([\w-]+)'|"([\w-]+)"|\x60([\w-]+)\x60|([A-Z]{1,8}-)(?![\w-]))|\(\s*([A-Z]{1,8}-)\*\s*\)`,
+    ),
+    yields: (m) => {
+      const bare = m[4] ?? m[5];
+      // The rules are case-insensitive; an unquoted prefix counts only in capitals ("PR-", not "re-").
+      if (bare !== undefined && bare !== bare.toUpperCase()) return [];
+      return [{ ...formatCandidate(m, undefined, 'starts-with'), pattern: `^${m[1] ?? m[2] ?? m[3] ?? bare ?? ''}` }];
+    },
+  },
+  // ---- a fixed suffix: "Filename must end with .png, .jpg, or .jpeg", "must end in `.mp4`"
+  {
+    name: 'ends-with',
+    examples: {
+      yes: ['Filename must end with .png, .jpg, or .jpeg', 'The path must end in `.mp4`.', "Key (ends with '.json')."],
+      no: ['Lines that end with a semicolon.', 'The loop must end with a break.', 'Names that end with .tmp are skipped.'],
+    },
+    matches: re(String.raw`(?:\(\s*|\b(?:must|should|has\s+to|needs\s+to)\s+)(?:ends?)\s+(?:with|in)\s+`),
+    yields: (m, s) => suffixCandidate(m, s),
+  },
+  // ---- numeric codes glossed: "(0: all, 1: well-formed, 2: creating)", "0=None, 1=Any"
+  {
+    name: 'code-values',
+    examples: {
+      yes: ['Filter on state (0: all, 1: well-formed, 2: creating, 3: deleting, 4: new)'],
+      no: ['Ratio (1: 2).', 'At 10:30, 11:45.'],
+    },
+    matches: re(String.raw`\(\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}(?:[,;]\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)`),
+    yields: (m) => {
+      const values = [...m[0].matchAll(/(?:^\(|[,;])\s*(\d{1,3})\s*[:=]/g)].map((x) => x[1] ?? '');
+      if (new Set(values).size !== values.length) return [];
+      return [{ kind: 'enum', values, quoted: false, start: m.index, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' }];
+    },
+  },
+  // ---- a scheme said of a URL: "(must be http or https)", "http(s) only"
+  {
+    name: 'url-scheme',
+    examples: {
+      yes: ['The URL to fetch (must be http or https)', 'Remote URL to fetch the file from (http/https).', 'An HTTPS URL only.'],
+      no: ['Supports http and https proxies.', 'The http status code.'],
+    },
+    matches: re(
+      String.raw`\b(?:must\s+(?:be|use)\s+(?:an?\s+)?)https?\s+or\s+https?\b|\(\s*https?\s*/\s*https?\s*\)|` +
+        String.raw`\bhttps\s+(?:url|uri)s?\s+only\b|\bonly\s+https\s+(?:url|uri)s?\b`,
+    ),
+    yields: (m) => [
+      { ...formatCandidate(m, undefined, 'url-scheme'), pattern: /https?\s*(?:or|\/)\s*https?/i.test(m[0]) ? '^https?://' : '^https://' },
+    ],
+  },
+  // ---- a prefix named as such: "including 'kubectl' prefix", "with the `gs://` prefix"
+  {
+    name: 'named-prefix',
+    examples: {
+      yes: [
+        "Pass full kubectl command including 'kubectl' prefix.",
+        'A bucket path with the `gs://` prefix.',
+        'ID should have a pay_ prefix.',
+      ],
+      no: ["Remove the 'v' prefix.", 'Names with a common prefix are grouped.'],
+    },
+    // Unquoted too when it is an id's prefix with its underscore ("ID should have a pay_ prefix").
+    matches: re(
+      String.raw`\b(?:including|includes|include|with|has|have)\s+(?:the\s+|an?\s+)?` +
+        String.raw`(?:'([^'\s]{1,20})'|"([^"\s]{1,20})"|\x60([^\x60\s]{1,20})\x60|([a-z]{2,10}_))\s+prefix\b`,
+    ),
+    yields: (m) => [
+      {
+        ...formatCandidate(m, undefined, 'named-prefix'),
+        pattern: `^${escapePattern(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '')}`,
+      },
+    ],
+  },
+  // ---- a leading or trailing slash said of the value: "Must include the leading slash"
+  {
+    name: 'leading-slash',
+    examples: {
+      yes: ['Must include the leading slash. Example: /containers/json', 'The path must start with a slash.'],
+      no: ['Strip the leading slash.'],
+    },
+    matches: re(
+      String.raw`\b(?:must|should)\s+(?:include|have|start\s+with|begin\s+with)\s+(?:a|the)\s+(leading\s+|trailing\s+)?(?:slash|'/'|"/")`,
+    ),
+    yields: (m) => [{ ...formatCandidate(m, undefined, 'leading-slash'), pattern: /trailing/i.test(m[1] ?? '') ? '/$' : '^/' }],
+  },
+  // ---- a numeric string: "must be a numeric ID", "a numeric string"
+  {
+    name: 'numeric-string',
+    examples: {
+      yes: ["must be a numeric ID from the provider's index", 'The account, a numeric string.'],
+      no: ['A numeric value.', 'Numeric IDs are faster.'],
+    },
+    matches: re(
+      String.raw`\b(?:must\s+be|is|as)\s+an?\s+numeric\s+(?:id|identifier|string|code)\b|` +
+        String.raw`,\s*an?\s+numeric\s+(?:id|identifier|string|code)\b`,
+    ),
+    yields: (m) => [{ ...formatCandidate(m, undefined, 'numeric-string'), pattern: '^[0-9]+$' }],
+  },
+  // ---- a path template with placeholders: "(/subscriptions/{sub}/resourceGroups/{rg}/...)", "projects/{project}/topics/{topic}"
+  {
+    name: 'path-template',
+    examples: {
+      yes: [
+        'AKS cluster resource ID (/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name})',
+      ],
+      no: ['Use {name} in the message.', 'See /docs/{page} for help.'],
+    },
+    matches: re(String.raw`\(\s*(\/?[\w.-]+(?:\/[\w.{}-]+){2,})\s*\)`),
+    yields: (m) => {
+      const template = m[1] ?? '';
+      if (!/\{[A-Za-z]\w*\}/.test(template) || !/\/[A-Za-z][\w.-]*\//.test(template)) return [];
+      const pattern = template
+        .split(/(\{[A-Za-z]\w*\})/)
+        .map((piece) => (/^\{/.test(piece) ? '[^/]+' : escapePattern(piece)))
+        .join('');
+      return [{ ...formatCandidate(m, undefined, 'path-template'), pattern: `^${pattern}$` }];
+    },
   },
   // ---- characters in words: "Letters, digits, underscores and periods", "none of [ ] : * ? / \"
   {
@@ -714,7 +986,7 @@ export const RULES: readonly Rule[] = [
       no: ['Letters and numbers are sent as typed.', 'The number of digits.'],
     },
     matches: re(
-      String.raw`(?:^\s*|\b(?:only|contains?\s+only|may\s+contain(?:\s+only)?|consisting\s+of|made\s+of)\s+)` +
+      String.raw`(?:^\s*|\(\s*|\b(?:only|contains?\s+only|may\s+contain(?:\s+only)?|consisting\s+of|made\s+of)\s+)` +
         String.raw`((?:${CHARACTER_CLASS})(?:\s*(?:,|\band\b|\bor\b|,\s*and\b|,\s*or\b)\s*(?:${CHARACTER_CLASS}))+)(?=\s*(?:[.,;:)]|$))`,
     ),
     yields: (m) => {
@@ -748,12 +1020,15 @@ export const RULES: readonly Rule[] = [
   // ---- one value only: "('indexed' only)"
   {
     name: 'only-value',
-    examples: { yes: ["Status ('indexed' only)."], no: ['Only indexed documents.'] },
-    matches: re(String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)`),
+    examples: { yes: ["Status ('indexed' only).", "Species (currently only 'human' supported)"], no: ['Only indexed documents.'] },
+    matches: re(
+      String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)|` +
+        String.raw`\bonly\s+(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+(?:is\s+)?(?:supported|allowed|accepted)\b`,
+    ),
     yields: (m) => [
       {
         kind: 'enum',
-        values: [m[1] ?? m[2] ?? m[3] ?? ''],
+        values: [m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? ''],
         quoted: true,
         start: m.index,
         end: m.index + m[0].length,
@@ -778,6 +1053,7 @@ export const RULES: readonly Rule[] = [
         'Include archived (true/false).',
         'State (draft|open|merged).',
         'Output format ("markdown" or "csv").',
+        'Action to perform - "create", "update", or "delete".',
       ],
       no: [
         "Examples: 'a', 'b'.",
@@ -791,8 +1067,27 @@ export const RULES: readonly Rule[] = [
       ],
     },
     // A parenthesis right after a word ("SCHEMA("AWS/EC2", "InstanceType")") holds a call's arguments, not a gloss.
-    matches: re(String.raw`:[ \t]*(?=['"\x60“])|(?<!\w)\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)|(?<!\w)\((?=[ \t]*['"\x60“])`),
+    // "Action to perform - "create", "update"", "RSVP response — "accepted", ...": a dash labels the list as a colon does.
+    matches: re(
+      String.raw`(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['"\x60“])|(?<!\w)\((?=[ \t]*[\w-]+[ \t]*[|/][ \t]*[\w-]+)|(?<!\w)\((?=[ \t]*['"\x60“])`,
+    ),
     yields: (m, s) => labelledValues(m, s),
+  },
+  // ---- a sentence that is nothing but quoted values: "Quality of the ASR. `high` or `low`."
+  {
+    name: 'values-sentence',
+    examples: {
+      yes: ['`high` or `low`.', "'asc', 'desc' or 'none'"],
+      no: ["'a' is the default.", '`high` is faster than `low`.', "'a' and 'b'."],
+    },
+    // The opening quote is part of the match (an empty match at the sentence's start would be skipped).
+    matches: re(String.raw`^\s*[\x60'"]`),
+    yields: (m, s) => {
+      const list = parseValueList(s, m.index + m[0].length - 1);
+      if (list === undefined || !list.quoted || !list.separators.includes('or') || !/^\s*[.;]?\s*$/.test(s.slice(list.end))) return [];
+      const start = m.index + m[0].length - 1;
+      return [enumSpan(s, list.values, true, start, list.end, 'values-sentence')];
+    },
   },
   // ---- a bare list under a label whose default is one of them: "Resource type: cpu, memory, network (default: cpu)"
   {
@@ -813,6 +1108,7 @@ export const RULES: readonly Rule[] = [
         'Theme for the image: light or dark. Defaults to dark',
         'annotation or alert',
         'Alert state: firing, pending, normal',
+        'Sort order: asc (default) or desc.',
       ],
       no: [
         'The file to read (path or URL)',
@@ -824,8 +1120,9 @@ export const RULES: readonly Rule[] = [
     },
     matches: re(
       // The list's first letter is part of the match (a match at the sentence's start would otherwise be empty).
-      String.raw`(?:^\s*|\(\s*|:[ \t]+)(?=[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*(?:\s*,)?\s+or\s+[A-Za-z][\w-]*\s*(?:[.;)]|\s+\(|$)|` +
-        String.raw`[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*){2,}\s*(?:[.;)]|\s+\(|$)|` +
+      String.raw`(?:^\s*|\(\s*|:[ \t]+)(?=[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED})*(?:\s*,)?` +
+        String.raw`\s+or\s+[A-Za-z][\w-]*${MARKED}\s*(?:[.;)]|\s+\(|$)|` +
+        String.raw`[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED}){2,}\s*(?:[.;)]|\s+\(|$)|` +
         // Two identifiers by a comma ("describe-connection-type, list-connection-types."): bareValues asks for a label.
         String.raw`${IDENTIFIER}\s*,\s*${IDENTIFIER}\s*(?:[.;)]|\s+\(|$))[A-Za-z]`,
     ),
@@ -841,6 +1138,8 @@ export const RULES: readonly Rule[] = [
         'One of low, medium or high priority tasks.',
         'Must include one of GrokClassifier, XMLClassifier, JsonClassifier, or CsvClassifier.',
         'Each entry contains one of `id` or `name`.',
+        'Valid values include: appointments, companies, contacts.',
+        'One of `csv`, `json`, etc.',
       ],
     },
     matches: re(
@@ -851,8 +1150,15 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
+/**
+ * An id shown by its prefix and an example with a digit or a bracketed placeholder: `mem_xyz123`,
+ * `ext_my_[MyMemory ID]` (not a word such as `json_lines`).
+ */
+export const PREFIXED_ID = /^([a-z]{2,8}_(?:[a-z]{1,8}_)*)(?:[A-Za-z]*[0-9][A-Za-z0-9]*|\[[^\]]{1,40}\])$/;
+
 /** A layout made only of bracketed placeholders and the literal separators between them: `<key>=<value>`, `{a}:{b}`. */
-export const PLACEHOLDER_LAYOUT = /^(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+$/;
+export const PLACEHOLDER_LAYOUT =
+  /^(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\}))+$/;
 
 /** The template is all the sentence says of the layout: what follows it ends the clause. */
 const ENDS_CLAUSE = /^(?:[\x60'"]?\s*(?:[.;,)]|$)|[\x60'"]\s+[a-z])/;
@@ -889,21 +1195,21 @@ function examplesFit(sentence: string, templates: readonly string[]): boolean {
 
 /** The regular expression a placeholder layout stands for: each placeholder a run of characters up to the next separator. */
 export function templateShape(template: string): string {
-  const pieces = template.split(/(<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})/).filter((p) => p !== '');
+  const pieces = template.split(/(<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\})/).filter((p) => p !== '');
   let out = '';
   pieces.forEach((piece, i) => {
     if (/^[<{]/.test(piece)) {
       const next = pieces[i + 1];
       const stop = next === undefined ? '' : (next[0] ?? '');
       out += stop === '' ? '.+' : `[^${stop.replace(/[\]\\^-]/g, '\\$&')}]+`;
-    } else out += piece.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    } else out += escapePattern(piece);
   });
   return `^${out}$`;
 }
 
 /** A shown template: quoted, or a token with placeholders (`xxxx`, `ID`, `NNN`); undefined for prose ("in format below"). */
 export const TEMPLATE =
-  /^(?:(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}))+(?=[\s.;,)]|$)|\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
+  /^(?:[a-z]{2,8}_(?:[a-z]{1,8}_)*(?:\[[^\]\n]{1,40}\]|[A-Za-z]*[0-9][A-Za-z0-9]*)(?=[\s.;,)]|$)|(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\}))+(?=[\s.;,)]|$)|\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
 
 export function templateCandidate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
   const templates: string[] = [];
@@ -914,8 +1220,15 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
     const text = t[1] ?? t[2] ?? t[3] ?? t[4] ?? t[0];
     // A layout of placeholders only counts when it is the whole format: nothing more said of it in the clause.
     if (PLACEHOLDER_LAYOUT.test(text) && !ENDS_CLAUSE.test(sentence.slice(at + t[0].length))) return [];
+    // A concrete date ("'2025-01-01T10:00:00' or '2025-01-01'") is an example of a date layout, not a template.
+    if (/^\d{4}-\d{2}-\d{2}/.test(text)) return [];
     // A template has a placeholder or a fixed prefix with a separator ("user:ID", "GHSA-xxxx"), not a plain word.
-    if (!PLACEHOLDER_LAYOUT.test(text) && (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text))) return [];
+    if (
+      !PLACEHOLDER_LAYOUT.test(text) &&
+      !PREFIXED_ID.test(text) &&
+      (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text))
+    )
+      return [];
     templates.push(text);
     at += t[0].length;
     const or = /^\s*(?:,\s*)?(?:or|,)\s*/.exec(sentence.slice(at));
@@ -937,11 +1250,15 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
   ];
 }
 
+/** A number and its unit ("30m", "1.5h"), or several ("2h30m"): a measure shows a format, it is no value to list. */
+const MEASURE = /^[-+]?\d+(?:\.\d+)?(?:[A-Za-z%]{1,3}(?:\d+(?:\.\d+)?[A-Za-z%]{1,3})*)?$/;
+
 /** Words anywhere in a label that make its list examples ("Example without arguments:", "looks like a filename:"). */
 const EXAMPLE_IN_LABEL = /\b(?:examples?|e\.\s?g|such\s+as|looks?\s+like|for\s+instance)\b/i;
 
 /** Words before a colon that introduce examples or a syntax, not the allowed values. */
-const EXAMPLE_LABEL = /\b(?:examples?|e\.\s?g\.?|eg|such\s+as|like|syntax|i\.\s?e\.?|usage|note|see|returns?)\s*$/i;
+const EXAMPLE_LABEL =
+  /\b(?:examples?|e\.\s?g\.?|eg|such\s+as|like|syntax|i\.\s?e\.?|usage|note|see|(?<!\bto\s+)returns?|include|includes|including)\s*$|\b(?:bad|good|wrong|avoid)\b(?:\s*\([^()]{0,40}\))?\s*$/i;
 
 /**
  * A list right after a label's colon ("task type: 'shell_command', 'AI', or 'http'") or in parentheses with `|` or
@@ -963,23 +1280,14 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     )
       return [];
     const start = m.index + 1;
-    return [
-      {
-        kind: 'enum',
-        values: list.values,
-        quoted: true,
-        start,
-        end: list.end,
-        phrase: sentence.slice(start, list.end).trim(),
-        rule: 'labelled-values',
-      },
-    ];
+    return [enumSpan(sentence, list.values, true, start, list.end, 'labelled-values')];
   }
   if (paren) {
     const inner = /^[ \t]*([\w-]+(?:[ \t]*[|/][ \t]*[\w-]+)+)[ \t]*\)/.exec(sentence.slice(m.index + 1));
     if (inner === null) return [];
     const values = (inner[1] ?? '').split(/[|/]/).map((v) => v.trim());
-    if (values.every((v) => /^\d/.test(v))) return [];
+    // "(kube-apiserver/kube-audit/guard/etc)": an open list.
+    if (values.every((v) => /^\d/.test(v)) || values.some((v) => /^etc$/i.test(v))) return [];
     const end = m.index + 1 + inner[0].length - 1;
     // "Starting point (commit/branch) for new branch creation": kinds glossed mid-phrase, not the values; a list
     // of values ends its clause.
@@ -988,6 +1296,8 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
       { kind: 'enum', values, quoted: false, start: m.index + 1, end, phrase: sentence.slice(m.index, end + 1), rule: 'labelled-values' },
     ];
   }
+  // "use FROM:TO format - "A1:C10" or "C1:C1"": after a dash, values that show a format are examples of it.
+  if (!m[0].includes(':') && /\bformat\s*$/i.test(textBefore(sentence, m.index))) return [];
   const list = parseValueList(sentence, m.index + m[0].length);
   if (list === undefined || list.values.length < 2) return [];
   const after = sentence.slice(list.end);
@@ -997,19 +1307,9 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     if (EXAMPLE_IN_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index))) return [];
     if (!/^\s*(?:$|[.;)(]|-\s|—)/.test(after)) return [];
   }
-  if (list.values.every((v) => /^[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}$/.test(v))) return [];
+  if (list.values.every((v) => MEASURE.test(v))) return [];
   const start = m.index + m[0].length;
-  return [
-    {
-      kind: 'enum',
-      values: list.values,
-      quoted: list.quoted,
-      start,
-      end: list.end,
-      phrase: sentence.slice(start, list.end).trim(),
-      rule: 'labelled-values',
-    },
-  ];
+  return [enumSpan(sentence, list.values, list.quoted, start, list.end, 'labelled-values')];
 }
 
 /** A bare list after a label's colon, followed by "(default: X)" with X one of its values. */
@@ -1021,18 +1321,8 @@ export function labelledDefaultValues(m: RegExpExecArray, sentence: string): Enu
   // The default may sit as the last value's gloss ("network (default: cpu)"), which the list reads past.
   const named = /\(\s*defaults?\s*(?::|is|to|=)?\s*([\w-]+)\s*\)/i.exec(sentence.slice(start, list.end + 40))?.[1];
   if (named === undefined || !list.values.includes(named)) return [];
-  if (list.values.every((v) => /^[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}$/.test(v))) return [];
-  return [
-    {
-      kind: 'enum',
-      values: list.values,
-      quoted: false,
-      start,
-      end: list.end,
-      phrase: sentence.slice(start, list.end).trim(),
-      rule: 'labelled-default-values',
-    },
-  ];
+  if (list.values.every((v) => MEASURE.test(v))) return [];
+  return [enumSpan(sentence, list.values, false, start, list.end, 'labelled-default-values')];
 }
 
 /**
@@ -1044,7 +1334,13 @@ const THING_WORDS =
 
 /** A short label naming a category of values ("State on execution error:", "Alert state:", "Log level:"). */
 const CATEGORY_LABEL =
-  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values)\b(?:\s+\S+){0,4}\s*$/i;
+  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
+
+const GLOSSES = /\s+\([^()\n]{1,40}\)/g;
+const BARE_LIST = new RegExp(
+  String.raw`^([A-Za-z][\w-]*${MARKED}(?:\s*,\s*(?!or\b)[A-Za-z][\w-]*${MARKED})*(?:\s*,)?(?:\s+or\s+[A-Za-z][\w-]*${MARKED})?)`,
+  'i',
+);
 
 /**
  * A bare list of words that fills its place: the whole description, a parenthesis, or what follows a label's colon
@@ -1057,24 +1353,48 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   const opener = m[0].slice(0, -1).trim();
   const before = sentence.slice(0, m.index);
   if (opener === ':' && EXAMPLE_LABEL.test(before)) return [];
-  const list = /^([A-Za-z][\w-]*(?:\s*,\s*(?!or\b)[A-Za-z][\w-]*)*(?:\s*,)?(?:\s+or\s+[A-Za-z][\w-]*)?)/.exec(sentence.slice(start));
+  const list = BARE_LIST.exec(sentence.slice(start));
   if (list === null) return [];
   const text = list[1] ?? '';
-  const values = text.split(/\s*,\s*(?:or\s+)?|\s+or\s+/).filter((v) => v !== '');
+  const values = text
+    .replace(GLOSSES, '')
+    .split(/\s*,\s*(?:or\s+)?|\s+or\s+/)
+    .filter((v) => v !== '');
   const hasOr = /\sor\s/.test(text);
   // Identifiers (`create-job`, `get-job-run`) are values, not words: a label's list of them may be long, or two.
-  const identifiers = values.every((v) => IS_IDENTIFIER.test(v));
-  if (values.length < 2 || values.length > (identifiers ? 16 : 8) || new Set(values.map((v) => v.toLowerCase())).size !== values.length)
+  const identifiers = values.every((v) => IS_IDENTIFIER.test(v) || /^[A-Z][A-Z0-9_]+$/.test(v));
+  // After a label's colon, or in parentheses right after the category they are values of ("Logging level (DEBUG,
+  // INFO, WARNING, ERROR)"), a list needs no "or"; under such a label it may be long.
+  const labelled = opener === ':' && (values.length >= 3 || identifiers) && CATEGORY_LABEL.test(before);
+  if (
+    values.length < 2 ||
+    values.length > (identifiers || labelled ? 16 : 8) ||
+    new Set(values.map((v) => v.toLowerCase())).size !== values.length
+  )
     return [];
-  if (!hasOr && !(opener === ':' && (values.length >= 3 || identifiers) && CATEGORY_LABEL.test(before))) return [];
-  if (values.some((v) => THING_WORDS.test(v))) return [];
+  const categoryGloss =
+    opener === '(' && values.length >= 3 && CATEGORY_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index));
+  if (!hasOr && !labelled && !categoryGloss) return [];
+  // Under a label naming operations ("Operation to perform: list or report"), "list" is an operation, not a thing.
+  const operations = opener === ':' && /\b(?:operations?|actions?|commands?)\b[^:]*$/i.test(before);
+  // "opened, closed, or all", "l26, win10, other": a catch-all last word beside two or more values is a value too.
+  const things = values.filter((v) => THING_WORDS.test(v));
+  const catchAll = things.length === 1 && /^(?:all|any|none|both|other|default)$/i.test(things[0] ?? '') && values.length >= 3;
+  if (!operations && !catchAll && things.length > 0) return [];
+  // "object ID (task, project, or comment)": kinds of the thing named before the parenthesis, not its values.
+  if (opener === '(' && THING_WORDS.test(/([\w-]+)\s*$/.exec(before)?.[1] ?? '')) return [];
   const end = start + text.length;
   const after = sentence.slice(end);
   // A parenthesis that ends the clause ("... the datasource (proxy or direct)"), not one glossing a word mid-sentence
   // ("each field's target (root or jsonData) to place values").
   if (opener === '(' && !/^\s*\)\s*(?:[.;,]|$)/.test(after)) return [];
   if (opener !== '(' && !/^\s*(?:[.;]|\(|$)/.test(after)) return [];
-  return [{ kind: 'enum', values, quoted: false, start, end, phrase: sentence.slice(start, end).trim(), rule: 'bare-values' }];
+  return [enumSpan(sentence, values, false, start, end, 'bare-values')];
+}
+
+/** A value list read from `sentence[start, end)`, as an enum candidate quoting that span. */
+function enumSpan(sentence: string, values: string[], quoted: boolean, start: number, end: number, rule: string): EnumCandidate {
+  return { kind: 'enum', values, quoted, start, end, phrase: sentence.slice(start, end).trim(), rule };
 }
 
 /** Two or more values glossed as `('local')` in one sentence: the allowed values, each next to its meaning. */
@@ -1088,7 +1408,7 @@ export function glossedValues(sentence: string): EnumCandidate[] {
     end = g.index + g[0].length;
   }
   if (values.length < 2 || start < 0) return [];
-  return [{ kind: 'enum', values, quoted: true, start, end, phrase: sentence.slice(start, end).trim(), rule: 'glossed-values' }];
+  return [enumSpan(sentence, values, true, start, end, 'glossed-values')];
 }
 
 export function rangeCandidates(m: RegExpExecArray, rule: string, exclusive: boolean): BoundCandidate[] {
@@ -1136,11 +1456,37 @@ export function requiredCandidate(m: RegExpExecArray, sentence: string, subject:
   // "image mode, which requires `markerPopup`": a requirement of one value of another parameter, not of the call.
   if (subject === 'after' && /\b(?:which|that)\s+(?:also\s+|then\s+)?$/i.test(textBefore(sentence, start))) return [];
   // "must provide the full absolute path to ...": a requirement on the value's form, not on its presence.
-  if (subject === 'after' && /^\s*(?:the\s+|an?\s+)?(?:full|complete|absolute|exact|valid|correct)\b/i.test(sentence.slice(end))) return [];
+  if (
+    subject === 'after' &&
+    /^\s*(?:the\s+|an?\s+)?(?:full|complete|absolute|exact|valid|correct|leading|trailing)\b/i.test(sentence.slice(end))
+  )
+    return [];
   // "Always include a limit in the query": what another value must contain, not a parameter to send.
   if (subject === 'after' && /include$/i.test(m[0]) && INCLUDED_IN.test(sentence.slice(end))) return [];
+  // "All line items must be provided", "Must include all the environment IDs": the list complete, not the parameter sent.
+  if (subject === 'before' && /^[\s*-]*all\s/i.test(sentence.slice(Math.max(lastSeparator(sentence, start), 0), start))) return [];
+  if (subject === 'after' && /^\s+all\b/i.test(sentence.slice(end))) return [];
+  // "resource='service' requires `container`": a requirement of one value of another parameter.
+  if (subject === 'after' && /\b[\w-]+\s*=\s*['"\x60][^'"\x60]*['"\x60]\s+$/.test(textBefore(sentence, start))) return [];
+  // "Always pass item_key when you know the item": the requirement holds under a condition.
+  if (subject === 'after' && /^\s*[\w\x60'"-]+\s+(?:only\s+)?(?:when|if|unless|whenever)\b/i.test(sentence.slice(end))) return [];
+  // "Requires network access", "requires a higher computational load": something besides an argument.
+  if (subject === 'after' && /^requires?$/i.test(m[0].trim()) && !REQUIRES_ARGUMENT.test(sentence.slice(end))) return [];
   return [{ kind: 'required', subject, start, end, phrase: m[0].trim(), rule: subject === 'after' ? 'always-provide' : 'is-required' }];
 }
+
+/**
+ * What "requires" names when it asks for an argument: a quoted name, an identifier (`project_id`, `repoName`), or a
+ * noun phrase ending in a word for a value ("a workspace ID", "the repository name").
+ */
+const REQUIRES_ARGUMENT = {
+  test(after: string): boolean {
+    return (
+      /^\s*(?:[\x60'"]|(?:(?:[Aa]n?|[Tt]he)\s+)?(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z]\w*)\b)/.test(after) ||
+      /^\s*(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,2}(?:id|ids|name|key|token|parameter|field|argument|option|value|path|url)\b/i.test(after)
+    );
+  },
+};
 
 /** "a limit in the query", "the token in your request headers": a thing put inside another value; "in the request" is the call. */
 const INCLUDED_IN =
@@ -1169,6 +1515,29 @@ export const ALTERNATIVE_RANGE = {
   },
 };
 
+/** The suffixes listed after "must end with": each a quoted text or a dotted extension (`.png`), the list ending its clause. */
+function suffixCandidate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
+  const from = m.index + m[0].length;
+  const list =
+    /^(?:[\x60'"](\.?[\w.-]{1,20})[\x60'"]|(\.[\w-]{1,20}))(?:\s*(?:,\s*(?:or\s+)?|or\s+)(?:[\x60'"]\.?[\w.-]{1,20}[\x60'"]|\.[\w-]{1,20})){0,11}/.exec(
+      sentence.slice(from),
+    );
+  if (list === null || !/^\s*(?:[.;,)]|$)/.test(sentence.slice(from + list[0].length))) return [];
+  const suffixes = [...list[0].matchAll(/[\x60'"](\.?[\w.-]{1,20})[\x60'"]|(\.[\w-]{1,20})/g)].map((x) => x[1] ?? x[2] ?? '');
+  const pattern = `(?:${suffixes.map(escapePattern).join('|')})$`;
+  return [{ ...formatCandidate(m, undefined, 'ends-with'), end: from + list[0].length, pattern }];
+}
+
+/** The literal of "60000 milliseconds if not specified", "'json' if omitted", "true when not provided". */
+function unspecifiedDefault(m: RegExpExecArray): Candidate {
+  const base = { kind: 'default', start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'default' } as const;
+  if (m[5] !== undefined) return { ...base, literal: m[5].toLowerCase() === 'true', comparable: true };
+  if (m[4] !== undefined) return { ...base, literal: m[4], comparable: true };
+  const parsed = parseNumber(m[1] ?? '');
+  const measured = m[2] !== undefined && MEASURE_UNITS.test(m[2]);
+  return { ...base, literal: parsed?.value, comparable: parsed !== undefined && parsed.plain && !measured };
+}
+
 function bareDefault(m: RegExpExecArray, word: string): Candidate {
   return {
     kind: 'default',
@@ -1184,7 +1553,10 @@ function bareDefault(m: RegExpExecArray, word: string): Candidate {
 
 /** Every candidate constraint in one sentence, in order of position, without duplicates. */
 export function extractCandidates(sentence: string): Candidate[] {
-  const candidates = extractAll(sentence);
+  const all = extractAll(sentence);
+  // "Throws an error if limit is less than 1": the refused value's comparison is no bound of its own.
+  const errors = all.filter((c) => c.rule === 'error-if');
+  const candidates = errors.length === 0 ? all : all.filter((c) => c.rule === 'error-if' || !errors.some((e) => overlaps(e, c)));
   const advice = ADVICE.test(sentence);
   const refused = REFUSED.test(sentence);
   return candidates
@@ -1197,6 +1569,7 @@ export function extractCandidates(sentence: string): Candidate[] {
           CONDITIONAL_ON_VALUE.test(sentence) &&
           (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')
         ) &&
+        !(c.kind === 'default' && conditionalDefault(sentence, c.start)) &&
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))),
     )
     .map((c) => {
@@ -1218,6 +1591,23 @@ export const CONDITIONAL_ON_VALUE = new RegExp(
     String.raw`\brequired\b[^.;]{0,30}\bfor\s+['"\x60]\w+['"\x60]`,
   'i',
 );
+
+/**
+ * "If 'drive_id' is specified and 'corpora' is None, it defaults to 'drive'": a default under a condition the
+ * clause before it states. "If omitted, defaults to 10" and "if None, ..." say what omitting means: the default itself.
+ */
+function conditionalDefault(sentence: string, at: number): boolean {
+  // "Otherwise it defaults to ...": the other branch of a condition said before.
+  if (/^[\s*-]*otherwise\b/i.test(sentence)) return true;
+  const clause = /^[\s*-]*(?:if|when|whenever)\s+([^,;]{1,120}),/i.exec(sentence);
+  if (clause === null || clause[0].length > at) return false;
+  const condition = clause[1] ?? '';
+  return !OMISSION.test(condition) || /\s(?:and|or)\s/i.test(condition);
+}
+
+/** A condition that is the parameter's absence: "omitted", "not specified", "None", "empty", "not set". */
+const OMISSION =
+  /^(?:(?:it|this|the\s+\w+|[\x60'"]?\w+[\x60'"]?)\s+(?:is|are)\s+)?(?:omitted|unset|unspecified|empty|blank|none|null|missing|absent|not\s+(?:specified|provided|given|set|passed|supplied))\b|^no\s+[\w\x60'"-]+\s+(?:is|are)\s+(?:specified|provided|given|set|passed|supplied)\b/i;
 
 // "Max 24h", "up to 30s": a time glued to its number is a measure too (`m` is read as a million by NUM).
 const GLUED_UNIT = /^(px|pt|dpi|ms|kb|mb|gb|%|h|hrs?|s|secs?|mins?)(?![A-Za-z])/i;

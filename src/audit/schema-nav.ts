@@ -56,6 +56,7 @@ const VIEW_KEYWORDS = [
   'format',
   'minItems',
   'maxItems',
+  'uniqueItems',
   'contains',
   'minProperties',
   'maxProperties',

@@ -12,7 +12,7 @@ import { type AuditNode, firstSite } from './schema-nav.js';
 
 /** Words that explain a `pattern`: the description says what the value looks like. */
 export const PATTERN_VOCABULARY =
-  /\b(?:format|formatted|pattern|regex|regular\s+expression|letters?|digits?|characters?|alphanumeric|numeric|lower-?case|upper-?case|capitals?|capitalized|hex(?:adecimal)?|prefix(?:ed)?|suffix(?:ed)?|starts?\s+with|begins?\s+with|ends?\s+with|e\.g\.|for\s+example|such\s+as|iso|rfc|uuid|guid|slug|semver|e\.164|of\s+the\s+form|looks\s+like|hyphens?|dashes|underscores?|yyyy|mm|dd|hh)\b|\be\.g\b/i;
+  /\b(?:format|formatted|pattern|regex|regular\s+expression|letters?|digits?|characters?|alphanumeric|numeric|lower-?case|upper-?case|capitals?|capitalized|hex(?:adecimal)?|prefix(?:ed)?|suffix(?:ed)?|starts?\s+with|begins?\s+with|ends?\s+with|e\.g\.|for\s+example|such\s+as|iso|rfc|uuid|guid|slug|semver|e\.164|of\s+the\s+form|looks\s+like|hyphens?|dashes|underscores?|yyyy|mm|dd|hh|e-?mail(?:\s+address)?|urls?|uris?|domains?|host\s?names?|ip(?:v[46])?\s+address(?:es)?|phone\s+numbers?)\b|\be\.g\b/i;
 
 /** Words that explain a `format`, by format. */
 export const FORMAT_VOCABULARY: Readonly<Record<string, RegExp>> = {

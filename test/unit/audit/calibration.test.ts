@@ -18,12 +18,15 @@ describe('calibration of high', () => {
   }, 300_000);
 
   // 1.00 (4/4) on the first held-out draw; 0.60 (3/5) on the third, 0.67 (10/15) on the fourth, 1.00 (45/45) on
-  // the fifth, 1.00 (8/8) on the sixth and 1.00 (3/3) on the seventh, labelled blind (the goal is 0.9:
-  // docs/audit.md). While none is held out, the last three draws' servers (all read) keep it.
+  // the fifth, 1.00 (8/8) on the sixth, 1.00 (3/3) on the seventh, 0.91 (29/32) on the eighth, 0.98 (188/191) on the
+  // ninth, 0.81 (13/16) on the tenth, 0.87 (34/39) on the eleventh, 1.00 (11/11) on the twelfth and 1.00 (2/2) on the
+  // thirteenth, labelled blind (the goal is 0.9: docs/audit.md). While none is held out, the last three draws' servers
+  // (all read) keep it.
   const heldOut = corpus.filter((s) => s.split === 'held-out');
   const read = [
-    ...['gitlab', 'airtable', 'aws-cloudwatch', 'aws-dataprocessing', 'slack', 'todoist', 'railway', 'aws-iam', 'podman'],
-    ...['hubspot', 'brightdata', 'pinecone', 'flux159-kubernetes', 'chroma', 'tree-sitter', 'mark3labs-filesystem'],
+    ...['azure-devops', 'paperless', 'odoo', 'jenkins', 'mcp-devtools', 'aks-mcp'],
+    ...['coolify', 'xero', 'proxmox', 'vish288-gitlab', 'portainer', 'razorpay'],
+    ...['karakeep', 'iterable', 'biomcp', 'outline', 'tiger', 'aio-mcp'],
   ];
   it('makes high at least 0.9 precise on the held-out servers (or, while none is held out, on the last three draws)', () => {
     const figures = score(heldOut.length > 0 ? heldOut : corpus.filter((s) => read.includes(s.name)));

@@ -21,10 +21,11 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are the last draw labelled blind; each draw moves to training once read. The fifth and the
-    // sixth and the seventh were read: none is held out until the next draw. A draw holds three ecosystems.
+    // The held-out servers are the last draw labelled blind; each draw moves to training once read (the fifth to the
+    // twelfth were). A draw holds three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
-    for (const draw of [FIFTH_DRAW, SIXTH_DRAW, SEVENTH_DRAW]) expect(draw.every((name) => corpus.some((s) => s.name === name))).toBe(true);
+    for (const draw of [FIFTH_DRAW, SIXTH_DRAW, SEVENTH_DRAW, EIGHTH_DRAW, NINTH_DRAW, TENTH_DRAW, ELEVENTH_DRAW, TWELFTH_DRAW])
+      expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
 
   it('holds none of the servers kept for checking the audit from outside', () => {
@@ -116,16 +117,50 @@ const SIXTH_DRAW_FLOOR = { precision: 0.72, recall: 0.62, high: 1 };
 // label): 0.69 (35/51), 0.67 (34/51), high 1.00 (3/3). Read since.
 const SEVENTH_DRAW = ['hubspot', 'brightdata', 'pinecone', 'flux159-kubernetes', 'chroma', 'tree-sitter', 'mark3labs-filesystem'];
 const SEVENTH_DRAW_FLOOR = { precision: 0.68, recall: 0.66, high: 1 };
-// The next held-out draw's floor: the last blind figures (the seventh draw's) until it has its own.
-const HELD_OUT_FLOOR = SEVENTH_DRAW_FLOOR;
-// Training (46 servers, 941 tools, every draw): 0.89 (658/742), 0.89 (422/475), high 1.00 (167/167).
-const TRAINING_FLOOR = { precision: 0.88, recall: 0.88, high: 1 };
+// The eighth held-out draw (google-calendar, mobile-mcp: zod; elevenlabs, jupyter: pydantic; k8s-helm, flux-operator:
+// Go; 129 tools), labelled blind before the audit was run on it, its unlabelled findings then classified (all
+// must-not): 0.79 (79/100), 0.74 (60/81), high 0.91 (29/32). Read since: 0.95 (88/93), 0.89 (72/81), high 1.00, not blind.
+const EIGHTH_DRAW = ['google-calendar', 'mobile-mcp', 'elevenlabs', 'jupyter', 'k8s-helm', 'flux-operator'];
+const EIGHTH_DRAW_FLOOR = { precision: 0.79, recall: 0.74, high: 0.9 };
+// The ninth held-out draw (lara, browserstack: zod; zotero, google-workspace: pydantic; gopls, slackdump: Go; 165
+// tools), labelled blind before the audit was run on it, its unlabelled findings then classified: 0.90 (237/263),
+// 0.76 (210/277), high 0.98 (188/191); 163 of its must-finds are google-workspace's one systemic `default: null`
+// (validity): without them 0.70 (60/86), 0.41 (47/114). Read since: 0.93 (279/300), 0.89 (246/277), not blind.
+const NINTH_DRAW = ['lara', 'browserstack', 'zotero', 'google-workspace', 'gopls', 'slackdump'];
+const NINTH_DRAW_FLOOR = { precision: 0.89, recall: 0.75, high: 0.9 };
+// The tenth held-out draw (azure-devops, paperless: zod; odoo, jenkins: pydantic; mcp-devtools, aks-mcp: Go; 177
+// tools), labelled blind, its unlabelled findings then classified: 0.44 (43/98), 0.65 (34/52), high 0.81 (13/16); 33
+// of its 55 wrong findings one idiom ("(Default: unknown-organization)", a placeholder the server prints). Read since:
+// 0.78 (50/64), 0.79 (41/52), high 0.93, not blind.
+const TENTH_DRAW = ['azure-devops', 'paperless', 'odoo', 'jenkins', 'mcp-devtools', 'aks-mcp'];
+const TENTH_DRAW_FLOOR = { precision: 0.44, recall: 0.65, high: 0.8 };
+// The eleventh held-out draw (coolify, xero: zod; proxmox, vish288-gitlab: pydantic; portainer, razorpay: Go; 247
+// tools), labelled blind, its unlabelled findings then classified: 0.80 (111/138), 0.70 (103/147), high 0.87 (34/39).
+// Read since: 0.90 (137/153), 0.88 (129/147), high 0.93, not blind.
+const ELEVENTH_DRAW = ['coolify', 'xero', 'proxmox', 'vish288-gitlab', 'portainer', 'razorpay'];
+const ELEVENTH_DRAW_FLOOR = { precision: 0.8, recall: 0.7, high: 0.85 };
+// The twelfth held-out draw (karakeep, iterable: zod; biomcp, outline: pydantic; tiger, aio-mcp: Go; 194 tools),
+// labelled blind, its unlabelled findings then classified: 0.90 (75/83), 0.64 (52/81), high 1.00 (11/11). Read since:
+// 0.92 (84/91), 0.75 (61/81), high 1.00, not blind.
+const TWELFTH_DRAW = ['karakeep', 'iterable', 'biomcp', 'outline', 'tiger', 'aio-mcp'];
+const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
+// The thirteenth draw, held out (henkey-postgres, smartbear-bugsnag: zod; couchbase, mlflow: pydantic; flyctl: Go; 158
+// tools), labelled blind, its unlabelled findings then classified: 0.78 (35/45), 0.82 (28/34), high 1.00 (2/2) at
+// 96f6c8d. Its floor is those figures.
+const HELD_OUT_FLOOR = { precision: 0.77, recall: 0.82, high: 0.9 };
+// Training (76 servers, 1,853 tools, every draw but the thirteenth): 0.92 (1314/1428), 0.89 (993/1114), high 0.99 (493/498).
+const TRAINING_FLOOR = { precision: 0.91, recall: 0.88, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
   { draw: 'fifth', servers: FIFTH_DRAW, floor: FIFTH_DRAW_FLOOR },
   { draw: 'sixth', servers: SIXTH_DRAW, floor: SIXTH_DRAW_FLOOR },
   { draw: 'seventh', servers: SEVENTH_DRAW, floor: SEVENTH_DRAW_FLOOR },
+  { draw: 'eighth', servers: EIGHTH_DRAW, floor: EIGHTH_DRAW_FLOOR },
+  { draw: 'ninth', servers: NINTH_DRAW, floor: NINTH_DRAW_FLOOR },
+  { draw: 'tenth', servers: TENTH_DRAW, floor: TENTH_DRAW_FLOOR },
+  { draw: 'eleventh', servers: ELEVENTH_DRAW, floor: ELEVENTH_DRAW_FLOOR },
+  { draw: 'twelfth', servers: TWELFTH_DRAW, floor: TWELFTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

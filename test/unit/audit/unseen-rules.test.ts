@@ -14,6 +14,18 @@ function findings(description: string, type = 'string', extra: JsonObject = {}):
   }).map((f) => `${f.layer} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`);
 }
 
+/** The findings of a tool of `properties`, each as layer, parameter, keyword and the fix's `set`. */
+function tool(properties: JsonObject, description = 'A tool.', required: string[] = []): string[] {
+  return auditTool({ name: 't', description, inputSchema: { type: 'object', properties, required } }).map(
+    (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
+  );
+}
+
+/** The prose-only findings of one keyword on parameter `p` described by `sentence`. */
+function of(keyword: string, sentence: string, type = 'string', extra: JsonObject = {}): string[] {
+  return findings(sentence, type, extra).filter((f) => f.startsWith(`prose-only ${keyword} `));
+}
+
 describe('value lists without "one of"', () => {
   it.each([
     ["task type: 'shell_command', 'AI', or 'http'", ['shell_command', 'AI', 'http']],
@@ -491,13 +503,6 @@ describe('the rules read from the fifth draw (after its blind figures were taken
 });
 
 describe('the rules read from the sixth draw (after its blind figures were taken)', () => {
-  const tool = (properties: JsonObject, description = 'A tool.', required: string[] = []) =>
-    auditTool({ name: 't', description, inputSchema: { type: 'object', properties, required } }).map(
-      (f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword} ${JSON.stringify(f.fix?.set ?? null)}`,
-    );
-  const of = (keyword: string, sentence: string, type = 'string', extra: JsonObject = {}): string[] =>
-    findings(sentence, type, extra).filter((f) => f.startsWith(`prose-only ${keyword} `));
-
   it('"At least one filter must be provided" is an anyOf of the optional parameters, and no requirement or bound of `filter`', () => {
     const props = {
       id: { type: 'string' },
@@ -554,5 +559,401 @@ describe('the rules read from the sixth draw (after its blind figures were taken
     expect(tool(props('incompatible with `workers`'))).toContain('prose-only - not {"not":{"required":["capacity","workers"]}}');
     expect(tool(props('not compatible with older servers')).filter((f) => f.includes(' not '))).toEqual([]);
     expect(tool(props('incompatible with workers', 'boolean')).filter((f) => f.includes(' not '))).toEqual([]);
+  });
+});
+
+describe('the rules read from the seventh draw and training (sixteenth session)', () => {
+  it('a list that says it is open ("values include", "etc.", "and more") is no enum', () => {
+    expect(of('enum', 'Valid values include: appointments, companies, contacts, deals.')).toEqual([]);
+    expect(of('enum', 'Supported values include `csv` and `json`.')).toEqual([]);
+    expect(of('enum', 'One of `csv`, `json`, etc.')).toEqual([]);
+    expect(of('enum', "Allowed values: 'csv', 'json', and more.")).toEqual([]);
+    // Near miss: a closed list still is one.
+    expect(of('enum', 'Valid values: csv, json.')).toEqual([`prose-only enum ${JSON.stringify({ enum: ['csv', 'json'] })}`]);
+  });
+
+  it('a parenthesized list right after the category it lists is an enum without "or"; kinds of a named thing are not', () => {
+    expect(of('enum', 'Logging level (DEBUG, INFO, WARNING, ERROR)')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['DEBUG', 'INFO', 'WARNING', 'ERROR'] })}`,
+    ]);
+    expect(of('enum', 'Resource type to scale (deployment, replicaset, statefulset)')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['deployment', 'replicaset', 'statefulset'] })}`,
+    ]);
+    expect(of('enum', 'Filter by specific object ID (task, project, or comment).')).toEqual([]);
+    expect(of('enum', 'Fields to return (name, email, phone)')).toEqual([]);
+    expect(of('enum', 'Resource type (deployment, replicaset) to scale, among others.')).toEqual([]);
+  });
+
+  it('a value marked "(default)" inside a bare list keeps the list; "to return:" is no "Returns:" label', () => {
+    expect(of('enum', 'Type of query results to return: DATA_ROWS (default) or DATA_MANIFEST')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['DATA_ROWS', 'DATA_MANIFEST'] })}`,
+    ]);
+    expect(of('enum', 'Sort order: asc (default) or desc.')).toEqual([`prose-only enum ${JSON.stringify({ enum: ['asc', 'desc'] })}`]);
+    expect(of('enum', 'Returns: rows or columns.')).toEqual([]);
+  });
+
+  it('defaults: "N unit if not specified", "Default value will be X", "(lowest/default)"', () => {
+    expect(of('default', 'Timeout for command - 60000 milliseconds if not specified', 'integer')).toEqual([
+      'prose-only default {"default":60000}',
+    ]);
+    expect(of('default', "Output format, 'json' if omitted.")).toEqual(['prose-only default {"default":"json"}']);
+    expect(of('default', 'Default value will be `unassignedOrMe`.')).toEqual(['prose-only default {"default":"unassignedOrMe"}']);
+    expect(of('default', 'Priority: "p1" (highest), "p2" (high), or "p4" (lowest/default).')).toEqual([
+      'prose-only default {"default":"p4"}',
+    ]);
+    // Near misses: no literal before "if not specified", a default the schema already has.
+    expect(of('default', 'Uses the current directory if not specified.')).toEqual([]);
+    expect(of('default', 'Returns an error if not specified.')).toEqual([]);
+    expect(of('default', '60000 milliseconds if not specified', 'integer', { default: 60000 })).toEqual([]);
+  });
+
+  it('"(required if X not provided)" is an anyOf of the two; "(required if X is provided)" a conditional requirement, not reported', () => {
+    const props = (text: string) => ({ file_path: { type: 'string' }, language: { type: 'string', description: `Language (${text})` } });
+    expect(tool(props('required if file_path not provided'))).toContain(
+      'prose-only - anyOf {"anyOf":[{"required":["language"]},{"required":["file_path"]}]}',
+    );
+    expect(tool(props('required if file_path is provided'))).toEqual([]);
+    expect(tool(props('required if the file is binary')).filter((f) => / (?:anyOf|dependentRequired) /.test(f))).toEqual([]);
+  });
+
+  it('one quoted value after "must be" or "Allowed values:" that ends its clause is an enum of one; a categories label lists values', () => {
+    expect(of('enum', 'Must be "image".')).toEqual([`prose-only enum ${JSON.stringify({ enum: ['image'] })}`]);
+    expect(of('enum', "Type of sorting. Allowed values: 'popularity' - sort by number of members")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['popularity'] })}`,
+    ]);
+    expect(of('enum', 'Available categories: merge_requests, issues, repositories, branches.')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['merge_requests', 'issues', 'repositories', 'branches'] })}`,
+    ]);
+    // Near misses: a value the sentence goes on to qualify, a quoted example.
+    expect(of('enum', "Must be 'true' to confirm.")).toEqual([]);
+    expect(of('enum', "Must be a valid name, e.g. 'main'.")).toEqual([]);
+  });
+
+  it('a default list in JSON or Python quotes is a default', () => {
+    expect(of('default', "Default: ['Sheet1'].", 'array')).toEqual(['prose-only default {"default":["Sheet1"]}']);
+    expect(of('default', 'Defaults to ["a", "b"].', 'array')).toEqual(['prose-only default {"default":["a","b"]}']);
+    expect(of('default', "Default: ['Sheet1'].", 'array', { default: ['Sheet1'] })).toEqual([]);
+  });
+
+  it("values listed for a comma-separated string are a pattern of the list, which takes the description's own example", () => {
+    const pattern = '^(?:mpim|im|public_channel)(?:\\s*,\\s*(?:mpim|im|public_channel))*$';
+    expect(
+      of('pattern', "Comma-separated channel types. Allowed values: 'mpim', 'im', 'public_channel'. Example: 'public_channel,im'"),
+    ).toEqual([`prose-only pattern ${JSON.stringify({ pattern })}`]);
+    expect(of('enum', "Comma-separated channel types. Allowed values: 'mpim', 'im', 'public_channel'.")).toEqual([]);
+    // Near miss: one value of the list, an enum.
+    expect(of('enum', "Channel type. Allowed values: 'mpim', 'im', 'public_channel'.")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['mpim', 'im', 'public_channel'] })}`,
+    ]);
+  });
+
+  it('no enum on objects, none from durations shown as a format, none from a "Bad:" example', () => {
+    const items = { type: 'object', properties: { taskId: { type: 'string' }, projectId: { type: 'string' } } };
+    expect(
+      tool({ comments: { type: 'array', items, description: 'Each comment must specify either taskId or projectId.' } }),
+    ).not.toContain('prose-only comments enum {"enum":["taskId","projectId"]}');
+    expect(of('enum', 'Use format: "2h" (hours), "90m" (minutes), "2h30m" (combined), or "1.5h" (decimal hours).')).toEqual([]);
+    expect(of('enum', "Bad (too vague): 'auth' or 'hooks'.")).toEqual([]);
+  });
+
+  it('an error said of a value ("ValueError: If \'ids\' is empty", "throws if limit is less than 1") is the constraint that keeps it out', () => {
+    const ids = { ids: { type: 'array', items: { type: 'string' } } };
+    expect(tool(ids, "Deletes documents.\n\nRaises:\n    ValueError: If 'ids' is empty")).toEqual([
+      'prose-only ids minItems {"minItems":1}',
+    ]);
+    expect(tool({ limit: { type: 'integer' } }, 'Lists rows. Throws an error if limit is less than 1.')).toEqual([
+      'prose-only limit minimum {"minimum":1}',
+    ]);
+    expect(tool(ids, 'Returns an empty list if nothing matches.')).toEqual([]);
+    expect(tool(ids, 'ValueError: If the collection does not exist.')).toEqual([]);
+  });
+});
+
+describe('the rules read from the eighth draw (after its blind figures were taken)', () => {
+  const list = { items: { type: 'string' } };
+
+  it('"no duplicates", "each tag at most once", "must be unique" on a list are uniqueItems; a unique name is not', () => {
+    expect(of('uniqueItems', 'Calendar IDs to query (max 50, no duplicates).', 'array', list)).toEqual([
+      'prose-only uniqueItems {"uniqueItems":true}',
+    ]);
+    expect(of('uniqueItems', 'Each tag may appear at most once.', 'array', list)).toEqual(['prose-only uniqueItems {"uniqueItems":true}']);
+    expect(of('uniqueItems', 'The values must be unique.', 'array', list)).toEqual(['prose-only uniqueItems {"uniqueItems":true}']);
+    // Near misses: a string's uniqueness is the server's state, duplicates the server drops, a schema that has it.
+    expect(of('uniqueItems', 'The name must be unique.')).toEqual([]);
+    expect(of('uniqueItems', 'Duplicates are removed.', 'array', list)).toEqual([]);
+    expect(of('uniqueItems', 'No duplicates.', 'array', { ...list, uniqueItems: true })).toEqual([]);
+  });
+
+  it('"must end with .png, .jpg, or .jpeg" is a pattern of the suffixes; a loop that must end is not', () => {
+    expect(of('pattern', 'Filename must end with .png, .jpg, or .jpeg')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '(?:\\.png|\\.jpg|\\.jpeg)$' })}`,
+    ]);
+    expect(of('pattern', 'The loop must end with a break.')).toEqual([]);
+    expect(of('pattern', 'Names that end with .tmp are skipped.')).toEqual([]);
+  });
+
+  it('"Only one of a or b can be provided" and "Cannot be used if b is provided" are a not of both', () => {
+    const props = { voice_id: { type: 'string' }, voice_name: { type: 'string' } };
+    expect(tool(props, 'Speak. Only one of voice_id or voice_name can be provided.')).toContain(
+      'prose-only - not {"not":{"required":["voice_id","voice_name"]}}',
+    );
+    expect(
+      tool({ plan: { type: 'object' }, length_ms: { type: 'integer', description: 'Length. Cannot be used if plan is provided.' } }),
+    ).toContain('prose-only - not {"not":{"required":["length_ms","plan"]}}');
+    // Near miss: exactly one stays a oneOf.
+    expect(tool(props, 'Exactly one of voice_id or voice_name must be provided.')).toContain(
+      'prose-only - oneOf {"oneOf":[{"required":["voice_id"]},{"required":["voice_name"]}]}',
+    );
+  });
+
+  it('identifiers by spaces after "one of", and a sentence of quoted values alone, are value lists', () => {
+    expect(of('enum', 'Must be one of: mp3_22050_32 mp3_44100_32 pcm_16000 opus_48000_192')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['mp3_22050_32', 'mp3_44100_32', 'pcm_16000', 'opus_48000_192'] })}`,
+    ]);
+    expect(of('enum', 'Quality of the ASR. `high` or `low`.')).toEqual([`prose-only enum ${JSON.stringify({ enum: ['high', 'low'] })}`]);
+    expect(of('enum', 'Pick one of the options shown above')).toEqual([]);
+    expect(of('enum', '`high` is faster than `low`.')).toEqual([]);
+  });
+
+  it('a unit glued to both ends of a range ("between 10000ms and 300000ms") is read; a range\'s loose end agrees with an exclusive bound', () => {
+    expect(of('minimum', 'Length in milliseconds. Must be between 10000ms and 300000ms.', 'integer')).toEqual([
+      'prose-only minimum {"minimum":10000}',
+    ]);
+    expect(findings('Scale factor (0.0-1.0).', 'number', { exclusiveMinimum: 0, maximum: 1 })).toEqual([]);
+  });
+
+  it('a default with a fallback to an environment variable, or under a condition, is no literal default', () => {
+    expect(of('default', 'Defaults to eleven_v2 or environment variable ELEVENLABS_MODEL_ID.')).toEqual([]);
+    expect(of('default', 'Defaults to 400 pixels for iOS or 30% of screen dimension for Android', 'integer')).toEqual([]);
+    expect(of('default', 'Whether to check for conflicts (default: true when changing time)', 'boolean')).toEqual([]);
+    // Near misses: what omitting means is the default itself.
+    expect(of('default', 'Page size (default: 20 if omitted).', 'integer')).toEqual(['prose-only default {"default":20}']);
+  });
+
+  it('"requires" asks for an argument only when it names one: not "requires network access" (issue 23)', () => {
+    expect(of('required', 'Requires network access to the host.')).toEqual([]);
+    expect(of('required', 'Using this setting requires a slightly higher computational load.', 'boolean')).toEqual([]);
+    const props = { project_id: { type: 'string' }, host: { type: 'string' } };
+    expect(tool(props, 'Creates a thing. Requires the project_id.')).toEqual([
+      'prose-only project_id required {"required":["project_id"]}',
+    ]);
+    expect(tool(props, 'Creates a thing. Requires network access to the host.')).toEqual([]);
+  });
+
+  it('dates shown as examples of a layout are no enum and no pattern; a "Supported X:" label lists values, glossed or not', () => {
+    expect(findings("Event start. String format: '2025-01-01T10:00:00' (timed) or '2025-01-01' (all-day).")).toEqual([]);
+    expect(of('enum', 'The button to press. Supported buttons: BACK (android only), HOME, VOLUME_UP, ENTER')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['BACK', 'HOME', 'VOLUME_UP', 'ENTER'] })}`,
+    ]);
+    expect(of('enum', 'Exclude: motorway, toll or point(<lng> <lat>)')).toEqual([]);
+  });
+
+  it('a pattern on a value the prose names (an email address, a domain) is explained', () => {
+    const email = { pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' };
+    expect(findings('Email address of the attendee.', 'string', email).filter((f) => f.startsWith('schema-only'))).toEqual([]);
+    expect(findings('The attendee.', 'string', email).filter((f) => f.startsWith('schema-only'))).not.toEqual([]);
+  });
+});
+
+describe('the rules read from the ninth draw (after its blind figures were taken)', () => {
+  it('a list of quoted values after a dash, or closed by ", or", and capitals such as NONE are value lists', () => {
+    expect(of('enum', 'Action to perform - "create", "update", "delete", or "rsvp".')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['create', 'update', 'delete', 'rsvp'] })}`,
+    ]);
+    expect(of('enum', '"default", "public", "private", or "confidential".')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['default', 'public', 'private', 'confidential'] })}`,
+    ]);
+    expect(of('enum', 'One of NONE, SUPERSCRIPT, SUBSCRIPT')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['NONE', 'SUPERSCRIPT', 'SUBSCRIPT'] })}`,
+    ]);
+    expect(
+      of(
+        'enum',
+        'Supported operations (exhaustive): is, isNot, contains, beginsWith, endsWith, isBefore, isAfter, isGreaterThan, isLessThan.',
+      ),
+    ).toHaveLength(1);
+    // Near misses: examples of a format after a dash, a lower-case "none" that starts a phrase.
+    expect(of('enum', '- range: ALWAYS use FROM:TO format - "SheetName!A1:C10" or "SheetName!C1:C1"')).toEqual([]);
+    expect(of('enum', 'One of none of the above.')).toEqual([]);
+  });
+
+  it('id prefixes: "(PR-*)", "starts with PR- followed by a number", "Format: mem_xyz123"; a hex colour; a number shown after "format, e.g."', () => {
+    expect(of('pattern', 'Project identifier (PR-*).')).toEqual(['prose-only pattern {"pattern":"^PR-"}']);
+    expect(of('pattern', 'Identifier of the test plan (starts with TP- followed by a number).')).toEqual([
+      'prose-only pattern {"pattern":"^TP-"}',
+    ]);
+    expect(of('pattern', 'The memory to update. Format: mem_xyz123')).toEqual(['prose-only pattern {"pattern":"^mem_\\\\S+$"}']);
+    expect(of('pattern', 'Foreground text color (#RRGGBB)')).toEqual(['prose-only pattern {"pattern":"^#[0-9A-Fa-f]{6}$"}']);
+    expect(of('pattern', 'The parent message (Slack ts format, e.g. "1609459200.000001")')).toEqual([
+      'prose-only pattern {"pattern":"^[0-9]+\\\\.[0-9]+$"}',
+    ]);
+    // Near misses: a lower-case prefix unquoted, a format that is a word with an underscore, an issue number.
+    expect(of('pattern', 'Names that start with re- are reserved.')).toEqual([]);
+    expect(of('pattern', 'Output format: json_lines')).toEqual([]);
+    expect(of('pattern', 'See issue #123.')).toEqual([]);
+  });
+
+  it('rules across parameters: "a and b cannot be combined", "Pass at least one change" over null-default optionals, "(...; requires b)"', () => {
+    const props = { query: { type: 'string' }, item_key: { type: 'string' } };
+    expect(tool(props, 'Get notes. query and item_key cannot be combined.')).toContain(
+      'prose-only - not {"not":{"required":["query","item_key"]}}',
+    );
+    const update = {
+      key: { type: 'string' },
+      name: { type: ['string', 'null'], default: null },
+      parent: { type: ['string', 'null'], default: null },
+    };
+    expect(tool(update, 'Update a collection. Pass at least one change.', ['key'])).toContain(
+      'prose-only - anyOf {"anyOf":[{"required":["name"]},{"required":["parent"]}]}',
+    );
+    const font = {
+      font_family: { type: 'string' },
+      font_weight: { type: 'integer', description: 'Font weight (100-900; requires font_family)' },
+    };
+    expect(tool(font)).toContain('prose-only - dependentRequired {"dependentRequired":{"font_weight":["font_family"]}}');
+  });
+
+  it('a stated default against a broken `default: null` is reported too; words, results and conditions are no constraint', () => {
+    expect(
+      findings("The MIME type. Defaults to 'text/plain'.", 'string', { default: null }).map((f) => f.split(' ').slice(0, 2).join(' ')),
+    ).toEqual(['validity default', 'prose-only default']);
+    expect(findings('Each instruction MUST be no more than 20 words.', 'array', { items: { type: 'string' } })).toEqual([]);
+    expect(of('maxLength', 'Results are limited to 100 symbols.')).toEqual([]);
+    expect(of('required', 'ALWAYS pass item_key when you know which item you want.')).toEqual([]);
+    expect(of('format', "Birthday as 'YYYY-MM-DD', 'MM-DD' (no year), or 'clear' to remove.")).toEqual([]);
+  });
+});
+
+describe('defaults and lengths read again with the ninth draw in training', () => {
+  it('a default under a condition the sentence states first, a template, or "Otherwise ..." is no literal; omission is', () => {
+    expect(of('default', "If 'drive_id' is specified and 'corpora' is None, it defaults to 'drive'.")).toEqual([]);
+    expect(of('default', "Otherwise it defaults to 'allDrives' when `all_drives` is True.")).toEqual([]);
+    expect(of('default', "When forwarding (defaults to 'Fwd: <original subject>').")).toEqual([]);
+    expect(of('default', 'If omitted, defaults to 10.', 'integer')).toEqual(['prose-only default {"default":10}']);
+    expect(of('default', 'If no pattern is provided, it defaults to "./...".')).toEqual(['prose-only default {"default":"./..."}']);
+  });
+
+  it('a quoted range is no assignment; rows are no length of a text; kinds of characters count characters', () => {
+    expect(of('default', 'Defaults to "A1:Z1000".')).toEqual(['prose-only default {"default":"A1:Z1000"}']);
+    expect(of('maxLength', 'Oversized ranges are clamped to at most 1000 rows.')).toEqual([]);
+    expect(of('maxLength', 'Can use a maximum of 127 alphanumeric, underscore, or hyphen characters.')).toEqual([
+      'prose-only maxLength {"maxLength":127}',
+    ]);
+  });
+});
+
+describe('the rules read from the tenth draw (after its blind figures were taken)', () => {
+  it('a placeholder default ("unknown-organization"), a comparison in a condition, a joiner\'s default are no constraints', () => {
+    expect(of('default', 'The ID or name of the organization (Default: unknown-organization)')).toEqual([]);
+    expect(of('minimum', 'Includes dependencies when depth >= 2.', 'integer')).toEqual([]);
+    expect(of('default', "A list of conditions, joined by '&' (the default), '|' or '!'.")).toEqual([]);
+    expect(of('minimum', 'Limit (>= 1).', 'integer')).toEqual(['prose-only minimum {"minimum":1}']);
+  });
+
+  it('"Read only first N lines" and a list of attribute names are no readOnly or required', () => {
+    expect(findings('Read only first N lines')).toEqual([]);
+    expect(
+      findings('Omit for the default set (type, string, required, readonly, relation, selection).', 'array', { items: { type: 'string' } }),
+    ).toEqual([]);
+    expect(of('readOnly', 'Read only.')).toEqual(['prose-only readOnly {"readOnly":true}']);
+  });
+
+  it('schemes, named prefixes, numeric ids, path templates, placeholders with slashes and numeric codes are read', () => {
+    expect(of('pattern', 'The URL to fetch (must be http or https)')).toEqual(['prose-only pattern {"pattern":"^https?://"}']);
+    expect(of('pattern', "Pass full kubectl command including 'kubectl' prefix.")).toEqual(['prose-only pattern {"pattern":"^kubectl"}']);
+    expect(of('pattern', "Must be a numeric ID from the provider's index.")).toEqual(['prose-only pattern {"pattern":"^[0-9]+$"}']);
+    expect(of('pattern', 'Resource ID (/subscriptions/{sub}/resourceGroups/{rg}/providers/X.Y/clusters/{name})')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^\\/subscriptions\\/[^/]+\\/resourceGroups\\/[^/]+\\/providers\\/X\\.Y\\/clusters\\/[^/]+$' })}`,
+    ]);
+    expect(of('pattern', 'Path inside the artifact (format: <artifactName>/<path/to/file>)')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^[^/]+\\/.+$' })}`,
+    ]);
+    expect(of('enum', 'Filter on state (0: all, 1: well-formed, 2: creating, 3: deleting, 4: new)', 'integer')).toEqual([
+      'prose-only enum {"enum":[0,1,2,3,4]}',
+    ]);
+    expect(of('enum', 'Operation to perform: list or report')).toEqual([`prose-only enum ${JSON.stringify({ enum: ['list', 'report'] })}`]);
+    // Near misses: codes the bounds already allow, an open slash list, a path with no placeholder, a thing named in a list.
+    expect(of('enum', 'Algorithm (0=None, 1=Any, 2=All)', 'integer', { minimum: 0, maximum: 2 })).toEqual([]);
+    expect(of('enum', 'Log category (kube-apiserver/kube-audit/guard/etc)')).toEqual([]);
+    expect(of('pattern', 'See the docs (/docs/api/overview) for help.')).toEqual([]);
+    expect(of('enum', 'The file to read: path or URL')).toEqual([]);
+  });
+});
+
+describe('the rules read from the eleventh draw (after its blind figures were taken)', () => {
+  it('id prefixes with an underscore, a leading slash, and characters in parentheses are patterns', () => {
+    expect(of('pattern', 'ID should have a pay_ prefix.')).toEqual(['prose-only pattern {"pattern":"^pay_"}']);
+    expect(of('pattern', "The settlement to fetch. ID starts with the 'setl_'")).toEqual(['prose-only pattern {"pattern":"^setl_"}']);
+    expect(findings('Must include the leading slash. Example: /containers/json')).toEqual(['prose-only pattern {"pattern":"^/"}']);
+    expect(of('pattern', 'Snapshot name (alphanumeric, hyphens, underscores).')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^[A-Za-z0-9\\-_]+$' })}`,
+    ]);
+    expect(of('pattern', 'Names with a common prefix are grouped.')).toEqual([]);
+  });
+
+  it('a catch-all word closing a list of values, key-value pairs as properties', () => {
+    expect(of('enum', 'state: opened, closed, or all')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['opened', 'closed', 'all'] })}`,
+    ]);
+    expect(of('maxProperties', 'Maximum 15 pairs, each value limited to 256 characters.', 'object')).toEqual([
+      'prose-only maxProperties {"maxProperties":15}',
+    ]);
+    // Near misses: a thing among the values, units that are parts of a value.
+    expect(of('enum', 'The file: path, URL, or all')).toEqual([]);
+    expect(of('enum', 'Disk size. Supported units: K, M, G, T.')).toEqual([]);
+  });
+
+  it('no requirement from completeness or from one value of another parameter; no bound from a time after now or a sign with a meaning', () => {
+    expect(of('required', 'All line items must be provided.', 'array', { items: { type: 'object' } })).toEqual([]);
+    expect(
+      of('required', 'Must include all the environment IDs that are part of the group.', 'array', { items: { type: 'integer' } }),
+    ).toEqual([]);
+    expect(of('minimum', 'Unix timestamp (min 2 mins after current time)', 'integer')).toEqual([]);
+    expect(of('minimum', 'Debits are positive, credits are negative value', 'number')).toEqual([]);
+    expect(of('format', 'App containers have no stable uuid hostname.')).toEqual([]);
+  });
+});
+
+describe('the rules read from the twelfth draw (after its blind figures were taken)', () => {
+  it('a sentence a docstring wraps onto the next line is read whole; "(or both)" makes either/or an anyOf', () => {
+    const props = { collection_id: { type: 'string' }, parent_document_id: { type: 'string' } };
+    expect(tool(props, 'Move a document. You must specify either collection_id or\n    parent_document_id (or both).')).toEqual([
+      'prose-only - anyOf {"anyOf":[{"required":["collection_id"]},{"required":["parent_document_id"]}]}',
+    ]);
+    // Near misses: a new sentence in capitals, and a docstring entry, each start a sentence of their own.
+    expect(tool(props, 'Move a document\nReturns the new path.')).toEqual([]);
+  });
+
+  it('"always use a AND b together", "(YYYY format)", "only \'human\' supported", "An optional note", a glossed code list on a string', () => {
+    const where = { city: { type: 'string' }, state: { type: 'string' } };
+    expect(tool(where, 'Search. Always use city AND state together when searching by location.')).toEqual([
+      'prose-only - dependentRequired {"dependentRequired":{"city":["state"],"state":["city"]}}',
+    ]);
+    expect(of('pattern', 'Year of approval (YYYY format)')).toEqual(['prose-only pattern {"pattern":"^[0-9]{4}$"}']);
+    expect(of('enum', "Species (currently only 'human' supported)")).toEqual([`prose-only enum ${JSON.stringify({ enum: ['human'] })}`]);
+    expect(of('enum', 'Recall classification (1=most serious, 2=moderate, 3=least serious)')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['1', '2', '3'] })}`,
+    ]);
+    expect(
+      tool({ note: { type: 'string', description: 'An optional note attached to the highlight.' }, id: { type: 'string' } }, 'A tool.', [
+        'note',
+        'id',
+      ]),
+    ).toEqual(['schema-only note required {"required":["id"]}']);
+    // Near misses: a list default on a string, a date layout with dashes (the date rule's).
+    expect(of('default', 'Defaults to ["published"] when omitted.')).toEqual([]);
+    expect(of('pattern', 'Date as YYYY-MM-DD.')).toEqual([]);
+  });
+
+  it('"At least one of a, b, or c must be provided" is an anyOf of the three, and no bound or requirement of one', () => {
+    const props = {
+      vmid: { type: 'integer' },
+      cores: { type: ['integer', 'null'], default: null },
+      memory: { type: ['integer', 'null'], default: null },
+    };
+    expect(
+      tool({ ...props, disk_size: { type: 'string' } }, 'Resize. At least one of cores, memory, or disk_size must be provided.', ['vmid']),
+    ).toEqual(['prose-only - anyOf {"anyOf":[{"required":["cores"]},{"required":["memory"]},{"required":["disk_size"]}]}']);
+    expect(of('minItems', 'At least 2 items, 3 at most.', 'array')).toEqual(['prose-only minItems {"minItems":2}']);
   });
 });
