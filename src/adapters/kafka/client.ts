@@ -88,6 +88,9 @@ const RETRIED_STATES = [
   'Request is not valid given the current SASL state',
   'Failed to connect to broker, reconnecting',
   'Failed to connect to seed broker, trying another broker from the list: Request is not valid given the current SASL state',
+  // A request written to a socket kafkajs itself ended (the broker closed it on a refused sign-in): the request is
+  // rejected as a retriable connection error and sent again on a new connection.
+  'Connection error: write after end',
 ];
 
 /** kafkajs's "Crash: KafkaJSNoBrokerAvailableError: ..." and "Restarting the consumer in 300ms". */

@@ -43,7 +43,8 @@ describe("kafkajs's error lines", () => {
     log.error('Response Heartbeat(key: 12, version: 3)', { error: 'The coordinator is not aware of this member' });
     log.error('The coordinator is not aware of this member, re-joining the group', { groupId: 'g' });
     log.error('Response GroupCoordinator(key: 10, version: 2)', { error: "The coordinator is loading and hence can't process requests" });
-    expect([...levels().values()]).toEqual([20, 20, 20, 20, 20]);
+    log.error('Connection error: write after end', { stack: 'Error [ERR_STREAM_WRITE_AFTER_END]: write after end' });
+    expect([...levels().values()]).toEqual([20, 20, 20, 20, 20, 20]);
   });
 
   it('stay errors otherwise, near misses included', () => {
@@ -52,6 +53,7 @@ describe("kafkajs's error lines", () => {
     log.error('Response Produce(key: 0, version: 7)', { error: 'The server experienced an unexpected error when processing the request' });
     log.error('Restarting the consumer soon', {});
     log.error('Consumer Crash: something', {});
-    expect([...levels().values()]).toEqual([50, 50, 50, 50]);
+    log.error('Connection error: read ECONNRESET', { broker: '127.0.0.1:9' });
+    expect([...levels().values()]).toEqual([50, 50, 50, 50, 50]);
   });
 });
