@@ -989,6 +989,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.56.0',
     split: 'held-out',
   },
+  // The fourteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // fourteenth draw, part A
+  // fourteenth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
