@@ -991,7 +991,86 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The fourteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // fourteenth draw, part A
+  paddle: {
+    repository: 'PaddleHQ/paddle-mcp-server',
+    path: 'src/tools.ts',
+    install: { npm: '@paddle/paddle-mcp@0.1.6' },
+    // Its read-only tools (41): the default non-destructive set adds the create/preview tools, 63 in all, with schemas
+    // several times as long, which would weigh the draw. A placeholder key; Paddle is asked only on a tool call.
+    command: [...npmBin('paddle'), '--api-key=placeholder', '--environment=sandbox', '--tools=read-only'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  launchdarkly: {
+    repository: 'launchdarkly/mcp-server',
+    path: 'src/mcp-server/tools',
+    install: { npm: '@launchdarkly/mcp-server@0.6.2' },
+    // All its tools (both scopes); a placeholder key and a loopback server URL, used only on a tool call.
+    command: [...npmBin('mcp'), 'start', '--api-key', 'placeholder', '--server-url', LOOPBACK],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7 through zod/v3, zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  langfuse: {
+    repository: 'avivsinai/langfuse-mcp',
+    path: 'langfuse_mcp/__main__.py',
+    install: { pypi: 'langfuse-mcp==0.14.0' },
+    // All its tools (not read-only); placeholder keys and a loopback Langfuse host, asked only on a tool call.
+    command: ['bin/langfuse-mcp'],
+    env: {
+      LANGFUSE_PUBLIC_KEY: 'pk-lf-placeholder',
+      LANGFUSE_SECRET_KEY: 'sk-lf-placeholder',
+      LANGFUSE_HOST: LOOPBACK,
+      HOME: '{WORKDIR}/home',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer, the renamed FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // fourteenth draw, part B
+  plane: {
+    repository: 'makeplane/plane-mcp-server',
+    path: 'plane_mcp/tools',
+    install: { pypi: 'plane-mcp-server==0.3.5' },
+    // `plane-mcp-server stdio` (one tool per resource, an action parameter picks the call); a placeholder key and
+    // workspace and a loopback Plane URL, asked only on a tool call.
+    command: ['bin/plane-mcp-server', 'stdio'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      PLANE_API_KEY: 'placeholder',
+      PLANE_WORKSPACE_SLUG: 'placeholder',
+      PLANE_BASE_URL: LOOPBACK,
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.2.0 (mcp 1.28.1, pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  'gke-mcp': {
+    repository: 'GoogleCloudPlatform/gke-mcp',
+    path: 'pkg/tools',
+    install: { go: 'github.com/GoogleCloudPlatform/gke-mcp@v0.15.0' },
+    // Over stdio with its delete tools too (all its tools); no Google credentials (a warning only) and no gcloud: it
+    // reads its defaults from gcloud when there is one and calls Google only on a tool call.
+    command: ['bin/gke-mcp', '--enable-delete-tools'],
+    env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
+    split: 'held-out',
+  },
+  'vault-mcp': {
+    repository: 'hashicorp/vault-mcp-server',
+    path: 'pkg/tools',
+    install: { go: 'github.com/hashicorp/vault-mcp-server/cmd/vault-mcp-server@v0.2.0' },
+    // `vault-mcp-server stdio`: a placeholder token and a loopback Vault address, asked only on a tool call.
+    command: ['bin/vault-mcp-server', 'stdio'],
+    env: { HOME: '{WORKDIR}/home', VAULT_ADDR: LOOPBACK, VAULT_TOKEN: 'placeholder' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.40.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
