@@ -1052,10 +1052,20 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     repository: 'GoogleCloudPlatform/gke-mcp',
     path: 'pkg/tools',
     install: { go: 'github.com/GoogleCloudPlatform/gke-mcp@v0.15.0' },
-    // Over stdio with its delete tools too (all its tools); no Google credentials (a warning only) and no gcloud: it
-    // reads its defaults from gcloud when there is one and calls Google only on a tool call.
+    // Over stdio with its delete tools too (all its tools). It makes its Google clients at start, so it gets a
+    // placeholder authorized-user credentials file (no token is fetched until a tool call), and its agent tools an
+    // LLM client: Anthropic with a placeholder key, as the default Vertex AI one needs a project from gcloud (absent).
+    stubs: {
+      'adc.json': '{"type":"authorized_user","client_id":"placeholder","client_secret":"placeholder","refresh_token":"placeholder"}\n',
+    },
     command: ['bin/gke-mcp', '--enable-delete-tools'],
-    env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    env: {
+      HOME: '{WORKDIR}/home',
+      KUBECONFIG: '{WORKDIR}/kubeconfig',
+      GOOGLE_APPLICATION_CREDENTIALS: '{WORKDIR}/gke-mcp/adc.json',
+      GKE_MCP_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: 'placeholder',
+    },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
     split: 'held-out',
