@@ -74,6 +74,8 @@ export interface DefaultCandidate extends CandidateBase {
   readonly comparable: boolean;
   /** The literal as written when it is a number glued to a unit (`2h`, `10KB`): a string schema's default spells it so. */
   readonly written?: string;
+  /** The unit of measure after a number ("600 seconds"): comparable when the parameter counts in it. */
+  readonly measure?: string;
   /** A bare word ("summary by default"): a default only when the schema lists it among its values. */
   readonly listedOnly?: boolean;
 }

@@ -700,7 +700,8 @@ const REQUIRED_IF_SELF = new RegExp(
 const EXCLUSIVE_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|` +
-    String.raw`^\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})|` +
+    // Also as a gloss: "Tags to add (mutually exclusive with `tags`)".
+    String.raw`(?:^|\()\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})|` +
     // "Cannot be used if composition_plan is provided": the same, said as a condition.
     String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|set|passed|provided|given|specified)\s+` +
     String.raw`(?:if|when)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+(?:is|are)\s+` +

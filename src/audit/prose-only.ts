@@ -71,8 +71,12 @@ function comparable(node: AuditNode, candidate: BoundCandidate): boolean {
   const cls = unitClass(candidate.unit);
   if (cls === 'bytes') return false;
   if (cls !== 'measure' || candidate.unit === undefined) return true;
-  // "between 5 and 1440 minutes" on `duration_minutes` or a value "in minutes": the schema counts in that unit.
-  const unit = singular(candidate.unit.toLowerCase());
+  return countsIn(node, candidate.unit);
+}
+
+/** "between 5 and 1440 minutes" on `duration_minutes` or a value "in minutes": the schema counts in that unit. */
+function countsIn(node: AuditNode, measure: string): boolean {
+  const unit = singular(measure.toLowerCase());
   const names = [...nameTokens(node.parameter), ...nameTokens(node.name)].map(singular);
   const unitWords =
     unit === 'ms' || unit === 'millisecond'
@@ -843,7 +847,9 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
   if (c.listedOnly === true && !isListed) return;
   const site = firstSite(view, 'default');
   if (site !== undefined) {
-    if (c.literal === undefined || !c.comparable) return;
+    // "Defaults to 600 seconds" on a value in seconds: the number is the schema's.
+    const inItsUnit = c.measure !== undefined && countsIn(node, c.measure);
+    if (c.literal === undefined || !(c.comparable || inItsUnit)) return;
     // "Default: 10KB (10240 bytes)" against `default: 10240`: a number with a unit is not compared with a count.
     if (typeof site.value === 'number' && (c.written !== undefined || (typeof c.literal === 'string' && /^[-−\d]/.test(c.literal)))) return;
     if (sameDefault(site.value, c.literal)) return;

@@ -155,6 +155,7 @@ function readDefault(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
           literal: parsed.value,
           comparable: parsed.plain && !measured,
           ...(glued === undefined ? {} : { written: glued }),
+          ...(measured && parsed.plain && glued === undefined ? { measure: unit } : {}),
         },
       ];
     }

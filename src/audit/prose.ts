@@ -13,7 +13,7 @@
  *
  * Pure: no I/O; deterministic.
  */
-import type { BoundCandidate, Candidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
+import type { BoundCandidate, Candidate, DefaultCandidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
 import { clauseBefore, escapePattern, GLOSS, lastSeparator, NUM, parseNumber, textBefore, UNIT, unitOf } from './prose-text.js';
 import { defaultCandidate, enumCandidate, MEASURE_UNITS, parseValueList } from './prose-values.js';
 
@@ -210,6 +210,11 @@ export const UPPER_INCLUSIVE =
 
 export const LENGTH_UNITS = /^(?:characters?|chars?|letters?|code-?points?|symbols?|glyphs?)$/;
 export const ITEM_UNITS = /^(?:items?|elements?|entries|entry|values?)$/;
+
+/** "for all operations", "for every action": every call, so no condition (it ends its clause). */
+const FOR_EVERY_CALL =
+  String.raw`\s+for\s+(?:all|every|each)\s+` +
+  String.raw`(?:operations?|actions?|modes?|commands?|methods?|requests?|calls?)(?=\s*(?:[.;)]|$))`;
 
 export const RULES: readonly Rule[] = [
   // ---- ranges: "between 1 and 100", "from 5 to 1440", "1 to 200 characters", "(1-100)"
@@ -763,11 +768,11 @@ export const RULES: readonly Rule[] = [
   {
     name: 'is-required',
     examples: {
-      yes: ['The currency is required.', 'Must be provided.', 'Name (required).'],
+      yes: ['The currency is required.', 'Must be provided.', 'Name (required).', 'The name is required for all operations.'],
       no: ['Required when method is `update`.', 'Is not required.'],
     },
     matches: re(
-      String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b|` +
+      String.raw`\b(?:is|are)\s+(?:always\s+|also\s+|still\s+)?(?:required|mandatory)\b(?:${FOR_EVERY_CALL})?|` +
         String.raw`\b(?:must|should|shall)\s+(?:always\s+|also\s+)?be\s+(?:provided|` +
         String.raw`given|specified|supplied|set|included|present|sent|passed)\b|` +
         String.raw`\(\s*(?:required|mandatory)\s*\)`,
@@ -797,13 +802,18 @@ export const RULES: readonly Rule[] = [
   {
     name: 'required-word',
     examples: {
-      yes: ['Required.', 'A required field.', 'Name (string, required).'],
-      no: ['The required fields of the form are listed.', 'Attributes (type, string, required, readonly, relation).'],
+      yes: ['Required.', 'A required field.', 'Name (string, required).', 'ID of the application (required for all operations).'],
+      no: [
+        'The required fields of the form are listed.',
+        'Attributes (type, string, required, readonly, relation).',
+        'Required for all operations except list.',
+      ],
     },
-    // Not a word inside a list of words ("type, string, required, readonly"): one of the things listed.
+    // Not a word inside a list of words ("type, string, required, readonly"): one of the things listed. "Required for
+    // all operations" is required of every call; "for all operations except list" is a condition.
     matches: re(
       String.raw`(?=required|mandatory)(?:^|(?<=[.;:(—–]\s*)|(?<=,\s*)(?<![,]\s*[\w-]+\s*,\s*))(?:required|mandatory)\b` +
-        String.raw`(?=\s*(?:[.;:)!]|$)|\s*,(?!\s*[\w-]+\s*[,)]))|` +
+        String.raw`(?:${FOR_EVERY_CALL}|(?=\s*(?:[.;:)!]|$)|\s*,(?!\s*[\w-]+\s*[,)])))|` +
         String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
     ),
     yields: (m, s) => requiredCandidate(m, s, 'self'),
@@ -1573,11 +1583,18 @@ export function extractCandidates(sentence: string): Candidate[] {
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))),
     )
     .map((c) => {
+      // "asc (default) or desc": a bare word marked as the default is a value when the list it sits in is one.
+      if (c.kind === 'default' && c.listedOnly === true && inValueList(c, candidates)) return { ...c, listedOnly: false };
       // "max 1024px": a unit glued to the number is still its unit (a size in pixels, not a length).
       if (c.kind !== 'bound' || c.unit !== undefined) return c;
       const glued = GLUED_UNIT.exec(sentence.slice(c.end))?.[1];
       return glued === undefined ? c : { ...c, unit: glued.toLowerCase() };
     });
+}
+
+/** A default whose word is a value of a list the same sentence states around it. */
+function inValueList(c: DefaultCandidate, candidates: readonly Candidate[]): boolean {
+  return candidates.some((e) => e.kind === 'enum' && e.start <= c.start && c.start < e.end && e.values.includes(String(c.literal)));
 }
 
 /**

@@ -957,3 +957,37 @@ describe('the rules read from the twelfth draw (after its blind figures were tak
     expect(of('minItems', 'At least 2 items, 3 at most.', 'array')).toEqual(['prose-only minItems {"minItems":2}']);
   });
 });
+
+describe('the rules read from the training misses of the seventeenth session', () => {
+  it('a bare value marked "(default)" inside a value list is the default, not only when the schema lists it', () => {
+    expect(of('default', 'Sort direction: asc (default) or desc')).toEqual(['prose-only default {"default":"asc"}']);
+    expect(of('default', 'Log level: DEBUG, INFO (default), WARNING')).toEqual(['prose-only default {"default":"INFO"}']);
+    // Near miss: a word marked the default outside any list names no value the schema knows.
+    expect(of('default', 'Returns the summary (default) view of the page.')).toEqual([]);
+  });
+
+  it("a default in the unit the parameter counts in is compared with the schema's", () => {
+    expect(of('default', 'Maximum duration in seconds. Defaults to 600 seconds (10 minutes).', 'integer', { default: 300 })).toEqual([
+      'prose-only default null',
+    ]);
+    expect(of('default', 'Maximum duration in seconds. Defaults to 300 seconds.', 'integer', { default: 300 })).toEqual([]);
+    // Near misses: another unit than the parameter's, or a parameter that names no unit.
+    expect(of('default', 'Timeout in milliseconds. Defaults to 5 seconds.', 'integer', { default: 5000 })).toEqual([]);
+    expect(of('default', 'Timeout. Defaults to 600 seconds.', 'integer', { default: 300 })).toEqual([]);
+  });
+
+  it('"required for all operations" is required of every call; "for all operations except list" is a condition', () => {
+    expect(of('required', 'ID of the application (required for all operations).')).toEqual(['prose-only required {"required":["p"]}']);
+    expect(of('required', 'The name is required for every action.')).toEqual(['prose-only required {"required":["p"]}']);
+    expect(of('required', 'Required for all operations except list.')).toEqual([]);
+    expect(of('required', 'Required for all of them.')).toEqual([]);
+  });
+
+  it('"(mutually exclusive with `tags`)" as a gloss of a parameter is a not of the pair', () => {
+    const tags = { type: 'array', items: { type: 'string' } };
+    expect(tool({ tags, add_tags: { ...tags, description: 'Tags to add (mutually exclusive with `tags`).' } })).toEqual([
+      'prose-only - not {"not":{"required":["add_tags","tags"]}}',
+    ]);
+    expect(tool({ tags, add_tags: { ...tags, description: 'Tags to add (mutually exclusive with the tags of the parent).' } })).toEqual([]);
+  });
+});
