@@ -1594,7 +1594,9 @@ export function extractCandidates(sentence: string): Candidate[] {
 
 /** A default whose word is a value of a list the same sentence states around it. */
 function inValueList(c: DefaultCandidate, candidates: readonly Candidate[]): boolean {
-  return candidates.some((e) => e.kind === 'enum' && e.start <= c.start && c.start < e.end && e.values.includes(String(c.literal)));
+  return candidates.some(
+    (e) => e.kind === 'enum' && e.start <= c.start && c.start < e.end && typeof c.literal === 'string' && e.values.includes(c.literal),
+  );
 }
 
 /**
