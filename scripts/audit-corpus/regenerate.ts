@@ -989,7 +989,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.56.0',
     split: 'held-out',
   },
-  // The fourteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The fourteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
   // fourteenth draw, part A
   paddle: {
     repository: 'PaddleHQ/paddle-mcp-server',
@@ -1001,7 +1001,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   launchdarkly: {
     repository: 'launchdarkly/mcp-server',
@@ -1012,7 +1012,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7 through zod/v3, zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   langfuse: {
     repository: 'avivsinai/langfuse-mcp',
@@ -1028,7 +1028,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 MCPServer, the renamed FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // fourteenth draw, part B
   plane: {
@@ -1046,7 +1046,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'fastmcp 3.2.0 (mcp 1.28.1, pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   'gke-mcp': {
     repository: 'GoogleCloudPlatform/gke-mcp',
@@ -1068,7 +1068,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
-    split: 'held-out',
+    split: 'training',
   },
   'vault-mcp': {
     repository: 'hashicorp/vault-mcp-server',
@@ -1079,7 +1079,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', VAULT_ADDR: LOOPBACK, VAULT_TOKEN: 'placeholder' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.40.0',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

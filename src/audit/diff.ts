@@ -12,6 +12,7 @@
  * Pure: no I/O.
  */
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
+import { actionSignatures } from './action-signatures.js';
 import { docstringSections } from './docstring.js';
 import { type Claim, FindingList } from './findings.js';
 import {
@@ -75,6 +76,21 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     }
     const text = sections.rest;
     optionBlocks(text, rootView, nodes, findings, true);
+    // "create (project_id, name; optional ...)" for every action: what all of them need is required of every call.
+    const signatures = actionSignatures(text, topLevel);
+    for (const parameter of signatures?.requiredByAll ?? []) {
+      const node = byParameter.get(parameter);
+      const sentence = signatures?.text ?? '';
+      const candidate = {
+        kind: 'required',
+        subject: 'self',
+        start: 0,
+        end: sentence.length,
+        phrase: sentence,
+        rule: 'action-signatures',
+      } as const;
+      if (node !== undefined) claims.push({ node, candidate, sentence, fromTool: true });
+    }
     for (const sentence of splitSentences(text)) {
       // A sentence about what the tool returns ("Returns up to 50 issues") constrains no parameter.
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;

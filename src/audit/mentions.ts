@@ -219,11 +219,21 @@ export function fewWordsBetween(sentence: string, from: number, to: number, max:
 export function attribute(candidate: Candidate, sentence: string, mentions: readonly Mention[], topLevel: readonly AuditNode[]): string[] {
   // Mentions come in order without overlapping (findMentions), so their ends are in order too: each of these is
   // one binary search, not a walk over every mention for every candidate.
-  const precedingCount = firstIndex(mentions, (m) => m.end > candidate.start);
+  let precedingCount = firstIndex(mentions, (m) => m.end > candidate.start);
+  // "relation_type (required for RELATION) is one of: ...": a name inside a gloss is not what the clause speaks of.
+  const glossStart = glossBefore(sentence, candidate.start);
+  if (glossStart !== undefined) {
+    const outside = firstIndex(mentions, (m) => m.end > glossStart);
+    if (outside > 0) precedingCount = outside;
+  }
   const before = precedingCount > 0 ? mentions[precedingCount - 1] : undefined;
   const after = mentions[firstIndex(mentions, (m) => m.start >= candidate.end)];
   const first = mentions[firstIndex(mentions, (m) => m.start >= candidate.start)];
-  const inside = first !== undefined && first.end <= candidate.end ? first : undefined;
+  // "property_type is one of: TEXT, OPTION": a value of the list that happens to name a parameter is a value.
+  const isValue = (m: Mention): boolean =>
+    candidate.kind === 'enum' &&
+    candidate.values.some((v) => singular(v.toLowerCase()) === singular(sentence.slice(m.start, m.end).toLowerCase()));
+  const inside = first !== undefined && first.end <= candidate.end && !isValue(first) ? first : undefined;
   const withCoordinated = (last: Mention): string[] => {
     const names = [last.parameter];
     for (let i = precedingCount - 2; i >= 0; i--) {
@@ -264,6 +274,13 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
     !/[;:.,]/.test(sentence.slice(candidate.end, after.start))
   )
     return [after.parameter];
+  // "Dates are ISO 8601 (YYYY-MM-DD)": a plural class as the subject speaks of every parameter named for that class.
+  const subject = candidate.kind === 'format' ? CLASS_SUBJECT.exec(sentence) : null;
+  if (subject !== null) {
+    const head = singular((subject[1] ?? '').toLowerCase());
+    const owners = topLevel.filter((node) => nameTokens(node.parameter).at(-1) === head);
+    if (owners.length > 0) return owners.map((node) => node.parameter);
+  }
   // By its words: "use at most 1000 rows" speaks of the one parameter whose name or description says "rows".
   if (candidate.kind === 'bound' && candidate.unit !== undefined && !MEASURE_UNITS.test(candidate.unit)) {
     const unit = singular(candidate.unit);
@@ -273,6 +290,16 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
     if (owner !== undefined) return [owner.parameter];
   }
   return [];
+}
+
+/** "Dates are ...", "All timestamps must be ...": a plural noun opening the sentence as its subject. */
+const CLASS_SUBJECT = /^\s*(?:all\s+)?([A-Za-z]{3,}s)\s+(?:are|must\s+be|should\s+be)\b/i;
+
+/** Where a parenthesized gloss starts when one ends right before `at` ("name (...) is one of"), else undefined. */
+function glossBefore(sentence: string, at: number): number | undefined {
+  const head = sentence.slice(Math.max(0, at - 200), at);
+  const m = /\([^()]{1,120}\)\s*(?:(?:is|are)\s+)?$/.exec(head);
+  return m === null ? undefined : at - head.length + m.index;
 }
 
 /**
@@ -699,9 +726,10 @@ const REQUIRED_IF_SELF = new RegExp(
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
 const EXCLUSIVE_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
-    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+)?with\s+(${NAME})|` +
-    // Also as a gloss: "Tags to add (mutually exclusive with `tags`)".
-    String.raw`(?:^|\()\s*(?:(?:this\s+is|it\s+is)\s+)?mutually\s+exclusive\s+with\s+(${NAME})|` +
+    String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+|simultaneously\s+|at\s+the\s+same\s+time\s+)?` +
+    String.raw`with\s+(${NAME})|` +
+    // Also as a gloss: "Tags to add (mutually exclusive with `tags`)", "Session ID (not together with trace_id)".
+    String.raw`(?:^|\()\s*(?:(?:this\s+is|it\s+is)\s+)?(?:mutually\s+exclusive|not\s+(?:together|combined))\s+with\s+(${NAME})|` +
     // "Cannot be used if composition_plan is provided": the same, said as a condition.
     String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|set|passed|provided|given|specified)\s+` +
     String.raw`(?:if|when)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+(?:is|are)\s+` +

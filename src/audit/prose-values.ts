@@ -306,6 +306,8 @@ export interface ParsedList {
   readonly end: number;
   /** The separators seen (`,`, `or`, `and`, `/`, `|`; ", or" is `or`). */
   readonly separators: string[];
+  /** True when the list was written as a JSON or Python array (`['a', 'b']`), which may be a value of an array. */
+  readonly array?: boolean;
 }
 
 /**
@@ -317,6 +319,9 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
   let at = from;
   const filler = /^\s*:?\s*(?:the\s+following(?:\s+(?:values|options|strings|codes|names|keywords))?\s*:?\s*)?/i.exec(text.slice(at));
   at += filler?.[0].length ?? 0;
+  // "One of: (table, wide, yaml)", "Supported values are: ['a', 'b']": the list in brackets, which must close it.
+  const opening = /^[[(]\s*/.exec(text.slice(at));
+  at += opening?.[0].length ?? 0;
   const values: string[] = [];
   const separators: string[] = [];
   let quoted = true;
@@ -343,7 +348,13 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     if (separator === null) break;
     const next = text.slice(at + separator[0].length);
     if (!/^(?:[`"'“]|[A-Za-z0-9_])/.test(next)) break;
-    // "a, b or c, depending on ...": a comma followed by a non-value word ends the list.
+    // "a, b or c, depending on ...": a comma followed by a non-value word ends the list; so does a participle that
+    // opens a clause ("c, defaulting to c"), or "and" before a verb ("view, comment, edit and is a separate scale").
+    if (
+      /^[a-z]+ing\s+(?:to|on|with|by|from|in)\b/.test(next) ||
+      (/\band\s*$/i.test(separator[0]) && /^(?:is|are|must|should|can|has|have)\b/i.test(next))
+    )
+      break;
     if (!/^[`"'“]/.test(next)) {
       const written = /^[A-Za-z0-9_][\w+-]*/.exec(next)?.[0] ?? '';
       const word = written.toLowerCase();
@@ -355,11 +366,16 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     at += separator[0].length;
   }
   if (values.length < 2) return undefined;
+  if (opening !== null) {
+    const closing = (opening[0].startsWith('[') ? /^\s*\]/ : /^\s*\)/).exec(text.slice(at));
+    if (closing === null) return undefined;
+    at += closing[0].length;
+  }
   if (!quoted) {
     // A bare list ends with the clause: end of text, punctuation, a parenthesis or a dash.
-    if (!/^(?:\s*$|\s*[.;:,!?)(—–]|\s+-\s)/.test(text.slice(at))) return undefined;
+    if (!/^(?:\s*$|\s*[.;:,!?)(—–]|\s+--?\s|\s+and\s+(?:is|are|must|should|can|has|have)\b)/i.test(text.slice(at))) return undefined;
   }
-  return { values, quoted, end: at, separators };
+  return { values, quoted, end: at, separators, ...(opening?.[0].startsWith('[') === true ? { array: true } : {}) };
 }
 
 /** An identifier, not a word: `mp3_44100_128`, `eu-west-1`, `GitRepository`, `h264`. */
@@ -407,7 +423,9 @@ export function enumCandidate(m: RegExpExecArray, sentence: string): EnumCandida
   if (list === undefined) return [];
   if (list.values.some((v) => v.toLowerCase() === 'etc') || OPEN_LIST_TAIL.test(sentence.slice(list.end))) return [];
   if (/^either/.test(trigger) && !list.separators.includes('or')) return [];
-  if (/^(?:must|only|accept)/.test(trigger) && !list.quoted) return [];
+  if (/^(?:must|only|accept|can)/.test(trigger) && !list.quoted) return [];
+  // 'Accepts ["tagA", "tagB"]': an array shown as a value; only a list of values ("Supported values: [...]") lists them.
+  if (list.array === true && !/values?|one\s+of/.test(trigger)) return [];
   // "Must include one of GrokClassifier, ... or CsvClassifier": what the value holds, not what it is.
   if (/^one/.test(trigger) && HOLDS_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) return [];
   return [

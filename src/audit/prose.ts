@@ -115,7 +115,7 @@ export const COPULA_BEFORE =
  */
 export function copulaGuard(sentence: string, at: number): boolean {
   const before = textBefore(sentence, at);
-  return COPULA_BEFORE.test(before) && !/\b(?:no|not|never)\s+$/i.test(before);
+  return COPULA_BEFORE.test(before) && !/\b(?:no|not|never|cannot|can't)\s+(?:be\s+)?$/i.test(before);
 }
 
 /**
@@ -200,13 +200,15 @@ export const LOWER_INCLUSIVE =
   String.raw`at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|` +
   String.raw`not\s+fewer\s+than|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to|` +
   String.raw`no\s+shorter\s+than|never\s+(?:less|fewer)\s+than|never\s+below|` +
-  String.raw`(?:a\s+)?minimum(?:\s+(?:value\s+)?(?:of|is))?:?|min\.?:?|starting\s+(?:at|from)`;
+  String.raw`(?:a\s+)?minimum(?:\s+(?:value\s+)?(?:of|is))?:?|min\.?:?|starting\s+(?:at|from)|starts?\s+(?:at|from)|` +
+  String.raw`(?:cannot|can't|must\s+not|may\s+not|should\s+not|shall\s+not)\s+be\s+(?:less|fewer|smaller|lower)\s+than`;
 export const UPPER_INCLUSIVE =
   String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+greater\s+than|` +
   String.raw`not\s+greater\s+than|no\s+larger\s+than|no\s+longer\s+than|` +
   String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+(?:value\s+)?(?:of|is))?:?|` +
   String.raw`max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|(?:cannot|can't|mustn't|won't|never)\s+exceeds?|` +
-  String.raw`not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to`;
+  String.raw`not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to|` +
+  String.raw`(?:cannot|can't|must\s+not|may\s+not|should\s+not|shall\s+not)\s+be\s+(?:greater|more|larger|higher|bigger)\s+than`;
 
 export const LENGTH_UNITS = /^(?:characters?|chars?|letters?|code-?points?|symbols?|glyphs?)$/;
 export const ITEM_UNITS = /^(?:items?|elements?|entries|entry|values?)$/;
@@ -266,7 +268,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'lower-inclusive',
     examples: {
-      yes: ['At least 3 characters.', 'Minimum: 10'],
+      yes: ['At least 3 characters.', 'Minimum: 10', 'Must not be less than 5.', 'Page number (starts at 1)'],
       no: ['At least one of `a` or `b` must be set.', 'Unix timestamp (min 2 mins after current time)'],
     },
     matches: re(String.raw`\b(?:${LOWER_INCLUSIVE})\s*(${NUM})${UNIT}`),
@@ -299,7 +301,7 @@ export const RULES: readonly Rule[] = [
     name: 'lower-exclusive',
     examples: {
       yes: ['Must be greater than 0.', 'Amount, above 10'],
-      no: ['Values above 50 are slow.', 'Must be greater than or equal to 1.'],
+      no: ['Values above 50 are slow.', 'Must be greater than or equal to 1.', 'Cannot be greater than 100.'],
     },
     matches: re(String.raw`\b(?:strictly\s+)?(?:greater|more|larger|higher)\s+than\s+(?!or\b)(${NUM})${UNIT}|\babove\s+(${NUM})${UNIT}`),
     requires: ['said-of-value'],
@@ -328,7 +330,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'upper-inclusive',
     examples: {
-      yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.'],
+      yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.', 'Cannot be greater than 100.'],
       no: ['At most one of `a` or `b` may be set.', 'Results are limited to 100 symbols.'],
     },
     matches: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
@@ -585,6 +587,20 @@ export const RULES: readonly Rule[] = [
     ),
     yields: (m) => [unspecifiedDefault(m)],
   },
+  {
+    name: 'unspecified-then-default',
+    examples: {
+      yes: ['If not specified, "default" is used.', 'If not specified, 500 is used.', "When omitted, 'json' will be used."],
+      no: ['If not specified, the current directory is used.', 'If not specified, 500 is used for each page when paging.'],
+    },
+    // "If not specified, 500 is used": what omitting the parameter means, said before the literal.
+    matches: re(
+      String.raw`\b(?:if|when)\s+(?:not\s+(?:specified|provided|set|given|supplied|passed)|omitted|unspecified|unset),\s*` +
+        String.raw`(?:([-−]?\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?|(['"\x60])([^'"\x60\n]{1,60})\3|(true|false))` +
+        String.raw`\s+(?:is|will\s+be)\s+used(?=\s*(?:[.;,)]|$))`,
+    ),
+    yields: (m) => [unspecifiedDefault(m)],
+  },
   // ---- formats
   {
     name: 'yyyy-mm-dd',
@@ -627,18 +643,21 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'iso-8601',
-    examples: { yes: ['An ISO 8601 timestamp.', 'Duration in ISO-8601.'], no: ['An RFC 3339 date.'] },
+    examples: { yes: ['An ISO 8601 timestamp.', 'Duration in ISO-8601.', 'Dates are ISO 8601 (YYYY-MM-DD).'], no: ['An RFC 3339 date.'] },
     matches: re(String.raw`\bISO[ -]?8601\b`),
     yields: (m, s) => [
       formatCandidate(
         m,
         /\bduration\b/i.test(s)
           ? 'duration'
-          : /\b(?:date-?time|timestamp|time|instant)\b/i.test(s)
-            ? 'date-time'
-            : /\bdate\b/i.test(s)
-              ? 'date'
-              : 'date-time',
+          : // "Dates are ISO 8601 (YYYY-MM-DD)": the layout shown is a date without a time.
+            /\bYYYY-MM-DD\b(?![T ]?HH)/i.test(s)
+            ? 'date'
+            : /\b(?:date-?time|timestamp|time|instant)\b/i.test(s)
+              ? 'date-time'
+              : /\bdates?\b/i.test(s)
+                ? 'date'
+                : 'date-time',
         'iso-8601',
       ),
     ],
@@ -905,19 +924,62 @@ export const RULES: readonly Rule[] = [
       return [{ kind: 'enum', values, quoted: false, start: m.index, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' }];
     },
   },
+  {
+    name: 'capital-values',
+    examples: {
+      yes: ['access is INTERNAL or EXTERNAL.', 'The mode must be READ, WRITE, or ADMIN.'],
+      no: ['The output is JSON or YAML text.', 'access is internal or external.', 'Uses HTTP or HTTPS for transport.'],
+    },
+    // Words in capitals after "is"/"must be", closed by "or" and by the clause: values, written as the API spells them.
+    matches: new RegExp(
+      String.raw`\b(?:is|are|must\s+be|can\s+be)\s+((?:[A-Z][A-Z0-9_]{1,30}\s*,\s*){0,10}[A-Z][A-Z0-9_]{1,30},?\s+or\s+[A-Z][A-Z0-9_]{1,30})` +
+        String.raw`(?=\s*(?:[.;)]|$))`,
+      'g',
+    ),
+    yields: (m) => {
+      const values = (m[1] ?? '').split(/\s*,\s*(?:or\s+)?|\s+or\s+/).filter((v) => v !== '');
+      const start = m.index + m[0].length - (m[1] ?? '').length;
+      return [{ kind: 'enum', values, quoted: false, start, end: m.index + m[0].length, phrase: m[1] ?? '', rule: 'capital-values' }];
+    },
+  },
+  {
+    name: 'code-for-values',
+    examples: {
+      yes: ['network is 0 for secret or 2 for public', 'Value should be 1 if you want only upi links, 0 for only standard links'],
+      no: ['Use 2 for most cases.', 'Retry 3 times for timeouts or 5 times for throttling errors.'],
+    },
+    // Numeric codes each glossed by "for" or "if": "0 for secret or 2 for public".
+    matches: re(
+      String.raw`(?<![\w.-])-?\d{1,3}\s+(?:for|if)\s+[^,;()\n.]{1,40}?` +
+        String.raw`(?:(?:,\s*(?:or\s+)?|\s+or\s+)-?\d{1,3}\s+(?:for|if)\s+[^,;()\n.]{1,40}?){1,8}(?=\s*(?:[.;)]|$))`,
+    ),
+    yields: (m) => {
+      const values = [...m[0].matchAll(/(?:^|,\s*(?:or\s+)?|\s+or\s+)(-?\d{1,3})\s+(?:for|if)\s/g)].map((x) => x[1] ?? '');
+      if (values.length < 2 || new Set(values).size !== values.length) return [];
+      return [{ kind: 'enum', values, quoted: false, start: m.index, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' }];
+    },
+  },
   // ---- a scheme said of a URL: "(must be http or https)", "http(s) only"
   {
     name: 'url-scheme',
     examples: {
-      yes: ['The URL to fetch (must be http or https)', 'Remote URL to fetch the file from (http/https).', 'An HTTPS URL only.'],
-      no: ['Supports http and https proxies.', 'The http status code.'],
+      yes: [
+        'The URL to fetch (must be http or https)',
+        'Remote URL to fetch the file from (http/https).',
+        'An HTTPS URL only.',
+        'url must be http:// or https://',
+      ],
+      no: ['Supports http and https proxies.', 'The http status code.', '(must start with http:// or https://), or a ref://<id> token'],
     },
     matches: re(
-      String.raw`\b(?:must\s+(?:be|use)\s+(?:an?\s+)?)https?\s+or\s+https?\b|\(\s*https?\s*/\s*https?\s*\)|` +
+      String.raw`\b(?:must\s+(?:be|use)\s+(?:an?\s+)?)https?(?::\/\/)?\s+or\s+https?(?::\/\/|\b)|\(\s*https?\s*/\s*https?\s*\)|` +
         String.raw`\bhttps\s+(?:url|uri)s?\s+only\b|\bonly\s+https\s+(?:url|uri)s?\b`,
     ),
     yields: (m) => [
-      { ...formatCandidate(m, undefined, 'url-scheme'), pattern: /https?\s*(?:or|\/)\s*https?/i.test(m[0]) ? '^https?://' : '^https://' },
+      {
+        ...formatCandidate(m, undefined, 'url-scheme'),
+        pattern: /https?(?::\/\/)?\s*(?:or|\/)\s*https?/i.test(m[0]) ? '^https?://' : '^https://',
+      },
     ],
   },
   // ---- a prefix named as such: "including 'kubectl' prefix", "with the `gs://` prefix"
@@ -1142,7 +1204,14 @@ export const RULES: readonly Rule[] = [
   {
     name: 'one-of',
     examples: {
-      yes: ['One of `a`, `b` or `c`.', 'Either asc or desc.', 'Allowed values: x, y.'],
+      yes: [
+        'One of `a`, `b` or `c`.',
+        'Either asc or desc.',
+        'Allowed values: x, y.',
+        'One of: (table, wide, yaml, json).',
+        "Supported values are: ['k8s_audit_logs', 'k8s_event_logs'].",
+        "Can be 'pod', 'ssh' or 'any'.",
+      ],
       no: [
         "One of the user's accounts.",
         'One of low, medium or high priority tasks.',
@@ -1150,10 +1219,13 @@ export const RULES: readonly Rule[] = [
         'Each entry contains one of `id` or `name`.',
         'Valid values include: appointments, companies, contacts.',
         'One of `csv`, `json`, etc.',
+        'Can be a user or a team.',
+        'Accepts ["tagA", "tagB"] (preferred), a bare string',
+        'One of (a, b',
       ],
     },
     matches: re(
-      String.raw`\b(?:one\s+of|either|must\s+be|only|accepts?|` +
+      String.raw`\b(?:one\s+of|either|must\s+be|can\s+be|only|accepts?|` +
         String.raw`(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`,
     ),
     yields: (m, s) => enumCandidate(m, s),

@@ -991,3 +991,101 @@ describe('the rules read from the training misses of the seventeenth session', (
     expect(tool({ tags, add_tags: { ...tags, description: 'Tags to add (mutually exclusive with the tags of the parent).' } })).toEqual([]);
   });
 });
+
+describe('the rules read from the fourteenth draw (after its blind figures were taken)', () => {
+  it('"Cannot be greater than 100" is an upper bound, "must not be less than 5" a lower one', () => {
+    expect(findings('Maximum number of entries. Cannot be greater than 100.', 'integer')).toEqual(['prose-only maximum {"maximum":100}']);
+    expect(findings('Must not be less than 5.', 'integer')).toEqual(['prose-only minimum {"minimum":5}']);
+    expect(findings('Cannot be less than the start time.')).toEqual([]);
+  });
+
+  it('"If not specified, 500 is used" is a default', () => {
+    expect(of('default', 'The maximum number of events. If not specified, 500 is used.', 'integer')).toEqual([
+      'prose-only default {"default":500}',
+    ]);
+    expect(of('default', 'If not specified, "default" is used.')).toEqual(['prose-only default {"default":"default"}']);
+    expect(of('default', 'If not specified, the current directory is used.')).toEqual([]);
+  });
+
+  it('value lists in brackets, after "can be", in capitals, or as glossed numeric codes', () => {
+    const enumOf = (values: unknown[]): string => `prose-only enum ${JSON.stringify({ enum: values })}`;
+    expect(of('enum', 'The output format. One of: (table, wide, yaml, json).')).toEqual([enumOf(['table', 'wide', 'yaml', 'json'])]);
+    expect(of('enum', "Supported values are: ['k8s_audit_logs', 'k8s_event_logs'].")).toEqual([
+      enumOf(['k8s_audit_logs', 'k8s_event_logs']),
+    ]);
+    expect(of('enum', "Method to use. Can be 'pod', 'ssh' or 'any'.")).toEqual([enumOf(['pod', 'ssh', 'any'])]);
+    expect(of('enum', 'The mode must be READ, WRITE, or ADMIN.')).toEqual([enumOf(['READ', 'WRITE', 'ADMIN'])]);
+    expect(of('enum', 'network is 0 for secret or 2 for public', 'integer')).toEqual([enumOf([0, 2])]);
+    // Near misses: an array shown as a value, words that are not capitals, a count glossed by "for".
+    expect(of('enum', 'Accepts ["tagA", "tagB"] (preferred), a bare string.')).toEqual([]);
+    expect(of('enum', 'Can be a user or a team.')).toEqual([]);
+    expect(of('enum', 'Uses HTTP or HTTPS for transport.')).toEqual([]);
+    expect(of('enum', 'Retry 3 times for timeouts or 5 times for throttling errors.', 'integer')).toEqual([]);
+  });
+
+  it('a bare list ends at " -- ", at "and is", and before ", defaulting to"', () => {
+    const props = { access: { type: 'string' }, member_access: { type: 'string' }, status: { type: 'string' } };
+    expect(
+      tool(
+        props,
+        'Collections. access is one of: public, private -- a private one is hidden. member_access is one of: view, comment, edit ' +
+          'and is a separate scale. status is one of: unreleased, released, cancelled, defaulting to unreleased.',
+      ).filter((f) => f.includes(' enum ')),
+    ).toEqual([
+      'prose-only access enum {"enum":["public","private"]}',
+      'prose-only member_access enum {"enum":["view","comment","edit"]}',
+      'prose-only status enum {"enum":["unreleased","released","cancelled"]}',
+    ]);
+  });
+
+  it('a value of a list that names a parameter, or a name inside a gloss, is not what the sentence speaks of', () => {
+    const props = {
+      options: { type: 'array', items: { type: 'string' } },
+      property_type: { type: 'string' },
+      is_required: { type: 'boolean' },
+    };
+    expect(
+      tool(
+        { ...props, relation_type: { type: 'string' } },
+        'Properties. property_type is one of: TEXT, OPTION, RELATION. ' + 'relation_type (required for RELATION) is one of: ISSUE, USER.',
+      ),
+    ).toEqual([
+      'prose-only property_type enum {"enum":["TEXT","OPTION","RELATION"]}',
+      'prose-only relation_type enum {"enum":["ISSUE","USER"]}',
+    ]);
+  });
+
+  it('"Dates are ISO 8601 (YYYY-MM-DD)" speaks of every date parameter, and of a date without a time', () => {
+    const props = { name: { type: 'string' }, start_date: { type: 'string' }, end_date: { type: 'string' } };
+    expect(tool(props, 'Cycles. Dates are ISO 8601 (YYYY-MM-DD).')).toEqual([
+      'prose-only end_date format {"format":"date"}',
+      'prose-only start_date format {"format":"date"}',
+    ]);
+    // Near miss: no parameter is named for the class ("due", not "due_date").
+    expect(tool({ name: { type: 'string' }, due: { type: 'string' } }, 'Cycles. Dates are ISO 8601 (YYYY-MM-DD).')).toEqual([]);
+  });
+
+  it('"(not together with trace_id)" and "cannot be used simultaneously with \'since\'" are a not of the pair', () => {
+    const other = { type: 'string' };
+    expect(tool({ trace_id: other, session_id: { type: 'string', description: 'Session ID (not together with trace_id)' } })).toEqual([
+      'prose-only - not {"not":{"required":["session_id","trace_id"]}}',
+    ]);
+    expect(tool({ since: other, time_range: { type: 'string', description: "Cannot be used simultaneously with 'since'." } })).toEqual([
+      'prose-only - not {"not":{"required":["time_range","since"]}}',
+    ]);
+  });
+
+  it("a parameter every action's signature names is required; one some actions name is not", () => {
+    const props = {
+      action: { type: 'string', enum: ['list', 'create', 'delete'] },
+      project_id: { type: 'string' },
+      cycle_id: { type: 'string' },
+      name: { type: 'string' },
+    };
+    const signatures =
+      'Cycles.\n\nActions:\n  list (project_id; optional cursor);\n  create (project_id, name; optional cycle_id);\n  delete (project_id, cycle_id).';
+    expect(tool(props, signatures, ['action'])).toEqual(['prose-only project_id required {"required":["action","project_id"]}']);
+    // One action without its line: nothing can be said of what every action needs.
+    expect(tool(props, signatures.replace(/\n {2}delete[^\n]*/, ''), ['action'])).toEqual([]);
+  });
+});
