@@ -1081,6 +1081,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.40.0',
     split: 'training',
   },
+  // The fifteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // fifteenth draw, part A
+  // fifteenth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
