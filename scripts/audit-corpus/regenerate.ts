@@ -1083,7 +1083,61 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The fifteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // fifteenth draw, part A
+  supabase: {
+    repository: 'supabase/mcp',
+    path: 'packages/mcp-server-supabase/src/tools',
+    install: { npm: '@supabase/mcp-server-supabase@0.13.0' },
+    // Every feature group but `docs` (its search_docs tool fetches a GraphQL schema from the content API while the
+    // tools are listed); no --project-ref, so the account tools too. A placeholder token and a loopback API URL.
+    command: [
+      ...npmBin('mcp-server-supabase'),
+      '--access-token',
+      'placeholder',
+      '--api-url',
+      LOOPBACK,
+      '--features',
+      'account,database,debugging,development,functions,branching,storage',
+    ],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@supabase/mcp-utils 0.8.0 on @modelcontextprotocol/server 2.4.0 (zod 4.6.7, z.toJSONSchema draft-7)',
+    split: 'held-out',
+  },
+  shortcut: {
+    repository: 'useshortcut/mcp-server-shortcut',
+    path: 'src/tools',
+    install: { npm: '@shortcut/mcp@0.25.0' },
+    // All its tools (no read-only or tool filter); a placeholder token, used only on a tool call.
+    command: npmBin('mcp-server-shortcut'),
+    env: { HOME: '{WORKDIR}/home', SHORTCUT_API_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'meta-ads': {
+    repository: 'pipeboard-co/meta-ads-mcp',
+    path: 'meta_ads_mcp/core',
+    install: { pypi: 'meta-ads-mcp==1.0.128' },
+    // Over stdio; a placeholder token, used only on a tool call.
+    command: ['bin/meta-ads-mcp'],
+    env: { HOME: '{WORKDIR}/home', META_ACCESS_TOKEN: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.28.1 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // fifteenth draw, part B
+  singlestore: {
+    repository: 'singlestore-labs/mcp-server-singlestore',
+    path: 'src/api/tools',
+    install: { pypi: 'singlestore-mcp-server==0.4.19 mcp==1.30.0' },
+    // mcp pinned below 2 (its own range takes mcp 2.x, where mcp.server.fastmcp is gone). `singlestore-mcp-server
+    // start` over stdio with a placeholder API key (no browser login); SingleStore is asked only on a tool call.
+    command: ['bin/singlestore-mcp-server', 'start'],
+    env: { HOME: '{WORKDIR}/home', MCP_API_KEY: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
