@@ -1138,6 +1138,37 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
     split: 'held-out',
   },
+  k8sgpt: {
+    repository: 'k8sgpt-ai/k8sgpt',
+    path: 'pkg/server/mcp.go',
+    install: { go: 'github.com/k8sgpt-ai/k8sgpt@v0.4.36' },
+    // `k8sgpt serve --mcp` over stdio (its gRPC and metrics servers beside it on unused loopback ports); an AI backend
+    // from the environment (placeholder key, loopback base URL) and the loopback kubeconfig, asked only on a tool call.
+    command: ['bin/k8sgpt', 'serve', '--mcp', '--port', '18080', '--metrics-port', '18081'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      KUBECONFIG: '{WORKDIR}/kubeconfig',
+      K8SGPT_BACKEND: 'openai',
+      K8SGPT_PASSWORD: 'placeholder',
+      K8SGPT_MODEL: 'gpt-4o',
+      K8SGPT_BASEURL: LOOPBACK,
+    },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.36.0',
+    split: 'held-out',
+  },
+  'giantswarm-kubernetes': {
+    repository: 'giantswarm/mcp-kubernetes',
+    path: 'internal/tools',
+    install: { go: 'github.com/giantswarm/mcp-kubernetes@v0.11.7' },
+    // `mcp-kubernetes serve` over stdio with its write tools too (--non-destructive=false: 19 tools, 9 without); the
+    // loopback kubeconfig, asked only on a tool call.
+    command: ['bin/mcp-kubernetes', 'serve', '--non-destructive=false'],
+    env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.55.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
