@@ -1081,7 +1081,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.40.0',
     split: 'training',
   },
-  // The fifteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The fifteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
   // fifteenth draw, part A
   supabase: {
     repository: 'supabase/mcp',
@@ -1101,7 +1101,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@supabase/mcp-utils 0.8.0 on @modelcontextprotocol/server 2.4.0 (zod 4.6.7, z.toJSONSchema draft-7)',
-    split: 'held-out',
+    split: 'training',
   },
   shortcut: {
     repository: 'useshortcut/mcp-server-shortcut',
@@ -1112,7 +1112,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', SHORTCUT_API_TOKEN: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   'meta-ads': {
     repository: 'pipeboard-co/meta-ads-mcp',
@@ -1123,7 +1123,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', META_ACCESS_TOKEN: 'placeholder' },
     ecosystem: 'pydantic',
     library: 'mcp 1.28.1 FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // fifteenth draw, part B
   singlestore: {
@@ -1136,7 +1136,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', MCP_API_KEY: 'placeholder' },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   k8sgpt: {
     repository: 'k8sgpt-ai/k8sgpt',
@@ -1155,7 +1155,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.36.0',
-    split: 'held-out',
+    split: 'training',
   },
   'giantswarm-kubernetes': {
     repository: 'giantswarm/mcp-kubernetes',
@@ -1167,7 +1167,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.55.0',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

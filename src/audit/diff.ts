@@ -13,6 +13,7 @@
  */
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { actionSignatures } from './action-signatures.js';
+import { bulletedValues } from './bulleted-values.js';
 import { docstringSections } from './docstring.js';
 import { type Claim, FindingList } from './findings.js';
 import {
@@ -50,7 +51,9 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     list.push(sentence);
     mentioned.set(parameter, list);
   };
-  const ownClaims = (node: AuditNode, description: string): void => {
+  const ownClaims = (node: AuditNode, description: string, layout = description): void => {
+    const bulleted = bulletedValues(layout);
+    if (bulleted !== undefined) claims.push({ node, candidate: bulleted, sentence: bulleted.phrase, fromTool: false });
     for (const sentence of splitSentences(description)) {
       // "Returns the list": the output. "Return issues with a specific state (default: opened)": what setting it does.
       if (/^\s*returns\b/i.test(sentence.text)) continue;
@@ -71,7 +74,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     for (const entry of sections.entries) {
       const node = byParameter.get(entry.parameter);
       if (node === undefined) continue;
-      ownClaims(node, entry.text);
+      ownClaims(node, entry.text, entry.lines);
       mention(entry.parameter, entry.text);
     }
     const text = sections.rest;

@@ -9,7 +9,10 @@
 
 export interface DocstringEntry {
   readonly parameter: string;
+  /** The entry's lines joined into one text, as its sentences read. */
   readonly text: string;
+  /** The entry's lines as written, for what their layout says (a bulleted list of values). */
+  readonly lines: string;
 }
 
 export interface DocstringSections {
@@ -57,7 +60,7 @@ export function docstringSections(text: string, parameters: readonly string[]): 
     const parameter = known(name);
     if (parameter === undefined) return;
     const body = [first, ...lines.slice(start + 1, end).map((l) => l.trim())].filter((l) => l !== '').join(' ');
-    entries.push({ parameter, text: body });
+    entries.push({ parameter, text: body, lines: [first, ...lines.slice(start + 1, end)].join('\n') });
     for (let i = start; i < end; i++) taken.add(i);
   };
 

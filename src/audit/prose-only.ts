@@ -850,6 +850,8 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
     // "Defaults to 600 seconds" on a value in seconds: the number is the schema's.
     const inItsUnit = c.measure !== undefined && countsIn(node, c.measure);
     if (c.literal === undefined || !(c.comparable || inItsUnit)) return;
+    // "Return all fields (default: slim)" on a boolean defaulting to false: a word of the prose, not a value of this type.
+    if (typeof c.literal === 'string' && typeof site.value !== 'string' && !allows(view, 'string')) return;
     // "Default: 10KB (10240 bytes)" against `default: 10240`: a number with a unit is not compared with a count.
     if (typeof site.value === 'number' && (c.written !== undefined || (typeof c.literal === 'string' && /^[-−\d]/.test(c.literal)))) return;
     if (sameDefault(site.value, c.literal)) return;

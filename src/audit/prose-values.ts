@@ -140,6 +140,11 @@ function readDefault(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
     return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal, comparable: true }];
   }
   const number = new RegExp(String.raw`^(${NUM})${UNIT}`, 'i').exec(rest);
+  // "Default is 7-day click": a number joined to a word names a kind of thing, no number the schema holds.
+  if (number !== null && /^[-−]?[\d.,]+-[A-Za-z]/.test(rest)) {
+    const end = at + (/^[-−]?[\d.,]+-[A-Za-z]+/.exec(rest)?.[0].length ?? 0);
+    return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: undefined, comparable: false }];
+  }
   if (number !== null && /^[-−\d]/.test(number[1] ?? '')) {
     const parsed = parseNumber(number[1] ?? '');
     if (parsed !== undefined) {

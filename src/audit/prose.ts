@@ -527,12 +527,17 @@ export const RULES: readonly Rule[] = [
   {
     name: 'default-marked',
     examples: {
-      yes: ["Sort by 'relevance' (default) or 'date'.", 'Either `asc` (the default) or `desc`.', '"p4" (lowest/default).'],
+      yes: [
+        "Sort by 'relevance' (default) or 'date'.",
+        'Either `asc` (the default) or `desc`.',
+        '"p4" (lowest/default).',
+        "Output format: 'slim' (default; compact), 'wide'.",
+      ],
       no: ['Uses the default sort.', "Conditions joined by '&' (the default), '|' or '!'."],
     },
     // A value of a list marked as the default after it: "'relevance' (default)", '"us" (United States, default)',
     // '"unrestricted" (default, the route may arrive from either side)'.
-    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:[^()\n]{0,60}[,/]\s*)?(?:the\s+)?default(?:\)|,)`),
+    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s*\((?:[^()\n]{0,60}[,/]\s*)?(?:the\s+)?default(?:\)|,|;)`),
     // "conditions joined by '&' (the default)": the default of the joining, not of the value.
     requires: ['not-a-joiner'],
     yields: (m) => [
@@ -945,18 +950,47 @@ export const RULES: readonly Rule[] = [
   {
     name: 'code-for-values',
     examples: {
-      yes: ['network is 0 for secret or 2 for public', 'Value should be 1 if you want only upi links, 0 for only standard links'],
-      no: ['Use 2 for most cases.', 'Retry 3 times for timeouts or 5 times for throttling errors.'],
+      yes: [
+        'network is 0 for secret or 2 for public',
+        'Value should be 1 if you want only upi links, 0 for only standard links',
+        'Set to 0 to opt out of Multi-Advertiser Ads, 1 to opt in.',
+      ],
+      no: [
+        'Use 2 for most cases.',
+        'Retry 3 times for timeouts or 5 times for throttling errors.',
+        'Pick 1 to 5 for small or 6 to 9 for large.',
+      ],
     },
     // Numeric codes each glossed by "for" or "if": "0 for secret or 2 for public".
     matches: re(
-      String.raw`(?<![\w.-])-?\d{1,3}\s+(?:for|if)\s+[^,;()\n.]{1,40}?` +
-        String.raw`(?:(?:,\s*(?:or\s+)?|\s+or\s+)-?\d{1,3}\s+(?:for|if)\s+[^,;()\n.]{1,40}?){1,8}(?=\s*(?:[.;)]|$))`,
+      String.raw`(?<![\w.-])-?\d{1,3}\s+(?:for|if|to(?=\s+[a-z]))\s+[^,;()\n.]{1,40}?` +
+        String.raw`(?:(?:,\s*(?:or\s+)?|\s+or\s+)-?\d{1,3}\s+(?:for|if|to(?=\s+[a-z]))\s+[^,;()\n.]{1,40}?){1,8}(?=\s*(?:[.;)]|$))`,
     ),
     yields: (m) => {
-      const values = [...m[0].matchAll(/(?:^|,\s*(?:or\s+)?|\s+or\s+)(-?\d{1,3})\s+(?:for|if)\s/g)].map((x) => x[1] ?? '');
+      const values = [...m[0].matchAll(/(?:^|,\s*(?:or\s+)?|\s+or\s+)(-?\d{1,3})\s+(?:for|if|to)\s/g)].map((x) => x[1] ?? '');
       if (values.length < 2 || new Set(values).size !== values.length) return [];
       return [{ kind: 'enum', values, quoted: false, start: m.index, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' }];
+    },
+  },
+  // ---- a naming convention said of the value: "The name of the migration in snake_case"
+  {
+    name: 'naming-case',
+    examples: {
+      yes: ['The name of the migration in snake_case.', 'Slug (kebab-case).', 'Must be camelCase.'],
+      no: ['Converts keys to snake_case in the response.', 'snake_case and camelCase keys are both accepted.'],
+    },
+    matches: re(String.raw`(?:\b(?:in|as|use|must\s+be|should\s+be)\s+|\(\s*)(snake_case|kebab-case|camelCase)\b(?=\s*(?:[.;)]|$))`),
+    // "Converts keys to snake_case": what the tool does to something else, not the value's form.
+    requires: ['not-negated'],
+    yields: (m) => {
+      const style = (m[1] ?? '').toLowerCase();
+      const pattern =
+        style === 'snake_case'
+          ? '^[a-z0-9]+(?:_[a-z0-9]+)*$'
+          : style === 'kebab-case'
+            ? '^[a-z0-9]+(?:-[a-z0-9]+)*$'
+            : '^[a-z][A-Za-z0-9]*$';
+      return [{ ...formatCandidate(m, undefined, 'naming-case'), pattern }];
     },
   },
   // ---- a scheme said of a URL: "(must be http or https)", "http(s) only"
@@ -1690,6 +1724,8 @@ export const CONDITIONAL_ON_VALUE = new RegExp(
 function conditionalDefault(sentence: string, at: number): boolean {
   // "Otherwise it defaults to ...": the other branch of a condition said before.
   if (/^[\s*-]*otherwise\b/i.test(sentence)) return true;
+  // "targeting_automation.advantage_audience defaults to 0": the default of a field inside the value, not of it.
+  if (/[A-Za-z_]\w*\.[A-Za-z_][\w.]*[\x60'"]?\s+$/.test(sentence.slice(Math.max(0, at - 80), at))) return true;
   const clause = /^[\s*-]*(?:if|when|whenever)\s+([^,;]{1,120}),/i.exec(sentence);
   if (clause === null || clause[0].length > at) return false;
   const condition = clause[1] ?? '';

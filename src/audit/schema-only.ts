@@ -404,6 +404,33 @@ export function schemaOnly(
       );
     }
 
+    // A required parameter with a `default`: the default can never apply, and a caller told of it omits the
+    // parameter and is refused. Said once, where the prose did not already call it optional (above).
+    const defaultSite = firstSite(view, 'default');
+    const ownRequired = holderOf(root, node);
+    if (
+      optional === undefined &&
+      defaultSite !== undefined &&
+      defaultSite.value !== null &&
+      ownRequired !== undefined &&
+      ownRequired.required.includes(node.name)
+    ) {
+      findings.add(
+        'schema-only',
+        node.parameter,
+        'required',
+        node.location,
+        node.pointer,
+        json({ default: defaultSite.value }),
+        `${label} has a "default" (${json(defaultSite.value)}) but the schema requires it, so the default never applies: ` +
+          'remove it from "required", or drop the "default".',
+        {
+          confidence: 'medium',
+          fix: { pointer: ownRequired.pointer, set: { required: ownRequired.required.filter((n) => n !== node.name) } },
+        },
+      );
+    }
+
     // "'YYYY-MM-DDtoYYYY-MM-DD' - Timeframe is also supported ... e.g. 2022-04-01to2022-07-30": an enum that lists
     // the placeholder itself refuses every real value of that shape.
     if (enumSite !== undefined && Array.isArray(enumSite.value) && !enumSite.conditional) {

@@ -1089,3 +1089,44 @@ describe('the rules read from the fourteenth draw (after its blind figures were 
     expect(tool(props, signatures.replace(/\n {2}delete[^\n]*/, ''), ['action'])).toEqual([]);
   });
 });
+
+describe('the rules read from the fifteenth draw (after its blind figures were taken)', () => {
+  it('a bulleted value list under a label is an enum; one said to be open is not', () => {
+    const bullets =
+      "Bid strategy. Valid values:\n  - 'LOWEST_COST' (recommended) - no cap\n  - 'COST_CAP' - REQUIRES bid_amount\n    and more text\n  - 'MIN_ROAS'";
+    expect(of('enum', bullets)).toEqual([`prose-only enum ${JSON.stringify({ enum: ['LOWEST_COST', 'COST_CAP', 'MIN_ROAS'] })}`]);
+    expect(of('enum', 'Supported resource types:\n- all: everything\n- vnet: virtual networks')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['all', 'vnet'] })}`,
+    ]);
+    // Near misses: bullets of prose, and a list the text calls open.
+    expect(of('enum', 'Features:\n- Supports filtering\n- Fast paging')).toEqual([]);
+    expect(of('enum', `${bullets}\nOther values are passed through to the API as-is.`)).toEqual([]);
+  });
+
+  it('a required parameter with a default is reported: the default never applies', () => {
+    expect(tool({ level: { type: 'string', default: 'info', description: 'Log level.' } }, 'A tool.', ['level'])).toEqual([
+      'schema-only level required {"required":[]}',
+    ]);
+    expect(tool({ level: { type: 'string', default: 'info', description: 'Log level.' } })).toEqual([]);
+  });
+
+  it('"(default; ...)", "Set to 0 to ..., 1 to ...", "in snake_case"', () => {
+    expect(of('default', "Output format: 'slim' (default; compact), 'wide'.", 'string', { enum: ['slim', 'wide'] })).toEqual([
+      'prose-only default {"default":"slim"}',
+    ]);
+    expect(of('enum', 'Set to 0 to opt out of the program, 1 to opt in.', 'integer')).toEqual(['prose-only enum {"enum":[0,1]}']);
+    expect(of('pattern', 'The name of the migration in snake_case.')).toEqual([
+      'prose-only pattern {"pattern":"^[a-z0-9]+(?:_[a-z0-9]+)*$"}',
+    ]);
+    // Near misses: a range, and a case said of something else.
+    expect(of('enum', 'Pick 1 to 5 for small or 6 to 9 for large.', 'integer')).toEqual([]);
+    expect(of('pattern', 'Converts keys to snake_case in the response.')).toEqual([]);
+  });
+
+  it('no default from a word on a boolean, a number joined to a word, or a field inside the value', () => {
+    expect(of('default', 'Return all fields (default: slim)', 'boolean', { default: false })).toEqual([]);
+    expect(of('default', 'Default is 7-day click if not specified.', 'integer')).toEqual([]);
+    expect(of('default', 'Targeting spec. targeting_automation.advantage_audience defaults to 0 if not set.', 'object')).toEqual([]);
+    expect(of('default', 'Page size. Defaults to 10.', 'integer')).toEqual(['prose-only default {"default":10}']);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * A value list written as bullets under a label, which sentence splitting cuts into pieces:
+ *
+ *     bid_strategy: Bid strategy. Valid values:
+ *         - 'LOWEST_COST_WITHOUT_CAP' (recommended) - no bid_amount required
+ *         - 'COST_CAP' - REQUIRES bid_amount
+ *
+ * Each bullet opens with the value, quoted or as an identifier, and then its gloss. Read from a parameter's own text
+ * (its description or its docstring entry), so the list is that parameter's.
+ *
+ * Pure: no I/O. Line by line, so linear in the text.
+ */
+import type { EnumCandidate } from './candidates.js';
+
+/** A line ending in the label of a list: "Valid values:", "Supported resource types:", "One of:", "Options:". */
+const LABEL =
+  /(?:^|[\s.(])(?:(?:valid|allowed|possible|supported|accepted|available)\s+(?:[\w-]+\s+){0,2}(?:values|options|types|modes|kinds)|options|one\s+of|values)\s*:\s*$/i;
+
+/** "- 'COST_CAP' - gloss", "* `wide`: gloss", "- vnet", "- all (default)": the value, then nothing, a gloss or a dash. */
+const BULLET = /^([ \t]*)[-*•][ \t]+(?:(['"`])([^'"`\n]{1,60})\2|([A-Za-z0-9_][\w.:/-]{0,60}?))(?=[ \t]*(?:$|[:(]|[-–—][ \t]))/;
+
+/** What says the list is open, after it: "Other values are passed through", "and more", "etc.". */
+const OPEN_AFTER =
+  /\bother\s+values\s+(?:are|will\s+be|may\s+be)\s+(?:also\s+)?(?:passed|accepted|allowed|forwarded|kept|sent)\b|^\W*(?:etc\b|and\s+more\b)/i;
+
+export function bulletedValues(text: string): EnumCandidate | undefined {
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!LABEL.test(line)) continue;
+    const values: string[] = [];
+    let quoted = true;
+    let indent: number | undefined;
+    let last = i;
+    for (let j = i + 1; j < lines.length; j++) {
+      const next = lines[j] ?? '';
+      if (next.trim() === '') break;
+      const bullet = BULLET.exec(next);
+      const depth = next.length - next.trimStart().length;
+      if (bullet !== null && (indent === undefined || depth === indent)) {
+        indent = depth;
+        values.push(bullet[3] ?? bullet[4] ?? '');
+        if (bullet[3] === undefined) quoted = false;
+        last = j;
+        continue;
+      }
+      // A line deeper than the bullets carries on the one before it; anything else ends the list.
+      if (indent !== undefined && depth > indent) continue;
+      break;
+    }
+    if (values.length < 2 || new Set(values).size !== values.length) continue;
+    // "Other values are passed through as-is": the bullets are some of the values, not all of them.
+    if (OPEN_AFTER.test(lines.slice(last + 1).join(' '))) continue;
+    const block = lines.slice(i, last + 1).join('\n');
+    const start = text.indexOf(block);
+    return { kind: 'enum', values, quoted, start, end: start + block.length, phrase: block.trim(), rule: 'bulleted-values' };
+  }
+  return undefined;
+}
