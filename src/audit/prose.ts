@@ -937,7 +937,8 @@ export const RULES: readonly Rule[] = [
     },
     // Words in capitals after "is"/"must be", closed by "or" and by the clause: values, written as the API spells them.
     matches: new RegExp(
-      String.raw`\b(?:is|are|must\s+be|can\s+be)\s+((?:[A-Z][A-Z0-9_]{1,30}\s*,\s*){0,10}[A-Z][A-Z0-9_]{1,30},?\s+or\s+[A-Z][A-Z0-9_]{1,30})` +
+      String.raw`\b(?:is|are|must\s+be|can\s+be)\s+` +
+        String.raw`((?:[A-Z][A-Z0-9_]{1,30}\s*,\s*){0,10}[A-Z][A-Z0-9_]{1,30},?\s+or\s+[A-Z][A-Z0-9_]{1,30})` +
         String.raw`(?=\s*(?:[.;)]|$))`,
       'g',
     ),
