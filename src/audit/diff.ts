@@ -81,19 +81,20 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     optionBlocks(text, rootView, nodes, findings, true);
     // "create (project_id, name; optional ...)" for every action: what all of them need is required of every call.
     const signatures = actionSignatures(text, topLevel);
-    for (const parameter of signatures?.requiredByAll ?? []) {
-      const node = byParameter.get(parameter);
-      const sentence = signatures?.text ?? '';
-      const candidate = {
-        kind: 'required',
-        subject: 'self',
-        start: 0,
-        end: sentence.length,
-        phrase: sentence,
-        rule: 'action-signatures',
-      } as const;
-      if (node !== undefined) claims.push({ node, candidate, sentence, fromTool: true });
-    }
+    if (signatures !== undefined)
+      for (const parameter of signatures.requiredByAll) {
+        const node = byParameter.get(parameter);
+        const sentence = signatures.text;
+        const candidate = {
+          kind: 'required',
+          subject: 'self',
+          start: 0,
+          end: sentence.length,
+          phrase: sentence,
+          rule: 'action-signatures',
+        } as const;
+        if (node !== undefined) claims.push({ node, candidate, sentence, fromTool: true });
+      }
     for (const sentence of splitSentences(text)) {
       // A sentence about what the tool returns ("Returns up to 50 issues") constrains no parameter.
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;

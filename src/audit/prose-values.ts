@@ -377,7 +377,7 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     at += closing[0].length;
   }
   if (!quoted) {
-    // A bare list ends with the clause: end of text, punctuation, a parenthesis or a dash.
+    // A bare list ends with the clause: end of text, punctuation, a parenthesis, a dash (or two), or "and" before a verb.
     if (!/^(?:\s*$|\s*[.;:,!?)(—–]|\s+--?\s|\s+and\s+(?:is|are|must|should|can|has|have)\b)/i.test(text.slice(at))) return undefined;
   }
   return { values, quoted, end: at, separators, ...(opening?.[0].startsWith('[') === true ? { array: true } : {}) };

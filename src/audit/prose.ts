@@ -962,7 +962,7 @@ export const RULES: readonly Rule[] = [
         'Pick 1 to 5 for small or 6 to 9 for large.',
       ],
     },
-    // Numeric codes each glossed by "for" or "if": "0 for secret or 2 for public".
+    // Numeric codes each glossed by "for", "if" or "to" and a word: "0 for secret or 2 for public", "0 to opt out, 1 to opt in".
     matches: re(
       String.raw`(?<![\w.-])-?\d{1,3}\s+(?:for|if|to(?=\s+[a-z]))\s+[^,;()\n.]{1,40}?` +
         String.raw`(?:(?:,\s*(?:or\s+)?|\s+or\s+)-?\d{1,3}\s+(?:for|if|to(?=\s+[a-z]))\s+[^,;()\n.]{1,40}?){1,8}(?=\s*(?:[.;)]|$))`,
@@ -980,8 +980,9 @@ export const RULES: readonly Rule[] = [
       yes: ['The name of the migration in snake_case.', 'Slug (kebab-case).', 'Must be camelCase.'],
       no: ['Converts keys to snake_case in the response.', 'snake_case and camelCase keys are both accepted.'],
     },
+    // Said of the value ("in", "as", "must be", a gloss), ending its clause: "Converts keys to snake_case in the
+    // response" is what the tool does to something else.
     matches: re(String.raw`(?:\b(?:in|as|use|must\s+be|should\s+be)\s+|\(\s*)(snake_case|kebab-case|camelCase)\b(?=\s*(?:[.;)]|$))`),
-    // "Converts keys to snake_case": what the tool does to something else, not the value's form.
     requires: ['not-negated'],
     yields: (m) => {
       const style = (m[1] ?? '').toLowerCase();
