@@ -97,7 +97,10 @@ export function holdSuggestions(definition: ToolDefinition, findings: readonly F
   return findings.map((finding) => {
     const { fix } = finding;
     if (fix === undefined) return finding;
-    const applicable = applicableValues(root, draft, fix.pointer, examples.get(fix.pointer) ?? []);
+    const applicable = [
+      ...applicableValues(root, draft, fix.pointer, examples.get(fix.pointer) ?? []),
+      ...ownDefault(root, draft, fix.pointer),
+    ];
     const check = (candidate: SchemaFix): Rejection | undefined => rejection(root, draft, candidate, applicable, baseline, checker);
     const whole = check(fix);
     if (whole === undefined) return finding;
@@ -120,15 +123,31 @@ export function holdSuggestions(definition: ToolDefinition, findings: readonly F
       confidence: finding.confidence === 'high' ? 'medium' : finding.confidence,
       suggestion:
         `${finding.suggestion} Not as ${json(fix.set)}, which ${whyNot(whole)}: ` +
-        'encode the constraint so that the examples stay valid, or correct them.',
+        (whole.kind === 'default'
+          ? 'change the default with it, or encode the constraint so that the default stays valid.'
+          : 'encode the constraint so that the examples stay valid, or correct them.'),
     };
   });
 }
 
-type Rejection = { readonly kind: 'example'; readonly example: string } | { readonly kind: 'schema'; readonly message: string };
+type Rejection =
+  | { readonly kind: 'example'; readonly example: string }
+  | { readonly kind: 'default'; readonly value: string }
+  | { readonly kind: 'schema'; readonly message: string };
 
 function whyNot(r: Rejection): string {
-  return r.kind === 'example' ? `would reject the description's own example "${r.example}"` : `does not compile (${r.message})`;
+  if (r.kind === 'example') return `would reject the description's own example "${r.example}"`;
+  if (r.kind === 'default') return `would reject the subschema's own "default" (${r.value})`;
+  return `does not compile (${r.message})`;
+}
+
+/** The subschema's own `default`, when the schema accepts it now: a fix that rejects it breaks the schema's own word. */
+function ownDefault(root: JsonObject, draft: SchemaDraft, pointer: string): { text: string; value: JsonValue; isDefault: true }[] {
+  const subschema = valueAt(root, pointer);
+  if (pointer === '' || !isJsonObject(subschema) || !('default' in subschema)) return [];
+  const value = subschema.default;
+  if (value === undefined || value === null || accepts(root, draft, pointer, value) !== true) return [];
+  return [{ text: json(value), value, isDefault: true }];
 }
 
 // ajv-formats is CommonJS; see core/validation/validate.ts for why `.default` is the plugin.
@@ -184,7 +203,7 @@ function rejection(
   root: JsonObject,
   draft: SchemaDraft,
   fix: SchemaFix,
-  applicable: readonly { text: string; value: JsonValue }[],
+  applicable: readonly { text: string; value: JsonValue; isDefault?: true }[],
   baseline: { meta: boolean; compiles: boolean },
   checker: SchemaChecker,
 ): Rejection | undefined {
@@ -202,8 +221,9 @@ function rejection(
     const problem = checker.compileProblem(changed);
     if (problem !== undefined) return { kind: 'schema', message: problem.message };
   }
-  for (const { text, value } of applicable) {
-    if (accepts(changed, draft, fix.pointer, value) !== true) return { kind: 'example', example: text };
+  for (const { text, value, isDefault } of applicable) {
+    if (accepts(changed, draft, fix.pointer, value) !== true)
+      return isDefault === true ? { kind: 'default', value: text } : { kind: 'example', example: text };
   }
   return undefined;
 }

@@ -146,3 +146,20 @@ describe('a fix must accept the description’s own examples', () => {
     expect(held(definition, finding('start', 'format', fix)).fix).toBeUndefined();
   });
 });
+
+describe("a fix and the subschema's own default", () => {
+  it('is dropped when it would reject the default the schema gives, and says so', () => {
+    const definition = tool({ end_date: { type: 'string', default: '', description: 'End date.' } });
+    const out = held(definition, finding('end_date', 'format', { pointer: '/properties/end_date', set: { format: 'date' } }));
+    expect(out.fix).toBeUndefined();
+    expect(out.confidence).toBe('medium');
+    expect(out.suggestion).toContain('would reject the subschema\'s own "default" ("")');
+  });
+
+  it('is kept when the default holds under it, or when the default is null', () => {
+    const dated = tool({ end_date: { type: 'string', default: '2024-01-31' } });
+    expect(held(dated, finding('end_date', 'format', { pointer: '/properties/end_date', set: { format: 'date' } })).fix).toBeDefined();
+    const nullable = tool({ end_date: { type: ['string', 'null'], default: null } });
+    expect(held(nullable, finding('end_date', 'format', { pointer: '/properties/end_date', set: { format: 'date' } })).fix).toBeDefined();
+  });
+});
