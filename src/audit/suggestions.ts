@@ -144,7 +144,7 @@ function whyNot(r: Rejection): string {
 /** The subschema's own `default`, when the schema accepts it now: a fix that rejects it breaks the schema's own word. */
 function ownDefault(root: JsonObject, draft: SchemaDraft, pointer: string): { text: string; value: JsonValue; isDefault: true }[] {
   const subschema = valueAt(root, pointer);
-  if (pointer === '' || !isJsonObject(subschema) || !('default' in subschema)) return [];
+  if (pointer === '' || !isJsonObject(subschema)) return [];
   const value = subschema.default;
   if (value === undefined || value === null || accepts(root, draft, pointer, value) !== true) return [];
   return [{ text: json(value), value, isDefault: true }];
