@@ -169,7 +169,7 @@ const FOURTEENTH_DRAW_FLOOR = { precision: 0.8, recall: 0.5, high: 0.83 };
 // at c0ee59e. Read since: 0.91 (102/112), 0.78 (97/125), high 0.92 (35/38), not blind.
 const FIFTEENTH_DRAW = ['supabase', 'shortcut', 'meta-ads', 'singlestore', 'k8sgpt', 'giantswarm-kubernetes'];
 const FIFTEENTH_DRAW_FLOOR = { precision: 0.82, recall: 0.66, high: 0.76 };
-// Training (88 servers, 2,227 tools, every draw but the thirteenth): 0.92 (1622/1767), 0.88 (1225/1392), high 0.99 (548/556).
+// Training (88 servers, 2,227 tools, every draw but the thirteenth): 0.92 (1622/1767), 0.88 (1225/1392), high 0.99 (546/553).
 const TRAINING_FLOOR = { precision: 0.91, recall: 0.88, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
