@@ -45,22 +45,31 @@ export class Jaeger {
   static async start(): Promise<Jaeger> {
     const binary = jaegerBinary();
     if (!existsSync(binary)) await buildJaeger(binary);
-    const [otlp, otlpGrpc, query, grpc, health] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
-    const jaeger = new Jaeger(`http://127.0.0.1:${otlp}`, `http://127.0.0.1:${otlpGrpc}`, `http://127.0.0.1:${query}`, {
-      JAEGER_OTLP_HTTP_PORT: String(otlp),
-      JAEGER_OTLP_GRPC_PORT: String(otlpGrpc),
-      JAEGER_QUERY_PORT: String(query),
-      JAEGER_QUERY_GRPC_PORT: String(grpc),
-      JAEGER_HEALTH_PORT: String(health),
-    });
-    await jaeger.#run(binary, health);
-    return jaeger;
+    // A port is free when picked, not always when Jaeger binds it (another suite may take it in between): a bind
+    // failure is tried again on fresh ports.
+    for (let attempt = 1; ; attempt++) {
+      const [otlp, otlpGrpc, query, grpc, health] = [
+        await freePort(),
+        await freePort(),
+        await freePort(),
+        await freePort(),
+        await freePort(),
+      ];
+      const jaeger = new Jaeger(`http://127.0.0.1:${otlp}`, `http://127.0.0.1:${otlpGrpc}`, `http://127.0.0.1:${query}`, {
+        JAEGER_OTLP_HTTP_PORT: String(otlp),
+        JAEGER_OTLP_GRPC_PORT: String(otlpGrpc),
+        JAEGER_QUERY_PORT: String(query),
+        JAEGER_QUERY_GRPC_PORT: String(grpc),
+        JAEGER_HEALTH_PORT: String(health),
+      });
+      try {
+        await jaeger.#run(binary, health);
+        return jaeger;
+      } catch (error) {
+        await jaeger.stop();
+        if (attempt >= 3 || !/address already in use/.test(String(error))) throw error;
+      }
+    }
   }
 
   async #run(binary: string, health: number): Promise<void> {
