@@ -385,9 +385,13 @@ export function schemaOnly(
     // The prose calls a required parameter optional: the visible conflict (strict validation rejects every call
     // that believes the prose), reported against the schema's `required`.
     const optional = claims.find((claim) => claim.node === node && claim.candidate.kind === 'optional');
+    const holder = holderOf(root, node);
+    // The fix that makes this node optional, where its own holder lists it.
+    const unrequire =
+      holder !== undefined && holder.required.includes(node.name)
+        ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } }
+        : undefined;
     if (optional !== undefined && node.parent?.required.has(node.name) === true) {
-      const holder = holderOf(root, node);
-      const own = holder !== undefined && holder.required.includes(node.name);
       findings.add(
         'schema-only',
         node.parameter,
@@ -397,24 +401,14 @@ export function schemaOnly(
         quote(optional.sentence),
         `The description says ${label} is optional but the schema requires it: remove ` +
           'it from "required" (and give it a "default"), or correct the description.',
-        {
-          confidence: optional.fromTool ? 'medium' : 'high',
-          fix: own ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } } : undefined,
-        },
+        { confidence: optional.fromTool ? 'medium' : 'high', fix: unrequire },
       );
     }
 
     // A required parameter with a `default`: the default can never apply, and a caller told of it omits the
     // parameter and is refused. Said once, where the prose did not already call it optional (above).
     const defaultSite = firstSite(view, 'default');
-    const ownRequired = holderOf(root, node);
-    if (
-      optional === undefined &&
-      defaultSite !== undefined &&
-      defaultSite.value !== null &&
-      ownRequired !== undefined &&
-      ownRequired.required.includes(node.name)
-    ) {
+    if (optional === undefined && defaultSite !== undefined && defaultSite.value !== null && unrequire !== undefined) {
       findings.add(
         'schema-only',
         node.parameter,
@@ -424,10 +418,7 @@ export function schemaOnly(
         json({ default: defaultSite.value }),
         `${label} has a "default" (${json(defaultSite.value)}) but the schema requires it, so the default never applies: ` +
           'remove it from "required", or drop the "default".',
-        {
-          confidence: 'medium',
-          fix: { pointer: ownRequired.pointer, set: { required: ownRequired.required.filter((n) => n !== node.name) } },
-        },
+        { confidence: 'medium', fix: unrequire },
       );
     }
 
