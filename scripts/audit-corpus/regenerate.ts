@@ -1169,6 +1169,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.55.0',
     split: 'training',
   },
+  // The sixteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // sixteenth draw, part A
+  // sixteenth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
