@@ -1171,6 +1171,52 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The sixteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // sixteenth draw, part A
+  trello: {
+    repository: 'delorenj/mcp-server-trello',
+    path: 'src/index.ts',
+    install: { npm: '@delorenj/mcp-server-trello@1.8.1' },
+    // All its tools; a placeholder key and token, used only on a tool call.
+    command: npmBin('mcp-server-trello'),
+    env: { HOME: '{WORKDIR}/home', TRELLO_API_KEY: 'placeholder', TRELLO_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk bundled in its build (zod v4 API, core 4.0.0, z.toJSONSchema draft-07)',
+    split: 'held-out',
+  },
+  argocd: {
+    repository: 'argoproj-labs/mcp-for-argocd',
+    path: 'src/server/server.ts',
+    install: { npm: 'argocd-mcp@0.9.0' },
+    // `argocd-mcp stdio` with its write tools too (not read-only); a placeholder token and a loopback Argo CD URL,
+    // asked only on a tool call.
+    command: [...npmBin('argocd-mcp'), 'stdio'],
+    env: { HOME: '{WORKDIR}/home', ARGOCD_BASE_URL: LOOPBACK, ARGOCD_API_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  nextcloud: {
+    repository: 'cbcoutinho/nextcloud-mcp-server',
+    path: 'nextcloud_mcp_server/server',
+    install: { pypi: 'nextcloud-mcp-server==0.202.1' },
+    // `nextcloud-mcp-server run --transport stdio` with four of its thirteen apps (calendar, contacts, notes,
+    // tables: 39 of its 182 tools); BasicAuth placeholders and a loopback Nextcloud host, asked only on a tool call.
+    command: [
+      'bin/nextcloud-mcp-server',
+      'run',
+      '--transport',
+      'stdio',
+      ...['-e', 'calendar', '-e', 'contacts', '-e', 'notes', '-e', 'tables'],
+    ],
+    env: {
+      HOME: '{WORKDIR}/home',
+      NEXTCLOUD_HOST: LOOPBACK,
+      NEXTCLOUD_USERNAME: 'placeholder',
+      NEXTCLOUD_PASSWORD: 'placeholder',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer, the renamed FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // sixteenth draw, part B
 };
 
