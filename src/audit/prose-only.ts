@@ -54,12 +54,24 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
   }
   if (cls === 'properties') return view.types === undefined || hasObject ? { family: 'properties', onItems: false } : undefined;
   if (view.types === undefined) return { family: cls === 'items' ? 'items' : 'number', onItems: false };
+  // "values between 0 and 1", "in [0, 1]" on a list of numbers: a range with no noun is of the numbers, not their count.
+  if (hasArray && !hasNumber && cls === undefined && RANGE_RULES.has(candidate.rule) && numericItems(view))
+    return { family: 'number', onItems: true };
   if (hasArray && !hasNumber && cls !== 'measure') return { family: 'items', onItems: false };
   if (hasNumber) return { family: 'number', onItems: false };
   // "at most 1000 rows" on a text counts rows, which no keyword of a string holds; a bare number is its length.
   if (hasString && (cls === undefined || (cls === 'noun' && CHARACTER_NOUN.test(candidate.unit ?? ''))))
     return { family: 'length', onItems: false };
   return undefined;
+}
+
+const RANGE_RULES = new Set(['between', 'interval', 'from-to', 'n-to-m']);
+
+function numericItems(view: SchemaView): boolean {
+  const items = view.items?.schema;
+  if (!isJsonObject(items)) return false;
+  const types = Array.isArray(items.type) ? items.type : [items.type];
+  return types.length > 0 && types.every((t) => t === 'number' || t === 'integer');
 }
 
 /** "127 alphanumeric, underscore, ... characters": a kind of character, the first of a list of them, counts characters. */
@@ -839,6 +851,16 @@ function namesNoLiteral(literal: JsonValue | undefined, names: ReadonlySet<strin
   return /[a-z]N$|<n>|\{n\}/.test(literal);
 }
 
+/** Words a switch's default is written in. */
+const SWITCH_WORDS = new Map([
+  ['yes', true],
+  ['no', false],
+  ['on', true],
+  ['off', false],
+  ['enabled', true],
+  ['disabled', false],
+]);
+
 function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, names: ReadonlySet<string> = new Set()): void {
   const { node } = claim;
   const view = node.view;
@@ -869,6 +891,12 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
   // "(default: 2h)" on a string: the default is the text as written.
   if (typeof c.literal === 'number' && c.written !== undefined && !allows(view, 'number') && allows(view, 'string')) {
     defaultClaim(claim, { ...c, literal: c.written, comparable: true }, findings, names);
+    return;
+  }
+  // "Default: no" on a boolean: the switch's word for false.
+  const switchWord = typeof c.literal === 'string' ? SWITCH_WORDS.get(c.literal.toLowerCase()) : undefined;
+  if (switchWord !== undefined && allows(view, 'boolean') && !allows(view, 'string')) {
+    defaultClaim(claim, { ...c, literal: switchWord }, findings, names);
     return;
   }
   if (typeof c.literal === 'string' && !allows(view, 'string')) return;

@@ -337,10 +337,13 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
       values.push(q[1] ?? q[2] ?? q[3] ?? q[4] ?? '');
       at += q[0].length;
     } else {
-      const bare = /^[A-Za-z0-9_][\w+-]*(?:\.\d+)?/.exec(rest);
+      // A dotted name is one value ("payments.card", "G.1X", "v1.2").
+      const bare = /^[A-Za-z0-9_][\w+-]*(?:\.[A-Za-z0-9_][\w+-]*)*/.exec(rest);
       if (bare === null) break;
-      // A word in capitals is a value ("One of NONE, SUPERSCRIPT"), never a word of the phrase around a list.
-      const stop = LIST_STOP_WORDS.has(bare[0].toLowerCase()) && !/^[A-Z][A-Z0-9_]+$/.test(bare[0]);
+      // A word in capitals is a value ("One of NONE, SUPERSCRIPT", "A, AAAA, CNAME"), never a word of the phrase
+      // around a list.
+      const capitals = /^[A-Z][A-Z0-9_]+$/.test(bare[0]) || (bare[0] === 'A' && /^\s*,\s*[A-Z]{2,}\b/.test(rest.slice(1)));
+      const stop = LIST_STOP_WORDS.has(bare[0].toLowerCase()) && !capitals && separators.at(-1) !== '|';
       if (values.length === 0 && stop) return undefined;
       if (stop && bare[0].toLowerCase() !== 'true' && bare[0].toLowerCase() !== 'false' && bare[0].toLowerCase() !== 'null') break;
       values.push(bare[0]);
@@ -360,7 +363,8 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
       (/\band\s*$/i.test(separator[0]) && /^(?:is|are|must|should|can|has|have)\b/i.test(next))
     )
       break;
-    if (!/^[`"'“]/.test(next)) {
+    // "open | closed | all": after a pipe, any word is a value.
+    if (!/^[`"'“]/.test(next) && !/\|\s*$/.test(separator[0])) {
       const written = /^[A-Za-z0-9_][\w+-]*/.exec(next)?.[0] ?? '';
       const word = written.toLowerCase();
       if (LIST_STOP_WORDS.has(word) && !/^[A-Z][A-Z0-9_]+$/.test(written) && word !== 'true' && word !== 'false' && word !== 'null') break;

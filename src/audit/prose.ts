@@ -231,6 +231,16 @@ export const RULES: readonly Rule[] = [
     yields: (m) => rangeCandidates(m, 'between', m[5] !== undefined),
   },
   {
+    name: 'interval',
+    examples: {
+      yes: ['Temperature in the range [0, 2].', 'A weight in [0, 1].', 'Score, range: [-1.0, 1.0]'],
+      no: ['Coordinates as [x, y].', 'rect: [0, 0, 10, 10]', 'Pass [1, 2] to pick both.'],
+    },
+    // A closed interval written as such after "range" or "in": both ends inclusive.
+    matches: re(String.raw`\b(?:range(?:\s+of)?\s*:?|in|within)\s*\[\s*(${NUM})\s*,\s*(${NUM})\s*\](?!\s*(?:to|or|and)\b)`),
+    yields: (m) => rangeCandidates(m, 'interval', false),
+  },
+  {
     name: 'from-to',
     examples: { yes: ['Minutes, from 5 to 1440.', 'From 1 through 10 items.'], no: ['Copy from a to b.'] },
     matches: re(String.raw`\bfrom\s+(${NUM})${GLOSS}\s+(?:to|through|up\s+to)\s+(${NUM})${UNIT}`),
@@ -572,6 +582,15 @@ export const RULES: readonly Rule[] = [
     yields: (m) => [bareDefault(m, m[1] ?? '')],
   },
   {
+    name: 'default-by-quoted',
+    examples: { yes: ["Sort order; 'desc' by default.", 'Uses `json` by default.'], no: ["'desc' sorts by default order."] },
+    // A quoted value said to be used by default: "'desc' by default".
+    matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s+by\s+default\b(?!\s+\w)`),
+    yields: (m) => [
+      { kind: 'default', start: m.index, end: m.index + m[0].length, phrase: m[0], literal: m[2] ?? '', comparable: true, rule: 'default' },
+    ],
+  },
+  {
     name: 'default-by',
     examples: { yes: ['Compact by default.', 'Returns markdown by default, or HTML.'], no: ['Uses the default sort.'] },
     // "summary by default": the word before is the value, when the schema lists it ("sorted by default" is not).
@@ -890,12 +909,13 @@ export const RULES: readonly Rule[] = [
         'The key must begin with `sk-`.',
         'Identifier of the project (starts with PR- followed by a number).',
         'Requires a project identifier (PR-*).',
+        "IDs start with 'org-'.",
       ],
       no: ["Only channels whose name starts with 'dev'.", "Search for names that start with 'a'."],
     },
     // Also an upper-case prefix with its dash, unquoted ("starts with PR- followed by a number"), and a glob "(PR-*)".
     matches: re(
-      String.raw`(?:\(\s*|\b(?:must|always|should|id|identifier|key|value|it)\s+)(?:starts?|begins?)\s+with\s+(?:an?\s+|the\s+)?` +
+      String.raw`(?:\(\s*|\b(?:must|always|should|ids?|identifiers?|keys?|values?|it)\s+)(?:starts?|begins?)\s+with\s+(?:an?\s+|the\s+)?` +
         String.raw`(?:'([\w-]+)'|"([\w-]+)"|\x60([\w-]+)\x60|([A-Z]{1,8}-)(?![\w-]))|\(\s*([A-Z]{1,8}-)\*\s*\)`,
     ),
     yields: (m) => {
@@ -1004,12 +1024,17 @@ export const RULES: readonly Rule[] = [
         'Remote URL to fetch the file from (http/https).',
         'An HTTPS URL only.',
         'url must be http:// or https://',
+        "Must start with 'https://'.",
+        '(must begin with http:// or https://)',
       ],
       no: ['Supports http and https proxies.', 'The http status code.', '(must start with http:// or https://), or a ref://<id> token'],
     },
     matches: re(
       String.raw`\b(?:must\s+(?:be|use)\s+(?:an?\s+)?)https?(?::\/\/)?\s+or\s+https?(?::\/\/|\b)|\(\s*https?\s*/\s*https?\s*\)|` +
-        String.raw`\bhttps\s+(?:url|uri)s?\s+only\b|\bonly\s+https\s+(?:url|uri)s?\b`,
+        String.raw`\bhttps\s+(?:url|uri)s?\s+only\b|\bonly\s+https\s+(?:url|uri)s?\b|` +
+        // "Must start with https://": only when that ends the clause ("..., or a ref://<id> token" adds another form).
+        String.raw`\b(?:must|should)\s+(?:start|begin)\s+with\s+['"\x60]?https?://['"\x60]?` +
+        String.raw`(?:\s+or\s+['"\x60]?https?://['"\x60]?)?(?=\s*(?:[.;]|$|\)(?!\s*,?\s*or\b)))`,
     ),
     yields: (m) => [
       {
@@ -1247,6 +1272,11 @@ export const RULES: readonly Rule[] = [
         'One of: (table, wide, yaml, json).',
         "Supported values are: ['k8s_audit_logs', 'k8s_event_logs'].",
         "Can be 'pod', 'ssh' or 'any'.",
+        "Accepted values are 'low', 'medium' and 'high'.",
+        'Supported: markdown, html, text.',
+        'Allowed: open | closed | all',
+        'Supported values: payments, payments.card, transfers.',
+        'One of A, AAAA, CNAME, MX, TXT.',
       ],
       no: [
         "One of the user's accounts.",
@@ -1261,8 +1291,8 @@ export const RULES: readonly Rule[] = [
       ],
     },
     matches: re(
-      String.raw`\b(?:one\s+of|either|must\s+be|can\s+be|only|accepts?|` +
-        String.raw`(?:allowed|valid|possible|accepted|supported|permitted)\s+values?(?:\s+(?:are|is|include))?)\s*:?\s*`,
+      String.raw`\b(?:one\s+of|either|must\s+be|can\s+be|only|accepts?\b|` +
+        String.raw`(?:allowed|valid|possible|accepted|supported|permitted)(?:\s+values?(?:\s+(?:are|is|include))?|(?=\s*:)))\s*:?\s*`,
     ),
     yields: (m, s) => enumCandidate(m, s),
   },

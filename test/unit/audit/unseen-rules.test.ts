@@ -1130,3 +1130,43 @@ describe('the rules read from the fifteenth draw (after its blind figures were t
     expect(of('default', 'Page size. Defaults to 10.', 'integer')).toEqual(['prose-only default {"default":10}']);
   });
 });
+
+describe('common phrasings no draw had yet (eighteenth session)', () => {
+  it('value lists after "Accepted values are", "Supported:" and "Allowed:", with dotted names, pipes and "A"', () => {
+    expect(of('enum', "Accepted values are 'low', 'medium' and 'high'.")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['low', 'medium', 'high'] })}`,
+    ]);
+    expect(of('enum', 'Output format, defaults to markdown. Supported: markdown, html, text')).toHaveLength(1);
+    expect(of('enum', 'Status filter. Allowed: open | closed | all')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['open', 'closed', 'all'] })}`,
+    ]);
+    expect(of('enum', 'Supported values: payments, payments.card, transfers, virtual_account')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['payments', 'payments.card', 'transfers', 'virtual_account'] })}`,
+    ]);
+    expect(of('enum', 'Type of the record. One of A, AAAA, CNAME, MX, TXT.')).toHaveLength(1);
+    expect(of('enum', 'One of a, b or c.')).toEqual([]);
+    expect(of('enum', 'Pipes are allowed: a | b')).toEqual([]);
+  });
+  it('a quoted value "by default", and a switch\'s word for its default', () => {
+    expect(of('default', "Sort order; 'desc' by default")).toEqual([`prose-only default ${JSON.stringify({ default: 'desc' })}`]);
+    expect(of('default', 'Verbose output. Default: off.', 'boolean')).toEqual([`prose-only default ${JSON.stringify({ default: false })}`]);
+    expect(of('default', 'Mode. Default: off.', 'string')).toEqual([`prose-only default ${JSON.stringify({ default: 'off' })}`]);
+  });
+  it('a closed interval "[0, 2]" bounds the value; on a list of numbers a range bounds the numbers, not the count', () => {
+    expect(of('maximum', 'Temperature in the range [0, 2].', 'number')).toEqual([`prose-only maximum ${JSON.stringify({ maximum: 2 })}`]);
+    expect(of('minimum', 'Pass [1, 2] to pick both.', 'number')).toEqual([]);
+    const numbers = { items: { type: 'number' } };
+    expect(findings('A box with values between 0 and 1.', 'array', numbers).filter((f) => f.includes('Items'))).toEqual([]);
+    expect(of('maximum', 'A box with values between 0 and 1.', 'array', numbers)).toEqual([
+      `prose-only maximum ${JSON.stringify({ maximum: 1 })}`,
+    ]);
+    expect(of('maxItems', 'Between 1 and 5 tags.', 'array', { items: { type: 'string' } })).toHaveLength(1);
+  });
+  it('a prefix said of ids, and "must start with https://" when nothing else is allowed', () => {
+    expect(of('pattern', "IDs start with 'org-'.")).toEqual([`prose-only pattern ${JSON.stringify({ pattern: '^org-' })}`]);
+    expect(of('pattern', 'The URL (must begin with http:// or https://)')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^https?://' })}`,
+    ]);
+    expect(of('pattern', '(must start with http:// or https://), or a ref://<id> token')).toEqual([]);
+  });
+});
