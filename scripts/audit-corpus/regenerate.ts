@@ -1218,6 +1218,40 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // sixteenth draw, part B
+  gti: {
+    repository: 'google/mcp-security',
+    path: 'server/gti/gti_mcp/tools',
+    install: { pypi: 'gti-mcp==0.1.3' },
+    // Google Threat Intelligence over stdio; a placeholder VirusTotal key, used only on a tool call.
+    command: ['bin/gti_mcp'],
+    env: { HOME: '{WORKDIR}/home', VT_APIKEY: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  'container-use': {
+    repository: 'dagger/container-use',
+    path: 'mcpserver/tools.go',
+    install: { go: 'github.com/dagger/container-use/cmd/container-use@v0.4.2' },
+    // `container-use stdio`: a Dagger session named by the environment (a loopback port nothing listens on), which
+    // the client dials only when a tool runs, so tools/list needs no engine.
+    command: ['bin/container-use', 'stdio'],
+    env: { HOME: '{WORKDIR}/home', DAGGER_SESSION_PORT: '1', DAGGER_SESSION_TOKEN: 'placeholder' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.29.0',
+    split: 'held-out',
+  },
+  'gh-aw': {
+    repository: 'github/gh-aw',
+    path: 'pkg/cli',
+    install: { go: 'github.com/github/gh-aw/cmd/gh-aw@v0.89.10' },
+    // `gh-aw mcp-server` over stdio: its tools run the gh-aw CLI (and gh) only when called; no token is read at start.
+    command: ['bin/gh-aw', 'mcp-server'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.7.0 (google/jsonschema-go v0.4.3)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
