@@ -10,7 +10,7 @@ import { FindingList, json, quote } from './findings.js';
 import { CLAUSE_CHARS, escapeRegExp, lastSeparator, textBefore } from './prose-text.js';
 import { MEASURE_UNITS, parseValueList } from './prose-values.js';
 import { ITEM_UNITS, LENGTH_UNITS, singular, words } from './prose.js';
-import type { AuditNode, SchemaView } from './schema-nav.js';
+import { type AuditNode, listedValues, type SchemaView } from './schema-nav.js';
 
 export interface Mention {
   readonly parameter: string;
@@ -535,6 +535,29 @@ export function groupRule(
     }
   }
 
+  // In a parameter's own description, "Required when `action` is 'move'": this one is required on some values of
+  // another parameter, an `if`/`then` at the root.
+  const onValues = self === undefined || found ? undefined : requiredOnValues(sentence, self, topLevel, rootView);
+  if (onValues !== undefined && self !== undefined) {
+    found = true;
+    const { other, values } = onValues;
+    const set = { allOf: [{ if: { properties: { [other]: { enum: values } }, required: [other] }, then: { required: [self] } }] };
+    // No `if` before draft-07, and an `allOf` already there would be replaced: the rule is then only described.
+    const fixable = !/draft-0[46]/.test(typeof root.$schema === 'string' ? root.$schema : '') && root.allOf === undefined;
+    if (!hasHome(ALL_HOMES))
+      findings.add(
+        'prose-only',
+        null,
+        'if',
+        '',
+        '',
+        quote(sentence),
+        `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the input schema, so a call ` +
+          `that sets "${other}" to ${values.map((v) => json(v)).join(' or ')} without "${self}" is rejected.`,
+        { confidence: 'medium', fix: fixable ? { pointer: '', set } : undefined },
+      );
+  }
+
   // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
   const exclusive = EXCLUSIVE.exec(sentence);
   if (exclusive !== null) {
@@ -722,6 +745,59 @@ const REQUIRED_IF_SELF = new RegExp(
     String.raw`(?:(?:is|are)\s+)?(not\s+)?(?:provided|given|specified|set|passed|supplied|present|used)\b`,
   'i',
 );
+
+/** "Required when `type` is 'webhook'", "required if mode = fast": the other parameter named, then its value(s). */
+const REQUIRED_WHEN_VALUE = new RegExp(
+  String.raw`(?:^\s*|[(;:,]\s*)(?:(?:this|it)\s+is\s+|is\s+)?required\s+(?:only\s+)?(?:when|if)\s+(?:the\s+)?(${NAME})` +
+    String.raw`(?:\s+(?:parameter|field|argument|option))?\s*(?:(?:is|equals)\s+(?:set\s+to\s+)?|={1,2}\s*)`,
+  'i',
+);
+/** What may follow the values ("... mode", "... action") before the clause ends. */
+const AFTER_VALUES = /^\s*(?:(?:operations?|actions?|modes?|commands?|methods?|types?|requests?|calls?)\b)?\s*(?:[.;,)]|$)/i;
+
+/** The values read at `at`: a list, or one quoted or bare value. */
+function valuesAt(sentence: string, at: number): { values: string[]; end: number } | undefined {
+  const list = parseValueList(sentence, at);
+  if (list !== undefined) return { values: list.values, end: list.end };
+  const one = /^(?:`([^`\n]{1,60})`|"([^"\n]{1,60})"|'([^'\n]{1,60})'|([A-Za-z0-9_][\w-]*(?:\.[\w-]+)*))/.exec(sentence.slice(at));
+  if (one === null) return undefined;
+  return { values: [one[1] ?? one[2] ?? one[3] ?? one[4] ?? ''], end: at + one[0].length };
+}
+
+/** The schema's own spelling of each value in `listed`, or undefined when one of them is not listed. */
+function spelledAsListed(values: readonly string[], listed: readonly unknown[]): (string | number | boolean)[] | undefined {
+  const out: (string | number | boolean)[] = [];
+  for (const v of values) {
+    const hit = listed.find(
+      (l) => (typeof l === 'string' || typeof l === 'number' || typeof l === 'boolean') && String(l).toLowerCase() === v.toLowerCase(),
+    );
+    if (hit === undefined) return undefined;
+    out.push(hit as string | number | boolean);
+  }
+  return out;
+}
+
+/**
+ * The parameter and the values of it on which `self` is said to be required: "Required when `action` is 'move'", the
+ * named parameter listing each value. "Required for create and update" is left alone: tools that dispatch on an action
+ * say it of most parameters, and keep the rule in the handler.
+ */
+function requiredOnValues(
+  sentence: string,
+  self: string,
+  topLevel: readonly AuditNode[],
+  rootView: SchemaView,
+): { other: string; values: (string | number | boolean)[] } | undefined {
+  const when = REQUIRED_WHEN_VALUE.exec(sentence);
+  if (when === null || rootView.required.has(self)) return undefined;
+  const name = (when[1] ?? '').replace(/[\x60"']/g, '');
+  const node = topLevel.find((n) => n.parameter !== self && n.parameter.toLowerCase() === name.toLowerCase());
+  const read = valuesAt(sentence, when.index + when[0].length);
+  if (node === undefined || read === undefined || !AFTER_VALUES.test(sentence.slice(read.end))) return undefined;
+  const listed = listedValues(node.view) ?? (node.view.types?.has('boolean') === true ? [true, false] : undefined);
+  const values = listed === undefined ? undefined : spelledAsListed(read.values, listed);
+  return values === undefined ? undefined : { other: node.parameter, values };
+}
 
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
 const EXCLUSIVE_SELF = new RegExp(

@@ -1170,3 +1170,36 @@ describe('common phrasings no draw had yet (eighteenth session)', () => {
     expect(of('pattern', '(must start with http:// or https://), or a ref://<id> token')).toEqual([]);
   });
 });
+
+describe('a requirement on a value of another parameter', () => {
+  const properties = (description: string): JsonObject => ({
+    type: { type: 'string', enum: ['webhook', 'email'] },
+    verbose: { type: 'boolean' },
+    url: { type: 'string', description },
+  });
+  it.each([
+    ["Required when type is 'webhook'.", 'type', ['webhook']],
+    ['The endpoint (required if type = webhook)', 'type', ['webhook']],
+    ['Required when verbose is true.', 'verbose', [true]],
+  ] as const)('%s', (sentence, other, values) => {
+    const set = { allOf: [{ if: { properties: { [other]: { enum: values } }, required: [other] }, then: { required: ['url'] } }] };
+    expect(tool(properties(sentence))).toEqual([`prose-only - if ${JSON.stringify(set)}`]);
+  });
+  it.each([
+    "Required when type is 'sms'.",
+    'Required when the sender is known.',
+    'Required for create and update.',
+    "Required when type is 'webhook' and the account is new.",
+  ])('not: %s', (sentence) => {
+    expect(tool(properties(sentence)).filter((f) => f.includes(' if '))).toEqual([]);
+  });
+  it('is described, not fixed, where the root already has an allOf', () => {
+    const found = auditTool({
+      name: 't',
+      description: 'A tool.',
+      inputSchema: { type: 'object', properties: properties("Required when type is 'webhook'."), allOf: [{ required: ['type'] }] },
+    }).filter((f) => f.keyword === 'if');
+    expect(found).toHaveLength(1);
+    expect(found[0]?.fix).toBeUndefined();
+  });
+});
