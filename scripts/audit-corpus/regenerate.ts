@@ -1169,7 +1169,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.55.0',
     split: 'training',
   },
-  // The sixteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The sixteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
   // sixteenth draw, part A
   trello: {
     repository: 'delorenj/mcp-server-trello',
@@ -1180,7 +1180,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', TRELLO_API_KEY: 'placeholder', TRELLO_TOKEN: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk bundled in its build (zod v4 API, core 4.0.0, z.toJSONSchema draft-07)',
-    split: 'held-out',
+    split: 'training',
   },
   argocd: {
     repository: 'argoproj-labs/mcp-for-argocd',
@@ -1192,7 +1192,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', ARGOCD_BASE_URL: LOOPBACK, ARGOCD_API_TOKEN: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   nextcloud: {
     repository: 'cbcoutinho/nextcloud-mcp-server',
@@ -1215,7 +1215,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 MCPServer, the renamed FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // sixteenth draw, part B
   gti: {
@@ -1227,7 +1227,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', VT_APIKEY: 'placeholder' },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   'container-use': {
     repository: 'dagger/container-use',
@@ -1239,7 +1239,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', DAGGER_SESSION_PORT: '1', DAGGER_SESSION_TOKEN: 'placeholder' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.29.0',
-    split: 'held-out',
+    split: 'training',
   },
   'gh-aw': {
     repository: 'github/gh-aw',
@@ -1250,7 +1250,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.7.0 (google/jsonschema-go v0.4.3)',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

@@ -14,7 +14,7 @@ import type { EnumCandidate } from './candidates.js';
 
 /** A line ending in the label of a list: "Valid values:", "Supported resource types:", "One of:", "Options:". */
 const LABEL =
-  /(?:^|[\s.(])(?:(?:valid|allowed|possible|supported|accepted|available)\s+(?:[\w-]+\s+){0,2}(?:values|options|types|modes|kinds)|options|one\s+of|values)\s*:\s*$/i;
+  /(?:^|[\s.(])(?:(?:valid|allowed|possible|supported|accepted|available)\s+(?:[\w<>\x60-]+\s+){0,2}(?:values|options|types|modes|kinds)(?:\s+are)?|options|one\s+of|values)\s*:\s*$/i;
 
 /** "- 'COST_CAP' - gloss", "* `wide`: gloss", "- vnet", "- all (default)": the value, then nothing, a gloss or a dash. */
 const BULLET = /^([ \t]*)[-*•][ \t]+(?:(['"`])([^'"`\n]{1,60})\2|([A-Za-z0-9_][\w.:/-]{0,60}?))(?=[ \t]*(?:$|[:(]|[-–—][ \t]))/;
@@ -24,6 +24,12 @@ const OPEN_AFTER =
   /\bother\s+values\s+(?:are|will\s+be|may\s+be)\s+(?:also\s+)?(?:passed|accepted|allowed|forwarded|kept|sent)\b|^\W*(?:etc\b|and\s+more\b)/i;
 
 export function bulletedValues(text: string): EnumCandidate | undefined {
+  return bulletedLists(text)[0]?.candidate;
+}
+
+/** Every bulleted value list in `text`, each with the line that labels it (where a tool's text names the parameter). */
+export function bulletedLists(text: string): { candidate: EnumCandidate; label: string }[] {
+  const out: { candidate: EnumCandidate; label: string }[] = [];
   const lines = text.split('\n');
   for (const [i, line] of lines.entries()) {
     if (!LABEL.test(line)) continue;
@@ -52,7 +58,16 @@ export function bulletedValues(text: string): EnumCandidate | undefined {
     if (OPEN_AFTER.test(lines.slice(last + 1).join(' '))) continue;
     const block = lines.slice(i, last + 1).join('\n');
     const start = text.indexOf(block);
-    return { kind: 'enum', values, quoted, start, end: start + block.length, phrase: block.trim(), rule: 'bulleted-values' };
+    const candidate = {
+      kind: 'enum',
+      values,
+      quoted,
+      start,
+      end: start + block.length,
+      phrase: block.trim(),
+      rule: 'bulleted-values',
+    } as const;
+    out.push({ candidate, label: line });
   }
-  return undefined;
+  return out;
 }

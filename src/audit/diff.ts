@@ -13,7 +13,7 @@
  */
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { actionSignatures } from './action-signatures.js';
-import { bulletedValues } from './bulleted-values.js';
+import { bulletedLists, bulletedValues } from './bulleted-values.js';
 import { docstringSections } from './docstring.js';
 import { type Claim, FindingList } from './findings.js';
 import {
@@ -24,7 +24,10 @@ import {
   mentionMatchers,
   namesParameters,
   ownClaimBelongsElsewhere,
+  reportValueConditions,
+  requiredOnValues,
   toolClaimFits,
+  type ValueCondition,
 } from './mentions.js';
 import { nullOffered, proseOnly } from './prose-only.js';
 import { splitSentences } from './prose-text.js';
@@ -45,6 +48,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   // Attribution: own descriptions first (a docstring's entry for a parameter is its own text too), then the tool
   // description's sentences that name a parameter.
   const claims: Claim[] = [];
+  const conditions: ValueCondition[] = [];
   const mentioned = new Map<string, string[]>();
   const mention = (parameter: string, sentence: string): void => {
     const list = mentioned.get(parameter) ?? [];
@@ -59,6 +63,9 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       if (/^\s*returns\b/i.test(sentence.text)) continue;
       // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
       const group = node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false, node.parameter);
+      const condition = node.location === '' ? requiredOnValues(sentence.text, node.parameter, topLevel, rootView) : undefined;
+      if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
+        conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });
       for (const candidate of extractCandidates(sentence.text)) {
         if (group && (candidate.kind === 'required' || candidate.kind === 'optional')) continue;
         if (ownClaimBelongsElsewhere(candidate, sentence.text, node, topLevel)) continue;
@@ -79,6 +86,12 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     }
     const text = sections.rest;
     optionBlocks(text, rootView, nodes, findings, true);
+    // "The `rule_types` argument filters ... Available types are:" and bullets: the values of the one parameter named.
+    for (const list of bulletedLists(text)) {
+      const named = new Set(findMentions(list.label, matchers).map((m) => m.parameter));
+      const node = named.size === 1 ? byParameter.get([...named][0] ?? '') : undefined;
+      if (node !== undefined) claims.push({ node, candidate: list.candidate, sentence: list.candidate.phrase, fromTool: true });
+    }
     // "create (project_id, name; optional ...)" for every action: what all of them need is required of every call.
     const signatures = actionSignatures(text, topLevel);
     if (signatures !== undefined)
@@ -115,6 +128,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     }
   }
 
+  reportValueConditions(conditions, root, findings);
   proseOnly(root, claims, findings);
   nullOffered(root, nodes, findings);
   schemaOnly(root, nodes, claims, mentioned, toolTexts.join('\n'), findings);

@@ -149,6 +149,19 @@ function negated(text: string, start: number, end: number): boolean {
   return NEGATIVE_BEFORE.test(clause) || NEGATIVE_AFTER.test(text.slice(end, end + CUE_WINDOW));
 }
 
+/**
+ * An example written as an assignment to the parameter (`rule_types=['crowdsourced_yara']`): the value assigned, with
+ * Python's quotes read as JSON's. Undefined when the example assigns nothing to `name`.
+ */
+export function assignedExample(example: Example, name: string): Example | undefined {
+  if (!example.text.startsWith(name)) return undefined;
+  const rest = /^\s*[=:]\s*(\S.*)$/.exec(example.text.slice(name.length))?.[1];
+  if (rest === undefined) return undefined;
+  const unquoted = /^(['"])(.*)\1$/.exec(rest)?.[2] ?? rest;
+  const python = /^\[\s*'/.test(rest) ? parseJson(rest.replaceAll("'", '"')) : undefined;
+  return { text: rest, readings: [...readingsOf(unquoted), ...(python === undefined ? [] : [python])] };
+}
+
 /** What an example may stand for: a layout such as `YYYY-MM-DD HH:MM` is filled in with a real date first. */
 function readingsOf(value: string): JsonValue[] {
   const filled = fillLayout(value);

@@ -506,7 +506,9 @@ export function groupRule(
   // In a parameter's own description, "Must be provided with `start`", "(...; requires font_family)": this one needs
   // the other.
   const needs = self === undefined ? null : (NEEDS_SELF.exec(sentence) ?? REQUIRES_SELF.exec(sentence));
-  if (needs !== null && self !== undefined) {
+  // "'csv/table-uni' for unidirectional (requires source parameter)": said of one value of this one, an `if`.
+  const ofValue = needs !== null && /['"\x60][^'"\x60]+['"\x60][^.;]*$/.test(sentence.slice(0, needs.index + 1));
+  if (needs !== null && self !== undefined && !ofValue) {
     const names = namesIn([self, (needs[1] ?? '').replace(/[`"']|\.+$/g, '')]);
     const [own, other] = names;
     if (names.length === 2 && own !== undefined && other !== undefined) {
@@ -533,29 +535,6 @@ export function groupRule(
         if (!hasHome(ALL_HOMES)) report(keyword, names, { [keyword]: { [other]: [own] } }, `sends "${other}" without "${own}"`);
       }
     }
-  }
-
-  // In a parameter's own description, "Required when `action` is 'move'": this one is required on some values of
-  // another parameter, an `if`/`then` at the root.
-  const onValues = self === undefined || found ? undefined : requiredOnValues(sentence, self, topLevel, rootView);
-  if (onValues !== undefined && self !== undefined) {
-    found = true;
-    const { other, values } = onValues;
-    const set = { allOf: [{ if: { properties: { [other]: { enum: values } }, required: [other] }, then: { required: [self] } }] };
-    // No `if` before draft-07, and an `allOf` already there would be replaced: the rule is then only described.
-    const fixable = !/draft-0[46]/.test(typeof root.$schema === 'string' ? root.$schema : '') && root.allOf === undefined;
-    if (!hasHome(ALL_HOMES))
-      findings.add(
-        'prose-only',
-        null,
-        'if',
-        '',
-        '',
-        quote(sentence),
-        `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the input schema, so a call ` +
-          `that sets "${other}" to ${values.map((v) => json(v)).join(' or ')} without "${self}" is rejected.`,
-        { confidence: 'medium', fix: fixable ? { pointer: '', set } : undefined },
-      );
   }
 
   // "`cursor` and `page` are mutually exclusive", "`a` cannot be combined with `b`"
@@ -732,8 +711,15 @@ const NEEDS_SELF = new RegExp(
   'i',
 );
 
-/** "(100-900; requires font_family)", "Requires `start`.": a parameter named alone after "requires", ending its clause. */
-const REQUIRES_SELF = new RegExp(String.raw`(?:^\s*|[(;,]\s*)requires\s+(${NAME})(?=\s*(?:[.;,)]|$))`, 'i');
+/**
+ * "(100-900; requires font_family)", "Requires `start`.", "(requires server parameter)", "Requires experiment to be set.":
+ * a parameter named alone after "requires", ending its clause.
+ */
+const REQUIRES_SELF = new RegExp(
+  String.raw`(?:^\s*|[(;,.]\s*)requires\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?` +
+    String.raw`(?:\s+to\s+(?:also\s+)?be\s+(?:set|provided|given|specified|passed))?(?=\s*(?:[.;,)]|$))`,
+  'i',
+);
 
 /**
  * "Required if `sort_order` is specified", "Required unless queries parameter is provided", "(required if file_path
@@ -782,12 +768,47 @@ function spelledAsListed(values: readonly string[], listed: readonly unknown[]):
  * named parameter listing each value. "Required for create and update" is left alone: tools that dispatch on an action
  * say it of most parameters, and keep the rule in the handler.
  */
-function requiredOnValues(
+export interface ValueCondition {
+  /** The parameter said to be required. */
+  readonly self: string;
+  /** The parameter whose values make it required, and those values as the schema spells them. */
+  readonly other: string;
+  readonly values: readonly (string | number | boolean)[];
+  readonly sentence: string;
+}
+
+/**
+ * "Required when `action` is 'move'" in the descriptions of several parameters: one `if`/`then` each, reported as one
+ * finding whose fix adds them all (a second `allOf` would replace the first). None when the root already has a home
+ * for such rules (an `allOf` of its own may hold them); described without a fix before draft-07 (no `if`).
+ */
+export function reportValueConditions(conditions: readonly ValueCondition[], root: JsonObject, findings: FindingList): void {
+  if (conditions.length === 0 || ['if', 'allOf', 'oneOf', 'anyOf', 'dependentRequired', 'dependencies'].some((k) => k in root)) return;
+  const allOf: JsonObject[] = conditions.map((c) => ({
+    if: { properties: { [c.other]: { enum: [...c.values] } }, required: [c.other] },
+    then: { required: [c.self] },
+  }));
+  const fixable = !/draft-0[46]/.test(typeof root.$schema === 'string' ? root.$schema : '');
+  const rules = conditions.map((c) => `"${c.self}" when "${c.other}" is ${c.values.map((v) => json(v)).join(' or ')}`);
+  findings.add(
+    'prose-only',
+    null,
+    'if',
+    '',
+    '',
+    quote(conditions.map((c) => c.sentence).join(' / ')),
+    `Encode the rule${conditions.length > 1 ? 's' : ''} in the schema: ${json({ allOf }).replace(/^\{|\}$/g, '')} at the ` +
+      `root of the input schema, so a call that leaves out ${rules.join(', or ')} is rejected.`,
+    { confidence: 'medium', fix: fixable ? { pointer: '', set: { allOf } } : undefined },
+  );
+}
+
+export function requiredOnValues(
   sentence: string,
   self: string,
   topLevel: readonly AuditNode[],
   rootView: SchemaView,
-): { other: string; values: (string | number | boolean)[] } | undefined {
+): Omit<ValueCondition, 'self' | 'sentence'> | undefined {
   const when = REQUIRED_WHEN_VALUE.exec(sentence);
   if (when === null || rootView.required.has(self)) return undefined;
   const name = (when[1] ?? '').replace(/[\x60"']/g, '');

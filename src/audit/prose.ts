@@ -629,13 +629,16 @@ export const RULES: readonly Rule[] = [
   {
     name: 'yyyy-mm-dd',
     examples: {
-      yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.', 'At YYYY-MM-DDTHH:mm:ssZ.'],
+      yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.', 'At YYYY-MM-DDTHH:mm:ssZ.', 'After (YYYY-MM-DD or delta like -1d)'],
       no: ['Date in any format.', "Birthday as 'YYYY-MM-DD', 'MM-DD' (no year), or 'clear' to remove."],
     },
     matches: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?(?:\.s+)?(?:Z|[+-]hh:?mm)?)?`),
     yields: (m, s) => {
       // "'YYYY-MM-DD', 'MM-DD' (no year), or 'clear'": one quoted layout among others, no one format.
       if (/^['"\x60]\s*,\s*['"\x60]/.test(s.slice(m.index + m[0].length))) return [];
+      // "YYYY-MM-DD or delta like -1d": a date or another form, which a pattern can hold and a format cannot.
+      if (/^['"\x60]?\s+or\s+(?!(?:an?\s+)?(?:YYYY|ISO|RFC|full\s+date|date))/i.test(s.slice(m.index + m[0].length)))
+        return [formatCandidate(m, undefined, 'date-or-other')];
       if (!/HH/i.test(m[0])) return [formatCandidate(m, 'date', 'yyyy-mm-dd')];
       // RFC 3339's date-time has seconds and an offset: a layout without them is a pattern of its own.
       if (/:ss/i.test(m[0]) && /(?:Z|[+-]hh:?mm)$/i.test(m[0])) return [formatCandidate(m, 'date-time', 'yyyy-mm-dd')];
@@ -800,10 +803,17 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'hex-color',
-    examples: { yes: ['Foreground text color (#RRGGBB)', 'Color as #RGB.'], no: ['Color name, e.g. red.', 'Issue #123.'] },
-    matches: re(String.raw`#(?:RRGGBB(?:AA)?|AARRGGBB|RGB)\b`),
+    examples: {
+      yes: ['Foreground text color (#RRGGBB)', 'Color as #RGB.', 'Hex color code for the calendar (e.g., "#1976D2" for blue)'],
+      no: ['Color name, e.g. red.', 'Issue #123.', 'Hex color, e.g. "#1976D2", "#FFF" or "red".'],
+    },
+    // Or named, with an example that shows the layout: 'Hex color code (e.g., "#1976D2")'.
+    matches: re(
+      String.raw`#(?:RRGGBB(?:AA)?|AARRGGBB|RGB)\b|\bhex(?:adecimal)?\s+colou?r(?:\s+(?:code|value))?\b` +
+        String.raw`[^.;#]{0,30}?\be\.g\.,?\s*['"\x60]?(#[0-9A-Fa-f]{6})['"\x60]?(?=\s*(?:$|[.;)]|for\b))`,
+    ),
     yields: (m) => {
-      const digits = m[0].length - 1;
+      const digits = (m[1] ?? m[0]).length - 1;
       return [{ ...formatCandidate(m, undefined, 'hex-color'), pattern: `^#[0-9A-Fa-f]{${digits}}$` }];
     },
   },
@@ -1082,14 +1092,28 @@ export const RULES: readonly Rule[] = [
   {
     name: 'numeric-string',
     examples: {
-      yes: ["must be a numeric ID from the provider's index", 'The account, a numeric string.'],
-      no: ['A numeric value.', 'Numeric IDs are faster.'],
+      yes: ["must be a numeric ID from the provider's index", 'The account, a numeric string.', 'Numeric ID of the base run.'],
+      no: ['A numeric value.', 'Numeric IDs are faster.', 'Numeric ID or name of the project.'],
     },
     matches: re(
       String.raw`\b(?:must\s+be|is|as)\s+an?\s+numeric\s+(?:id|identifier|string|code)\b|` +
-        String.raw`,\s*an?\s+numeric\s+(?:id|identifier|string|code)\b`,
+        String.raw`,\s*an?\s+numeric\s+(?:id|identifier|string|code)\b|^\s*(?:the\s+)?numeric\s+(?:id|identifier)\b(?!\s+or\b)`,
     ),
     yields: (m) => [{ ...formatCandidate(m, undefined, 'numeric-string'), pattern: '^[0-9]+$' }],
+  },
+  // ---- two names joined by a slash, called a format: "Repository in owner/repo format", "(namespace/name format)"
+  {
+    name: 'slash-format',
+    examples: {
+      yes: ['Repository in owner/repo format (defaults to current repository)', 'The project, in `group/project` format.'],
+      no: ['Output in JSON/YAML format.', 'Body in text/plain format.', 'Read and/or write format.', 'REQUIRED for search/replace format'],
+    },
+    matches: re(String.raw`(?<![\w/])['"\x60]?([a-z][a-z_-]{1,20})/([a-z][a-z_-]{1,20})['"\x60]?\s+(?:format|form|notation)\b`),
+    yields: (m) => {
+      // Both the placeholders of a name's path ("search/replace format", "JSON/YAML format" name choices).
+      if (![m[1] ?? '', m[2] ?? ''].every((w) => NAME_PATH_WORDS.has(w))) return [];
+      return [{ ...formatCandidate(m, undefined, 'slash-format'), pattern: '^[^/\\s]+/[^/\\s]+$' }];
+    },
   },
   // ---- a path template with placeholders: "(/subscriptions/{sub}/resourceGroups/{rg}/...)", "projects/{project}/topics/{topic}"
   {
@@ -1177,6 +1201,24 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`^(?:[^()]*\(\s*['\x60"][\w.-]+['\x60"]\s*\)){2}`),
     yields: (_m, s) => glossedValues(s),
   },
+  // ---- values offered as uses: "Use 'collection' to search the collection, or 'corpus' to search everything"
+  {
+    name: 'use-values',
+    examples: {
+      yes: [
+        "Use 'collection' to search only within it, or 'corpus' to search across all.",
+        "Use 'a' for fast results or 'b' for deep ones.",
+      ],
+      no: [
+        "Use 'a' for fast results.",
+        "Use 'a' for fast results; 'b' is deprecated.",
+        "Use 'a' to search, or any other name.",
+        "For example, use '12.0' for Android or '16.0' for iOS.",
+      ],
+    },
+    matches: re(String.raw`\buse\s+(?=['\x60"])`),
+    yields: (m, s) => useValues(m, s),
+  },
   // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"
   {
     name: 'labelled-values',
@@ -1197,6 +1239,7 @@ export const RULES: readonly Rule[] = [
         'Example without arguments: `a` or `b`.',
         'Query like: SELECT * FROM SCHEMA("AWS/EC2", "InstanceType").',
         'Calls render(a|b) first.',
+        'Repository (owner/repo).',
       ],
     },
     // A parenthesis right after a word ("SCHEMA("AWS/EC2", "InstanceType")") holds a call's arguments, not a gloss.
@@ -1408,14 +1451,19 @@ const EXAMPLE_IN_LABEL = /\b(?:examples?|e\.\s?g|such\s+as|looks?\s+like|for\s+i
 const EXAMPLE_LABEL =
   /\b(?:examples?|e\.\s?g\.?|eg|such\s+as|like|syntax|i\.\s?e\.?|usage|note|see|(?<!\bto\s+)returns?|include|includes|including)\s*$|\b(?:bad|good|wrong|avoid)\b(?:\s*\([^()]{0,40}\))?\s*$/i;
 
+/** A value of four words and more is an example sentence ("'How to set up authentication in Express'"), not a value to list. */
+const SENTENCE_VALUE = /\S\s+\S+\s+\S+\s+\S/;
+
+/** Placeholders of a name's path ("(owner/repo)", "(namespace/name)"): a layout, not a choice between two words. */
+const NAME_PATH_WORDS = new Set(
+  'owner repo repository org organization namespace name project group user username workspace team bucket key account'.split(' '),
+);
+
 /**
  * A list right after a label's colon ("task type: 'shell_command', 'AI', or 'http'") or in parentheses with `|` or
  * `/` ("(true/false)"), that ends its clause. Not a list of examples ("Examples: 'a', 'b'", "Duration: '30m', '2h'":
  * values that are all a number and a unit show a format, not the values).
  */
-/** A value of four words and more is an example sentence ("'How to set up authentication in Express'"), not a value to list. */
-const SENTENCE_VALUE = /\S\s+\S+\s+\S+\s+\S/;
-
 export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const paren = m[0].startsWith('(');
   if (paren && /^\([ \t]*['"\x60“]/.test(sentence.slice(m.index))) {
@@ -1436,6 +1484,7 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     const values = (inner[1] ?? '').split(/[|/]/).map((v) => v.trim());
     // "(kube-apiserver/kube-audit/guard/etc)": an open list.
     if (values.every((v) => /^\d/.test(v)) || values.some((v) => /^etc$/i.test(v))) return [];
+    if (!(inner[1] ?? '').includes('|') && values.every((v) => NAME_PATH_WORDS.has(v))) return [];
     const end = m.index + 1 + inner[0].length - 1;
     // "Starting point (commit/branch) for new branch creation": kinds glossed mid-phrase, not the values; a list
     // of values ends its clause.
@@ -1538,6 +1587,27 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   if (opener === '(' && !/^\s*\)\s*(?:[.;,]|$)/.test(after)) return [];
   if (opener !== '(' && !/^\s*(?:[.;]|\(|$)/.test(after)) return [];
   return [enumSpan(sentence, values, false, start, end, 'bare-values')];
+}
+
+/** A quoted value then what it is for: "'corpus' to search across all", "'b' for deep ones". */
+const USE_VALUE = /(['\x60"])([\w.-]{1,40})\1\s+(?:to|for)\s+/g;
+
+/**
+ * "Use 'a' to X, or 'b' to Y": every quoted value of the sentence from "use" on is glossed by what it is for, and the
+ * last is offered as the alternative ("or"): the values to choose from.
+ */
+function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
+  // "For example, use '12.0' for Android or '16.0' for iOS": values shown, not all of them.
+  if (/\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)/i.test(sentence.slice(0, m.index))) return [];
+  const rest = sentence.slice(m.index);
+  const glossed = [...rest.matchAll(USE_VALUE)];
+  const quotes = rest.match(/(['\x60"])[^'\x60"\n]{1,60}\1/g) ?? [];
+  const last = glossed.at(-1);
+  if (glossed.length < 2 || quotes.length !== glossed.length || last === undefined) return [];
+  if (!/(?:^|[\s,])or\s+(?:use\s+)?$/i.test(rest.slice(0, last.index))) return [];
+  const values = glossed.map((g) => g[2] ?? '');
+  const end = m.index + last.index + last[0].length;
+  return [enumSpan(sentence, values, true, m.index, end, 'use-values')];
 }
 
 /** A value list read from `sentence[start, end)`, as an enum candidate quoting that span. */
@@ -1647,6 +1717,9 @@ const INCLUDED_IN =
  * Advice about good values, not a limit: "Use lower values (10-50) for faster queries", "Start with a small time range
  * (15-30 minutes)", "values are recommended to be less than 1", "Use 2 or more replicas for production workloads".
  */
+/** A bound inside an example ("(e.g. 1 minute up to 40 runs, 2 for 41-80)"): said of the example, not the value. */
+const IN_EXAMPLE = /\b(?:e\.g\.|for\s+example|such\s+as)[^;()]*$/i;
+
 export const ADVICE =
   /^[\s*-]*(?:start\s+with|try|prefer)\b|\b(?:lower|higher|smaller|larger|bigger)\s+values?\b|\brecommended\b|\bfor\s+(?:production|faster|better|best|most)\b|\bideally\b|\bpreferably\b|\b(?:we|you)\s+(?:suggest|prefer)\b|\bsuggested\b|\bas\s+(?:they|it|these|those)\s+grows?\b/i;
 
@@ -1718,7 +1791,8 @@ export function extractCandidates(sentence: string): Candidate[] {
           (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')
         ) &&
         !(c.kind === 'default' && conditionalDefault(sentence, c.start)) &&
-        !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))),
+        !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))) &&
+        !(c.kind === 'bound' && IN_EXAMPLE.test(sentence.slice(0, c.start))),
     )
     .map((c) => {
       // "asc (default) or desc": a bare word marked as the default is a value when the list it sits in is one.

@@ -20,7 +20,7 @@ import { valueAt } from '../core/shared/json-pointer.js';
 import { isDateTime } from '../core/validation/date-time-format.js';
 import { schemaDraftOf, type SchemaChecker, type SchemaDraft } from '../core/schema/meta-schema.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
-import { examplesIn, type Example } from './examples.js';
+import { assignedExample, examplesIn, type Example } from './examples.js';
 import { json } from './findings.js';
 import { applyFix } from './fix.js';
 import { splitSentences } from './prose-text.js';
@@ -51,10 +51,12 @@ export function examplesByPointer(definition: ToolDefinition): Map<string, Examp
             .filter((s) => namesOnly(s, node.parameter, names))
             .flatMap((s) => examplesIn(s).filter((e) => !e.readings.every(isJsonObject)))
         : [];
-    const examples = [...own, ...named];
+    // "`rule_types=['crowdsourced_yara']`": the example is the value assigned.
+    const examples = [...own, ...named].map((e) => assignedExample(e, node.parameter) ?? e);
     if (examples.length === 0) continue;
     add(node.pointer, examples);
-    if (node.view.items !== undefined) add(node.view.items.pointer, examples);
+    // For the items, an example of the whole list ("['a', 'b']") stands for each of its elements.
+    if (node.view.items !== undefined) add(node.view.items.pointer, examples.flatMap(elementsOf));
   }
   // Whole example calls ("Example: {"city": "Paris"}") apply to the input schema itself.
   add(
@@ -62,6 +64,13 @@ export function examplesByPointer(definition: ToolDefinition): Map<string, Examp
     examplesIn(toolText).filter((e) => e.readings.some(isJsonObject)),
   );
   return byPointer;
+}
+
+/** The elements of an example read as a list, each an example of its own; any other example as it is. */
+function elementsOf(example: Example): Example[] {
+  const list = example.readings.find((r) => Array.isArray(r));
+  if (!Array.isArray(list)) return [example];
+  return list.map((v) => ({ text: typeof v === 'string' ? v : JSON.stringify(v), readings: [v] }));
 }
 
 /** True when `sentence` names `name` as a word and names no other parameter. */

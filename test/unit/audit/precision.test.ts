@@ -204,14 +204,21 @@ describe('misses now found', () => {
   });
 });
 
-describe('conditional requirements are not reported', () => {
-  it('leaves "required when method is X" to the handler (its home would be if/then)', () => {
+describe('requirements on a value of another parameter', () => {
+  it('reports "required when method is X" as one if/then per parameter, in one finding, and no plain required', () => {
     const definition = tool({
       method: { type: 'string', enum: ['create', 'update'] },
       id: { type: 'string', description: 'The item. Required when method is update.' },
       body: { type: 'string', description: 'Required if method is create.' },
     });
-    expect(diffProseAndSchema(definition)).toEqual([]);
+    const findings = diffProseAndSchema(definition);
+    expect(findings.map((f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword}`)).toEqual(['prose-only - if']);
+    expect(findings[0]?.fix?.set).toEqual({
+      allOf: [
+        { if: { properties: { method: { enum: ['update'] } }, required: ['method'] }, then: { required: ['id'] } },
+        { if: { properties: { method: { enum: ['create'] } }, required: ['method'] }, then: { required: ['body'] } },
+      ],
+    });
   });
 });
 

@@ -1193,13 +1193,64 @@ describe('a requirement on a value of another parameter', () => {
   ])('not: %s', (sentence) => {
     expect(tool(properties(sentence)).filter((f) => f.includes(' if '))).toEqual([]);
   });
-  it('is described, not fixed, where the root already has an allOf', () => {
-    const found = auditTool({
+  it('is not reported where the root has an allOf of its own (it may hold the rule), and has no fix before draft-07', () => {
+    const schema = (extra: JsonObject): JsonObject => ({
+      type: 'object',
+      properties: properties("Required when type is 'webhook'."),
+      ...extra,
+    });
+    const withAllOf = auditTool({ name: 't', description: 'A tool.', inputSchema: schema({ allOf: [{ required: ['type'] }] }) });
+    expect(withAllOf.filter((f) => f.keyword === 'if')).toEqual([]);
+    const draft04 = auditTool({
       name: 't',
       description: 'A tool.',
-      inputSchema: { type: 'object', properties: properties("Required when type is 'webhook'."), allOf: [{ required: ['type'] }] },
-    }).filter((f) => f.keyword === 'if');
-    expect(found).toHaveLength(1);
-    expect(found[0]?.fix).toBeUndefined();
+      inputSchema: schema({ $schema: 'http://json-schema.org/draft-04/schema#' }),
+    });
+    expect(draft04.filter((f) => f.keyword === 'if').map((f) => f.fix)).toEqual([undefined]);
+  });
+});
+
+describe('the rules read from the sixteenth draw (after its blind figures were taken)', () => {
+  it('"YYYY-MM-DD or delta like -1d" is a date or another form: a pattern, not format date', () => {
+    expect(findings('Filter runs created after this date (YYYY-MM-DD or delta like -1d, -1w)')).toEqual(['prose-only pattern null']);
+    expect(of('format', 'Date (YYYY-MM-DD or ISO 8601)')).toEqual([`prose-only format ${JSON.stringify({ format: 'date' })}`]);
+  });
+  it('"Numeric ID of ..." opening the text, and a hex colour shown by its example', () => {
+    expect(of('pattern', 'Numeric ID of the base workflow run')).toEqual([`prose-only pattern ${JSON.stringify({ pattern: '^[0-9]+$' })}`]);
+    expect(of('pattern', 'Numeric ID or name of the project')).toEqual([]);
+    expect(of('pattern', 'Hex color code for the calendar (e.g., "#1976D2" for blue)')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^#[0-9A-Fa-f]{6}$' })}`,
+    ]);
+    expect(of('pattern', 'Hex color, e.g. "#1976D2", "#FFF" or "red".')).toEqual([]);
+  });
+  it('"Requires experiment to be set." and "(requires server parameter)", but not said of one quoted value', () => {
+    const pair = (description: string): string[] =>
+      tool({ variant: { type: 'string', description }, experiment: { type: 'string', enum: ['a', 'b'] } });
+    const set = { dependentRequired: { variant: ['experiment'] } };
+    expect(pair('Filter to runs with this variant. Requires experiment to be set.')).toEqual([
+      `prose-only - dependentRequired ${JSON.stringify(set)}`,
+    ]);
+    expect(pair('A variant (requires experiment parameter)')).toEqual([`prose-only - dependentRequired ${JSON.stringify(set)}`]);
+    expect(pair("'x' for one run (requires experiment parameter), 'y' for all")).toEqual([]);
+  });
+  it('no default from two values picked "depending on" something, nor from a number followed by "depending on"', () => {
+    expect(of('default', "Defaults to 'Event reminder' or 'Todo reminder' depending on what it is attached to.")).toEqual([]);
+    expect(of('default', 'Defaults to 10 depending on the plan.', 'integer')).toEqual([]);
+  });
+  it('no bound from inside an example', () => {
+    expect(findings('Timeout in minutes (default: auto; e.g. 1 minute up to 40 runs, 2 for 41-80)', 'integer')).toEqual([]);
+  });
+  it("a bulleted list in the tool's text is the values of the one parameter its label line names", () => {
+    const description = [
+      'Fetch rules.',
+      '  Note:',
+      '    The `rule_types` argument filters the rules. Available types are:',
+      "    - 'ids'",
+      "    - 'sigma'",
+      '  Example:',
+      "    - `rule_types=['sigma']`: sigma rules only.",
+    ].join('\n');
+    const found = tool({ rule_types: { type: 'array', items: { type: 'string' } } }, description);
+    expect(found).toEqual([`prose-only rule_types enum ${JSON.stringify({ enum: ['ids', 'sigma'] })}`]);
   });
 });
