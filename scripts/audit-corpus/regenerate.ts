@@ -1252,6 +1252,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.7.0 (google/jsonschema-go v0.4.3)',
     split: 'training',
   },
+  // The seventeenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // seventeenth draw, part A
+  // seventeenth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
