@@ -10,7 +10,7 @@ import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate }
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
-import { PLACEHOLDER_LAYOUT, PREFIXED_ID, singular, templateShape } from './prose.js';
+import { PLACEHOLDER_LAYOUT, PREFIXED_ID, PREFIXED_PLACEHOLDER, singular, templateShape } from './prose.js';
 import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
 import type { SchemaFix } from './types.js';
 
@@ -732,6 +732,13 @@ export function templatePattern(templates: readonly string[]): string | undefine
     // "<key>=<value>", "{host}:{port}": placeholders in brackets, literal separators between.
     if (PLACEHOLDER_LAYOUT.test(template)) {
       parts.push(templateShape(template).slice(1, -1));
+      continue;
+    }
+    // A prefix and one placeholder in brackets ("job-<digits>"): the prefix, then digits or anything.
+    if (PREFIXED_PLACEHOLDER.test(template)) {
+      const cut = template.search(/[<{]/);
+      const digits = /^.(?:digits?|numbers?|n|num|int|integer)\W$/i.test(template.slice(cut));
+      parts.push(`${escapePattern(template.slice(0, cut))}${digits ? '[0-9]+' : '\\S+'}`);
       continue;
     }
     // A prefix and an example or a placeholder ("mem_xyz123", "ext_my_[MyMemory ID]"): the prefix, then anything.

@@ -891,6 +891,7 @@ export const RULES: readonly Rule[] = [
         "In format 'user:ID' or 'team:ID'.",
         'Format: mem_xyz123.',
         '(Slack ts format, e.g. "1609459200.000001")',
+        'Job id, format: job-<digits>',
       ],
       no: ['Format the output nicely.', 'In format below.'],
     },
@@ -1398,9 +1399,12 @@ export function templateShape(template: string): string {
   return `^${out}$`;
 }
 
+/** A literal prefix and one placeholder in brackets: `job-<digits>`, `PROJ-{number}`, `org_<id>`. */
+export const PREFIXED_PLACEHOLDER = /^[A-Za-z][\w.]{0,20}[-_:/](?:<[A-Za-z][\w ]{0,20}>|\{[A-Za-z][\w ]{0,20}\})$/;
+
 /** A shown template: quoted, or a token with placeholders (`xxxx`, `ID`, `NNN`); undefined for prose ("in format below"). */
 export const TEMPLATE =
-  /^(?:[a-z]{2,8}_(?:[a-z]{1,8}_)*(?:\[[^\]\n]{1,40}\]|[A-Za-z]*[0-9][A-Za-z0-9]*)(?=[\s.;,)]|$)|(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\}))+(?=[\s.;,)]|$)|\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
+  /^(?:[A-Za-z][\w.]{0,20}[-_:/](?:<[A-Za-z][\w ]{0,20}>|\{[A-Za-z][\w ]{0,20}\})(?=[\s.;,)]|$)|[a-z]{2,8}_(?:[a-z]{1,8}_)*(?:\[[^\]\n]{1,40}\]|[A-Za-z]*[0-9][A-Za-z0-9]*)(?=[\s.;,)]|$)|(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\})(?:[=:/@.,;|+-]{1,3}(?:<[A-Za-z][\w/.-]*>|\{[A-Za-z][\w-]*\}))+(?=[\s.;,)]|$)|\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w.:/-]*(?:[xX#]{2,}|\b[A-Z]{2,}\b|\bx(?:\.x)+\b)[\w.:/-]*|\d{2,}(?:\.\d+)+(?![\w-]|\.\d)))/;
 
 export function templateCandidate(m: RegExpExecArray, sentence: string): FormatCandidate[] {
   const templates: string[] = [];
@@ -1417,6 +1421,7 @@ export function templateCandidate(m: RegExpExecArray, sentence: string): FormatC
     if (
       !PLACEHOLDER_LAYOUT.test(text) &&
       !PREFIXED_ID.test(text) &&
+      !PREFIXED_PLACEHOLDER.test(text) &&
       (!/[xX#]{2,}|[A-Z]{2,}|[:/-]|^\d+(?:\.\d+)+$/.test(text) || /\s/.test(text))
     )
       return [];

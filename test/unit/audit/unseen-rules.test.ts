@@ -1254,3 +1254,17 @@ describe('the rules read from the sixteenth draw (after its blind figures were t
     expect(found).toEqual([`prose-only rule_types enum ${JSON.stringify({ enum: ['ids', 'sigma'] })}`]);
   });
 });
+
+describe('phrasings of the issue checked before the seventeenth draw', () => {
+  it('a literal prefix and one placeholder is a template: "format: job-<digits>", "in the form PROJ-{number}"', () => {
+    expect(of('pattern', 'Job id, format: job-<digits>')).toEqual([`prose-only pattern ${JSON.stringify({ pattern: '^job-[0-9]+$' })}`]);
+    expect(of('pattern', 'The key, in the form PROJ-{number}.')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^PROJ-[0-9]+$' })}`,
+    ]);
+    expect(of('pattern', 'format: org_<id>')).toEqual([`prose-only pattern ${JSON.stringify({ pattern: '^org_\\S+$' })}`]);
+  });
+  it('two quoted values alone are no list: examples say the same ("(e.g., "main" or "refs/heads/main")")', () => {
+    expect(of('enum', 'Branch to filter by (e.g., "main" or "refs/heads/main")')).toEqual([]);
+    expect(of('enum', "Rows '3' or '3:5'; columns 'B' or 'B:D'.")).toEqual([]);
+  });
+});
