@@ -1254,7 +1254,82 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The seventeenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // seventeenth draw, part A
+  salesforce: {
+    repository: 'salesforcecli/mcp',
+    path: 'packages',
+    install: { npm: '@salesforce/mcp@0.30.15' },
+    // Its GA toolsets other than the mobile, Aura and LWC guide ones (28 of the 74 of --toolsets all, the rest mostly
+    // without parameters); the placeholder org alias of its docs and no telemetry: orgs are read only on a tool call.
+    command: [
+      ...npmBin('sf-mcp-server'),
+      '--toolsets',
+      'core,data,orgs,metadata,testing,users,devops,code-analysis,scale-products,enrichment,experts-validation',
+      '--orgs',
+      'DEFAULT_TARGET_ORG',
+      '--no-telemetry',
+    ],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  hevy: {
+    repository: 'chrisdoc/hevy-mcp',
+    path: 'src/tools',
+    install: { npm: 'hevy-mcp@6.1.13' },
+    // Over stdio; a placeholder API key, used only on a tool call, and its telemetry off.
+    command: npmBin('hevy-mcp'),
+    env: { HOME: '{WORKDIR}/home', HEVY_API_KEY: 'placeholder', HEVY_MCP_TELEMETRY: '0' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/server 2.4.0 (zod 4.6.7, z.toJSONSchema)',
+    split: 'held-out',
+  },
+  unity: {
+    repository: 'CoplayDev/unity-mcp',
+    path: 'Server/src/services/tools',
+    install: { pypi: 'mcpforunityserver==10.3.0' },
+    // `mcp-for-unity` over stdio: it looks for a Unity editor only when a tool is called.
+    command: ['bin/mcp-for-unity'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.4.11 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // seventeenth draw, part B
+  serena: {
+    repository: 'oraios/serena',
+    path: 'src/serena/tools',
+    install: { pypi: 'serena-agent==2.1.0' },
+    // Its default desktop-app context with one tool per operation (the default is the REPL interface's three), no
+    // project and no dashboard: language servers start only when a project is activated.
+    command: [
+      'bin/serena',
+      'start-mcp-server',
+      '--agent-interface',
+      'tools',
+      '--enable-web-dashboard',
+      'false',
+      '--enable-gui-log-window',
+      'false',
+      '--open-web-dashboard',
+      'false',
+    ],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.2.0 FastMCP (pydantic 2.12.5)',
+    split: 'held-out',
+  },
+  'git-mcp-go': {
+    repository: 'geropl/git-mcp-go',
+    path: 'pkg/server.go',
+    install: { go: 'github.com/geropl/git-mcp-go@v1.3.1' },
+    // `git-mcp-go serve` over stdio on one repository (the work folder; git runs only on a tool call), push enabled.
+    command: ['bin/git-mcp-go', 'serve', '--write-access', '{WORKDIR}'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.8.5',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
