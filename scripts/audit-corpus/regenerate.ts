@@ -1330,6 +1330,31 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.8.5',
     split: 'held-out',
   },
+  'obs-mcp': {
+    repository: 'rhobs/obs-mcp',
+    path: 'pkg',
+    install: { go: 'github.com/rhobs/obs-mcp/cmd/obs-mcp@v0.6.0' },
+    // Over stdio with all four toolsets, kubeconfig auth on the loopback kubeconfig and every backend URL given as a
+    // loopback address, so nothing is discovered or called before a tool runs.
+    command: [
+      'bin/obs-mcp',
+      '--toolsets',
+      'observability/metrics,observability/traces,observability/logs,observability/otelcol',
+      '--auth-mode',
+      'kubeconfig',
+    ],
+    env: {
+      HOME: '{WORKDIR}/home',
+      KUBECONFIG: '{WORKDIR}/kubeconfig',
+      PROMETHEUS_URL: LOOPBACK,
+      ALERTMANAGER_URL: LOOPBACK,
+      TEMPO_URL: LOOPBACK,
+      LOKI_URL: LOOPBACK,
+    },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
