@@ -1355,6 +1355,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go)',
     split: 'held-out',
   },
+  // The eighteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // eighteenth draw, part A
+  // eighteenth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
