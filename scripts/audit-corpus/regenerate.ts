@@ -1357,6 +1357,44 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The eighteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // eighteenth draw, part A
+  'checkpoint-management': {
+    repository: 'CheckPointSW/mcp-servers',
+    path: 'packages/management/src/index.ts',
+    install: { npm: '@chkp/quantum-management-mcp@1.4.10' },
+    // Over stdio with a placeholder API key and a loopback management host: it logs in only when a tool is called.
+    command: npmBin('quantum-management-mcp'),
+    env: { HOME: '{WORKDIR}/home', API_KEY: 'placeholder', MANAGEMENT_HOST: '127.0.0.1', MANAGEMENT_PORT: '1' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  qase: {
+    repository: 'qase-tms/qase-mcp-server',
+    path: 'src/operations-v2',
+    install: { npm: '@qase/mcp-server@2.7.0' },
+    // Over stdio with its default tool set and a placeholder token, used only on a tool call.
+    command: npmBin('qase-mcp-server'),
+    env: { HOME: '{WORKDIR}/home', QASE_API_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/server 2.4.0 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'yandex-tracker': {
+    repository: 'aikts/yandex-tracker-mcp',
+    path: 'mcp_tracker/mcp/tools',
+    install: { pypi: 'yandex-tracker-mcp==0.10.0' },
+    // Over stdio with a placeholder OAuth token and organization, and the API base URL on the loopback address.
+    command: ['bin/yandex-tracker-mcp'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      TRACKER_TOKEN: 'placeholder',
+      TRACKER_CLOUD_ORG_ID: 'placeholder',
+      TRACKER_API_BASE_URL: LOOPBACK,
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // eighteenth draw, part B
 };
 
