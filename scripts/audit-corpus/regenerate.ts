@@ -1396,6 +1396,46 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // eighteenth draw, part B
+  'ha-mcp': {
+    repository: 'homeassistant-ai/ha-mcp',
+    path: 'src/ha_mcp/tools',
+    install: { pypi: 'ha-mcp==3.5.1' },
+    // Over stdio (its newer releases need a newer Python than 3.11) with a placeholder token and the Home Assistant
+    // URL on the loopback address: it connects only when a tool is called.
+    command: ['bin/ha-mcp'],
+    env: { HOME: '{WORKDIR}/home', HOMEASSISTANT_URL: LOOPBACK, HOMEASSISTANT_TOKEN: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  moling: {
+    repository: 'gojue/moling',
+    path: 'pkg/services',
+    install: { go: 'github.com/gojue/moling@v0.5.0' },
+    // Over stdio (no --listen_addr) with all three modules (browser, filesystem, command): Chrome starts only when a
+    // browser tool is called.
+    command: ['bin/moling'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.29.0',
+    split: 'held-out',
+  },
+  'ovn-kubernetes': {
+    repository: 'ovn-kubernetes/ovn-kubernetes-mcp',
+    path: 'pkg',
+    install: { go: 'github.com/ovn-kubernetes/ovn-kubernetes-mcp/cmd/ovnk-mcp-server@v0.1.0' },
+    // Over stdio in dual mode (live-cluster and offline tools) on the loopback kubeconfig: the cluster is called only
+    // when a tool runs. The must-gather tools are registered only when omc and ovsdb-tool are on PATH; stand-ins are
+    // enough for tools/list, which runs neither.
+    command: ['bin/ovnk-mcp-server', '--mode', 'dual', '--transport', 'stdio', '--kubeconfig', '{WORKDIR}/kubeconfig'],
+    stubs: Object.fromEntries(
+      ['omc', 'ovsdb-tool'].map((cli) => [`stub-bin/${cli}`, `#!/bin/sh\necho "${cli} 0.0.0"\n`]),
+    ),
+    env: { PATH: '{WORKDIR}/ovn-kubernetes/stub-bin:/usr/bin:/bin', HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
