@@ -1252,7 +1252,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.7.0 (google/jsonschema-go v0.4.3)',
     split: 'training',
   },
-  // The seventeenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The seventeenth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
   // seventeenth draw, part A
   salesforce: {
     repository: 'salesforcecli/mcp',
@@ -1271,7 +1271,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   hevy: {
     repository: 'chrisdoc/hevy-mcp',
@@ -1282,7 +1282,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', HEVY_API_KEY: 'placeholder', HEVY_MCP_TELEMETRY: '0' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/server 2.4.0 (zod 4.6.7, z.toJSONSchema)',
-    split: 'held-out',
+    split: 'training',
   },
   unity: {
     repository: 'CoplayDev/unity-mcp',
@@ -1293,7 +1293,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'fastmcp 3.4.11 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // seventeenth draw, part B
   serena: {
@@ -1317,7 +1317,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 2.2.0 FastMCP (pydantic 2.12.5)',
-    split: 'held-out',
+    split: 'training',
   },
   'git-mcp-go': {
     repository: 'geropl/git-mcp-go',
@@ -1328,7 +1328,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.8.5',
-    split: 'held-out',
+    split: 'training',
   },
   'obs-mcp': {
     repository: 'rhobs/obs-mcp',
@@ -1353,7 +1353,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go)',
-    split: 'held-out',
+    split: 'training',
   },
   // The eighteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // eighteenth draw, part A
@@ -1428,9 +1428,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     // when a tool runs. The must-gather tools are registered only when omc and ovsdb-tool are on PATH; stand-ins are
     // enough for tools/list, which runs neither.
     command: ['bin/ovnk-mcp-server', '--mode', 'dual', '--transport', 'stdio', '--kubeconfig', '{WORKDIR}/kubeconfig'],
-    stubs: Object.fromEntries(
-      ['omc', 'ovsdb-tool'].map((cli) => [`stub-bin/${cli}`, `#!/bin/sh\necho "${cli} 0.0.0"\n`]),
-    ),
+    stubs: Object.fromEntries(['omc', 'ovsdb-tool'].map((cli) => [`stub-bin/${cli}`, `#!/bin/sh\necho "${cli} 0.0.0"\n`])),
     env: { PATH: '{WORKDIR}/ovn-kubernetes/stub-bin:/usr/bin:/bin', HOME: '{WORKDIR}/home' },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',

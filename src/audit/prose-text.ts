@@ -165,7 +165,7 @@ export const UNIT =
   String.raw`\s+(?:(?:upper-?case|lower-?case|capital|alphanumeric|ascii|unicode|` +
   String.raw`latin|hex(?:adecimal)?|decimal|numeric|printable|non-whitespace|distinct|` +
   String.raw`unique|separate)\s+)?(?!(?:of|and|or|to|in|per|for|the|than|is|are|` +
-  String.raw`a|an|if|when|with|by|at|on|but|each|as|from|depending|based)\b)([A-Za-z][A-Za-z-]*))?`;
+  String.raw`a|an|if|when|with|by|at|on|but|each|as|from|depending|based|requires?|needs?)\b)([A-Za-z][A-Za-z-]*))?`;
 
 /** `[\d, \u00a0\u202f]`: a digit or a thousands separator. */
 export function isNumberBody(c: string): boolean {

@@ -470,17 +470,28 @@ export const RULES: readonly Rule[] = [
     name: 'read-only',
     examples: {
       yes: ['This field is read-only.', 'Immutable (read-only).', 'Read only.'],
-      no: ['Open the file in read-only mode.', 'Read only first N lines', '(type, string, required, readonly, relation)'],
+      no: [
+        'Open the file in read-only mode.',
+        'Read only first N lines',
+        '(type, string, required, readonly, relation)',
+        'Read-only actions: ping, read.',
+        "The 'get' action is read-only; 'clear' modifies state.",
+        'QUERY (read-only): - list_packages',
+      ],
     },
     // "Read only first N lines" is the verb: two words open a sentence as the flag only when nothing follows.
     matches: re(
       String.raw`\b(?:is|are)\s+read[- ]?only\b(?!\s+(?:operations?|actions?|tools?|calls?|requests?|mode|access))|` +
-        String.raw`^\s*read(?:-|)only\b(?!\s+(?:mode|access|transaction|flag))|^\s*read\s+only(?=\s*(?:[.;,)]|$))|` +
+        String.raw`^\s*read(?:-|)only\b(?!\s+(?:mode|access|transaction|flag|` +
+        String.raw`operations?|actions?|tools?|calls?|requests?|queries|commands?))|` +
+        String.raw`^\s*read\s+only(?=\s*(?:[.;,)]|$))|` +
         String.raw`(?=read)(?<=[;:—–]\s*|(?<![,]\s*[\w-]+\s*),\s*)read[- ]?only(?=\s*(?:[.;)]|$)|\s*,(?!\s*[\w-]+\s*[,)]))|` +
-        String.raw`\(read[- ]?only\)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
+        String.raw`\(read[- ]?only\)(?!\s*:)|\bread[- ]?only\s+(?:field|property|parameter|value|attribute)\b|` +
         String.raw`\b(?:is|are)\s+immutable\b|\bcannot\s+be\s+(?:changed|modified)\b`,
     ),
-    yields: (m) => [simple('readOnly', m, 'read-only')],
+    // "The 'get' action is read-only": said of an action of the tool, not of the value.
+    yields: (m, s) =>
+      OF_AN_ACTION.test(clauseBefore(s, lastSeparator(s, m.index) + 1, m.index)) ? [] : [simple('readOnly', m, 'read-only')],
   },
   // ---- defaults
   {
@@ -578,7 +589,8 @@ export const RULES: readonly Rule[] = [
       no: ['Uses the default sort.', "Sort by 'relevance' (default)."],
     },
     // A bare value marked as the default after it, inside a list: a value only when the schema lists it.
-    matches: re(String.raw`(?<![\w'"\x60./-])([A-Za-z][\w./-]{0,60}?)\s*\((?:the\s+)?default\)`),
+    // Not a code's label ("1=Y (default)": the code-values rule reads the code as the default).
+    matches: re(String.raw`(?<![\w'"\x60./=-])([A-Za-z][\w./-]{0,60}?)\s*\((?:the\s+)?default\)`),
     yields: (m) => [bareDefault(m, m[1] ?? '')],
   },
   {
@@ -950,14 +962,43 @@ export const RULES: readonly Rule[] = [
   {
     name: 'code-values',
     examples: {
-      yes: ['Filter on state (0: all, 1: well-formed, 2: creating, 3: deleting, 4: new)'],
-      no: ['Ratio (1: 2).', 'At 10:30, 11:45.'],
+      yes: [
+        'Filter on state (0: all, 1: well-formed, 2: creating, 3: deleting, 4: new)',
+        'Capsule direction: 0=X, 1=Y (default), 2=Z.',
+        'Minimum severity, where 1=Error, 2=Warning, 3=Information, 4=Hint.',
+      ],
+      no: ['Ratio (1: 2).', 'At 10:30, 11:45.', 'Priority level 1-9 (1=highest, 9=lowest, 5=normal)'],
     },
-    matches: re(String.raw`\(\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}(?:[,;]\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)`),
+    // Also after a label's colon or "where", to the clause's end: "Capsule direction: 0=X, 1=Y (default), 2=Z.".
+    matches: re(
+      String.raw`\(\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}(?:[,;]\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)|` +
+        String.raw`(?::|\bwhere)[ \t]+\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?` +
+        String.raw`(?:,[ \t]*\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?){1,15}(?=[ \t]*(?:[.;]|$))`,
+    ),
     yields: (m) => {
-      const values = [...m[0].matchAll(/(?:^\(|[,;])\s*(\d{1,3})\s*[:=]/g)].map((x) => x[1] ?? '');
+      const values = [...m[0].matchAll(/(?:^\(|^:|^where|[,;])\s*(\d{1,3})\s*[:=]/gi)].map((x) => x[1] ?? '');
       if (new Set(values).size !== values.length) return [];
-      return [{ kind: 'enum', values, quoted: false, start: m.index, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' }];
+      // "(1=highest, 9=lowest, 5=normal)": codes with gaps between them gloss points of a scale, not every value.
+      const codes = values.map(Number).sort((a, b) => a - b);
+      if ((codes.at(-1) ?? 0) - (codes[0] ?? 0) + 1 !== codes.length) return [];
+      const start = m.index + (/^[(:]/.test(m[0]) ? 0 : 'where'.length);
+      const list: Candidate = { kind: 'enum', values, quoted: false, start, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' };
+      // "1=Y (default)": the code marked is the default.
+      const marked = /(\d{1,3})\s*[:=]\s*[A-Za-z][\w-]{0,20}[ \t]+\(default\)/i.exec(m[0]);
+      if (marked === null) return [list];
+      const literal = Number(marked[1]);
+      return [
+        list,
+        {
+          kind: 'default',
+          start: m.index + marked.index,
+          end: m.index + marked.index + marked[0].length,
+          phrase: marked[0],
+          literal,
+          comparable: true,
+          rule: 'default',
+        },
+      ];
     },
   },
   {
@@ -1053,6 +1094,19 @@ export const RULES: readonly Rule[] = [
         pattern: /https?(?::\/\/)?\s*(?:or|\/)\s*https?/i.test(m[0]) ? '^https?://' : '^https://',
       },
     ],
+  },
+  // ---- prefixes listed under a label: "Action to perform (prefix: animator_, controller_, clip_)"
+  {
+    name: 'prefix-list',
+    examples: {
+      yes: ['Action to perform (prefix: animator_, controller_, clip_).', 'Action (prefixes: get_, set_)'],
+      no: ['Remove the prefix: v1, v2.', 'Prefix: optional text before the name.'],
+    },
+    matches: re(String.raw`\(\s*prefix(?:es)?\s*:\s*([A-Za-z][\w-]{0,20}(?:\s*,\s*[A-Za-z][\w-]{0,20}){0,15})\s*\)`),
+    yields: (m) => {
+      const prefixes = (m[1] ?? '').split(/\s*,\s*/);
+      return [{ ...formatCandidate(m, undefined, 'prefix-list'), pattern: `^(?:${prefixes.map(escapePattern).join('|')})` }];
+    },
   },
   // ---- a prefix named as such: "including 'kubectl' prefix", "with the `gs://` prefix"
   {
@@ -1241,6 +1295,8 @@ export const RULES: readonly Rule[] = [
         'Query like: SELECT * FROM SCHEMA("AWS/EC2", "InstanceType").',
         'Calls render(a|b) first.',
         'Repository (owner/repo).',
+        'Target GameObject (name/path/id).',
+        'Intensity value (ambient/reflection).',
       ],
     },
     // A parenthesis right after a word ("SCHEMA("AWS/EC2", "InstanceType")") holds a call's arguments, not a gloss.
@@ -1490,6 +1546,9 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     // "(kube-apiserver/kube-audit/guard/etc)": an open list.
     if (values.every((v) => /^\d/.test(v)) || values.some((v) => /^etc$/i.test(v))) return [];
     if (!(inner[1] ?? '').includes('|') && values.every((v) => NAME_PATH_WORDS.has(v))) return [];
+    // "Target GameObject (name/path/id)", "Intensity value (ambient/reflection)": kinds of the thing, not its values.
+    const kinds = values.some((v) => THING_WORDS.test(v) && !/^(?:true|false|yes|no|none|all|any|default)$/i.test(v));
+    if (kinds || THING_WORDS.test(/([\w-]+)\s*$/.exec(sentence.slice(0, m.index))?.[1] ?? '')) return [];
     const end = m.index + 1 + inner[0].length - 1;
     // "Starting point (commit/branch) for new branch creation": kinds glossed mid-phrase, not the values; a list
     // of values ends its clause.
@@ -1509,8 +1568,9 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     if (EXAMPLE_IN_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index))) return [];
     if (!/^\s*(?:$|[.;)(]|-\s|—)/.test(after)) return [];
   }
-  if (list.values.every((v) => MEASURE.test(v))) return [];
   const start = m.index + m[0].length;
+  // "'3d' (default) or '2d'": a value marked as the default makes the list a choice, not examples of a measure.
+  if (list.values.every((v) => MEASURE.test(v)) && !/\((?:the\s+)?default\)/i.test(sentence.slice(start, list.end))) return [];
   return [enumSpan(sentence, list.values, list.quoted, start, list.end, 'labelled-values')];
 }
 
@@ -1536,7 +1596,7 @@ const THING_WORDS =
 
 /** A short label naming a category of values ("State on execution error:", "Alert state:", "Log level:"). */
 const CATEGORY_LABEL =
-  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
+  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices|targets?|platforms?|backends?|providers?|engines?|directions?|dimensions?|shapes?|interactions?|protocols?|algorithms?|alignments?|layouts?|variants?)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
 
 const GLOSSES = /\s+\([^()\n]{1,40}\)/g;
 const BARE_LIST = new RegExp(
@@ -1725,6 +1785,15 @@ const INCLUDED_IN =
 /** A bound inside an example ("(e.g. 1 minute up to 40 runs, 2 for 41-80)"): said of the example, not the value. */
 const IN_EXAMPLE = /\b(?:e\.g\.|for\s+example|such\s+as)[^;()]*$/i;
 
+/**
+ * What a value past the number does or needs ("Requests >10 require allowLargeResultSet", "Specify `depth > 0` to
+ * also retrieve children"): a condition on some calls, not a bound on every value.
+ */
+const CONDITION_AFTER = /^[\x60'"]?\s+(?:requires?|needs?|to\s+also)\b/i;
+
+/** A clause about one of the tool's actions ("The 'get' action is read-only"), not about the value. */
+const OF_AN_ACTION = /\b(?:actions?|operations?|commands?|methods?|tools?|queries|query|requests?|calls?)\b/i;
+
 export const ADVICE =
   /^[\s*-]*(?:start\s+with|try|prefer)\b|\b(?:lower|higher|smaller|larger|bigger)\s+values?\b|\brecommended\b|\bfor\s+(?:production|faster|better|best|most)\b|\bideally\b|\bpreferably\b|\b(?:we|you)\s+(?:suggest|prefer)\b|\bsuggested\b|\bas\s+(?:they|it|these|those)\s+grows?\b/i;
 
@@ -1797,7 +1866,8 @@ export function extractCandidates(sentence: string): Candidate[] {
         ) &&
         !(c.kind === 'default' && conditionalDefault(sentence, c.start)) &&
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))) &&
-        !(c.kind === 'bound' && IN_EXAMPLE.test(sentence.slice(0, c.start))),
+        !(c.kind === 'bound' && IN_EXAMPLE.test(sentence.slice(0, c.start))) &&
+        !(c.kind === 'bound' && CONDITION_AFTER.test(sentence.slice(c.end))),
     )
     .map((c) => {
       // "asc (default) or desc": a bare word marked as the default is a value when the list it sits in is one.

@@ -405,10 +405,36 @@ export function schemaOnly(
       );
     }
 
+    // The prose gives a required parameter a default ("Defaults to current working directory"): a caller told of it
+    // omits the parameter and is refused. From the parameter's own text only, where nothing above said so.
+    // Not a bare word marked as the default ("plain text by default"), which counts only where the schema lists it.
+    const proseDefault = claims.find(
+      (claim) => claim.node === node && claim.candidate.kind === 'default' && claim.candidate.listedOnly !== true && !claim.fromTool,
+    );
+    if (optional === undefined && proseDefault !== undefined && unrequire !== undefined) {
+      findings.add(
+        'schema-only',
+        node.parameter,
+        'required',
+        node.location,
+        node.pointer,
+        quote(proseDefault.sentence),
+        `The description gives ${label} a default but the schema requires it, so no call can rely on that default: ` +
+          'remove it from "required" (and give it the "default"), or correct the description.',
+        { confidence: 'medium', fix: unrequire },
+      );
+    }
+
     // A required parameter with a `default`: the default can never apply, and a caller told of it omits the
     // parameter and is refused. Said once, where the prose did not already call it optional (above).
     const defaultSite = firstSite(view, 'default');
-    if (optional === undefined && defaultSite !== undefined && defaultSite.value !== null && unrequire !== undefined) {
+    if (
+      optional === undefined &&
+      proseDefault === undefined &&
+      defaultSite !== undefined &&
+      defaultSite.value !== null &&
+      unrequire !== undefined
+    ) {
       findings.add(
         'schema-only',
         node.parameter,

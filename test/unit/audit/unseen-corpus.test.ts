@@ -22,7 +22,7 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are the last draw labelled blind; each draw moves to training once read (the fifth to the
-    // twelfth, and the fourteenth to the sixteenth were). A draw holds three ecosystems.
+    // twelfth, and the fourteenth to the seventeenth were). A draw holds three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
       FIFTH_DRAW,
@@ -36,6 +36,7 @@ describe('the unseen corpus', () => {
       FOURTEENTH_DRAW,
       FIFTEENTH_DRAW,
       SIXTEENTH_DRAW,
+      SEVENTEENTH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -175,8 +176,14 @@ const FIFTEENTH_DRAW_FLOOR = { precision: 0.82, recall: 0.66, high: 0.76 };
 // since: 0.87 (106/122), 0.75 (93/124), high 1.00 (37/37), not blind.
 const SIXTEENTH_DRAW = ['trello', 'argocd', 'nextcloud', 'gti', 'container-use', 'gh-aw'];
 const SIXTEENTH_DRAW_FLOOR = { precision: 0.81, recall: 0.68, high: 0.84 };
-// Training (94 servers, 2,398 tools, every draw but the thirteenth): 0.92 (1737/1898), 0.87 (1319/1516), high 0.99 (583/590).
-const TRAINING_FLOOR = { precision: 0.91, recall: 0.87, high: 0.98 };
+// The seventeenth draw (salesforce, hevy: zod; unity, serena: pydantic; git-mcp-go, obs-mcp: Go; 163 tools), labelled
+// blind, its unlabelled findings then classified: 0.68 (75/111), 0.63 (66/105), high 0.94 (30/32) at 9f7bdc3. Read
+// since: 0.81 (85/105), 0.73 (77/105), high 0.94 (31/33), not blind.
+const SEVENTEENTH_DRAW = ['salesforce', 'hevy', 'unity', 'serena', 'git-mcp-go', 'obs-mcp'];
+const SEVENTEENTH_DRAW_FLOOR = { precision: 0.67, recall: 0.62, high: 0.93 };
+// Training (100 servers, 2,561 tools, every draw but the thirteenth and the eighteenth): 0.91 (1822/1995), 0.86
+// (1396/1621), high 0.99 (614/623).
+const TRAINING_FLOOR = { precision: 0.91, recall: 0.86, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
@@ -191,6 +198,7 @@ describe.each([
   { draw: 'fourteenth', servers: FOURTEENTH_DRAW, floor: FOURTEENTH_DRAW_FLOOR },
   { draw: 'fifteenth', servers: FIFTEENTH_DRAW, floor: FIFTEENTH_DRAW_FLOOR },
   { draw: 'sixteenth', servers: SIXTEENTH_DRAW, floor: SIXTEENTH_DRAW_FLOOR },
+  { draw: 'seventeenth', servers: SEVENTEENTH_DRAW, floor: SEVENTEENTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

@@ -1268,3 +1268,50 @@ describe('phrasings of the issue checked before the seventeenth draw', () => {
     expect(of('enum', "Rows '3' or '3:5'; columns 'B' or 'B:D'.")).toEqual([]);
   });
 });
+
+describe('the rules read from the seventeenth draw (after its blind figures were taken)', () => {
+  it('"Read-only actions: ..." and "The \'get\' action is read-only" speak of actions, not of the value', () => {
+    expect(of('readOnly', 'Read-only actions: ping, read.')).toEqual([]);
+    expect(of('readOnly', "The 'get' action is read-only; 'clear' modifies state.")).toEqual([]);
+    expect(of('readOnly', 'QUERY (read-only): - list_packages')).toEqual([]);
+    expect(of('readOnly', 'This field is read-only.')).toHaveLength(1);
+  });
+  it('codes after a label or "where", with the code marked as the default', () => {
+    expect(findings('Capsule direction: 0=X, 1=Y (default), 2=Z.', 'integer')).toEqual([
+      `prose-only default ${JSON.stringify({ default: 1 })}`,
+      `prose-only enum ${JSON.stringify({ enum: [0, 1, 2] })}`,
+    ]);
+    expect(of('enum', 'Minimum severity, where 1=Error, 2=Warning, 3=Information, 4=Hint.', 'integer')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: [1, 2, 3, 4] })}`,
+    ]);
+  });
+  it('a list under a label naming a target or a dimension; measures marked "(default)" are a choice', () => {
+    expect(of('enum', 'Build target: windows64, osx, linux64, android, ios, webgl')).toHaveLength(1);
+    expect(of('enum', "Physics dimension: '3d' (default) or '2d'.")).toEqual([`prose-only enum ${JSON.stringify({ enum: ['3d', '2d'] })}`]);
+    expect(of('enum', "Duration: '30m', '2h'")).toEqual([]);
+    expect(of('enum', 'Relation type: spouse, child, parent, or custom.')).toEqual([]);
+  });
+  it('kinds in parentheses are no values: "(name/path/id)", "Intensity value (ambient/reflection)"', () => {
+    expect(of('enum', 'Target GameObject (name/path/id).')).toEqual([]);
+    expect(of('enum', 'Intensity value (ambient/reflection).', 'number')).toEqual([]);
+    expect(of('enum', 'Include archived (true/false).')).toHaveLength(1);
+  });
+  it('no bound from a condition: "Requests >10 require ...", "Specify `depth > 0` to also retrieve ..."', () => {
+    expect(findings('Requests >10 require allowLargeResultSet=true.', 'integer')).toEqual([]);
+    expect(findings('Specify `depth > 0` to also retrieve children.', 'integer')).toEqual([]);
+    expect(of('minimum', 'Must be > 0.', 'integer')).toHaveLength(1);
+  });
+  it('a default in the prose of a required parameter is a schema-only required; "plain text by default" is not', () => {
+    const required = (description: string): string[] =>
+      tool({ path: { type: 'string', description }, body: { type: 'string' } }, 'A tool.', ['path']).filter((f) => f.includes('required'));
+    expect(required('Local path. Defaults to current working directory.')).toEqual([
+      `schema-only path required ${JSON.stringify({ required: [] })}`,
+    ]);
+    expect(required('The text (plain text by default).')).toEqual([]);
+  });
+  it('"(prefix: a_, b_)" is a pattern of the prefixes', () => {
+    expect(of('pattern', 'Action to perform (prefix: animator_, controller_, clip_).')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern: '^(?:animator_|controller_|clip_)' })}`,
+    ]);
+  });
+});
