@@ -1434,6 +1434,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
     split: 'held-out',
   },
+  // The nineteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // nineteenth draw, part A
+  // nineteenth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
