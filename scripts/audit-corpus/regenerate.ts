@@ -1355,7 +1355,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go)',
     split: 'training',
   },
-  // The eighteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The eighteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it; read since.
   // eighteenth draw, part A
   'checkpoint-management': {
     repository: 'CheckPointSW/mcp-servers',
@@ -1366,7 +1366,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', API_KEY: 'placeholder', MANAGEMENT_HOST: '127.0.0.1', MANAGEMENT_PORT: '1' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   qase: {
     repository: 'qase-tms/qase-mcp-server',
@@ -1377,7 +1377,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', QASE_API_TOKEN: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/server 2.4.0 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   'yandex-tracker': {
     repository: 'aikts/yandex-tracker-mcp',
@@ -1393,7 +1393,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // eighteenth draw, part B
   'ha-mcp': {
@@ -1406,7 +1406,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', HOMEASSISTANT_URL: LOOPBACK, HOMEASSISTANT_TOKEN: 'placeholder' },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   moling: {
     repository: 'gojue/moling',
@@ -1418,7 +1418,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.29.0',
-    split: 'held-out',
+    split: 'training',
   },
   'ovn-kubernetes': {
     repository: 'ovn-kubernetes/ovn-kubernetes-mcp',
@@ -1432,7 +1432,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { PATH: '{WORKDIR}/ovn-kubernetes/stub-bin:/usr/bin:/bin', HOME: '{WORKDIR}/home' },
     ecosystem: 'go',
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
-    split: 'held-out',
+    split: 'training',
   },
   // The nineteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // nineteenth draw, part A

@@ -32,7 +32,7 @@ import {
 import { nullOffered, proseOnly } from './prose-only.js';
 import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
-import { type AuditNode, auditNodes } from './schema-nav.js';
+import { type AuditNode, auditNodes, listedValues } from './schema-nav.js';
 import { schemaOnly } from './schema-only.js';
 import type { Finding } from './types.js';
 
@@ -68,6 +68,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });
       for (const candidate of extractCandidates(sentence.text)) {
         if (group && (candidate.kind === 'required' || candidate.kind === 'optional')) continue;
+        if (candidate.kind === 'default' && saidOfAValue(sentence.text, candidate.start, node, topLevel)) continue;
         if (ownClaimBelongsElsewhere(candidate, sentence.text, node, topLevel)) continue;
         claims.push({ node, candidate, sentence: sentence.text, fromTool: false });
       }
@@ -133,6 +134,21 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   nullOffered(root, nodes, findings);
   schemaOnly(root, nodes, claims, mentioned, toolTexts.join('\n'), findings);
   return findings.list();
+}
+
+/**
+ * "Full defaults to True", "For minimal, defaults to 10": a default said of one value of another parameter (here
+ * `detail_level`), so the default of some calls only.
+ */
+function saidOfAValue(sentence: string, start: number, node: AuditNode, topLevel: readonly AuditNode[]): boolean {
+  const subject = /^\s*(?:(?:for|in|with)\s+)?[\x60'"]?([\w-]+)[\x60'"]?(?:\s+(?:mode|level|type|option))?\s*,?\s*$/i.exec(
+    sentence.slice(0, start),
+  )?.[1];
+  if (subject === undefined) return false;
+  return topLevel.some(
+    (other) =>
+      other !== node && (listedValues(other.view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === subject.toLowerCase()),
+  );
 }
 
 const RESPONSE_SENTENCE =

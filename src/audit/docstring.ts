@@ -32,6 +32,10 @@ const NUMPY_ENTRY = /^(\s*)([A-Za-z_]\w*)\s*:\s*([^\n]*)$/;
 const SPHINX_ENTRY = /^\s*:param\s+(?:[\w[\], |]+\s+)?([A-Za-z_]\w*)\s*:(?:\s+(.*))?$/;
 
 const indentOf = (line: string): number => line.length - line.trimStart().length;
+/** A bulleted line: "- name: text", "* name (optional): text". */
+const BULLET_AT = /^\s*[-*]\s+\S/;
+/** A heading line of a docstring: "Example:", "Returns:", "Example output:". */
+const HEADING = /^\s*[A-Z][\w ]{0,30}:\s*$/;
 
 /**
  * The entries of `text`'s parameter sections whose names are in `parameters` (matched as written, else ignoring
@@ -64,6 +68,28 @@ export function docstringSections(text: string, parameters: readonly string[]): 
     for (let i = start; i < end; i++) taken.add(i);
   };
 
+  /**
+   * Bullets at `indent` from `start`, each entry running to the next bullet, a blank line or a heading ("Example:");
+   * the section ends at the first line that is none of these. Returns where it ends.
+   */
+  const bulletedSection = (start: number, indent: number): number => {
+    let j = start;
+    while (j < lines.length) {
+      const line = lines[j] ?? '';
+      const entry = BULLET_AT.test(line) && indentOf(line) === indent ? GOOGLE_ENTRY.exec(line) : null;
+      if (entry === null) break;
+      let stop = j + 1;
+      while (stop < lines.length) {
+        const next = lines[stop] ?? '';
+        if (next.trim() === '' || (BULLET_AT.test(next) && indentOf(next) === indent) || HEADING.test(next)) break;
+        stop++;
+      }
+      addEntry(entry[2] ?? '', `${entry[4] ?? ''}${optionalIn(entry[3])}`, j, stop);
+      j = stop;
+    }
+    return j;
+  };
+
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const sphinx = SPHINX_ENTRY.exec(line);
@@ -89,6 +115,11 @@ export function docstringSections(text: string, parameters: readonly string[]): 
       return at;
     };
     const start = numpy !== null ? i + 2 : i + 1;
+    // "Parameters:" then "- name (optional): text" bullets at the header's own indent: the bullets are the section.
+    if (google !== null && BULLET_AT.test(lines[start] ?? '') && indentOf(lines[start] ?? '') === headerIndent) {
+      i = bulletedSection(start, headerIndent) - 1;
+      continue;
+    }
     const end = sectionEnd(start);
     let entryIndent: number | undefined;
     for (let j = start; j < end; j++) {

@@ -441,6 +441,13 @@ export function groupRule(
     const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
     const list = parseValueList(sentence, m.index + m[0].length);
     let values = list !== undefined && namesParameters(list.values, topLevel) ? list.values : undefined;
+    // "Either name or uid is required", "Requires either uid or name parameter": the two names the clause mentions.
+    if (values === undefined && /^either/i.test(m[1] ?? '')) {
+      const clause =
+        (sentence.slice(m.index + m[0].length).split(/[;,.]/)[0] ?? '').split(/\b(?:must|should|is|are|has|have|needs?)\b/i)[0] ?? '';
+      const named = [...new Set(findMentions(clause, mentionMatchers(topLevel)).map((x) => x.parameter))];
+      if (named.length === 2 && /\sor\s/i.test(clause)) values = named;
+    }
     // Named in words or broken by glosses ("either a user handle (...) or a member number (...), not both"): the
     // parameters the rest of the clause mentions, only where the sentence says it is exactly one.
     if (values === undefined && (notBoth || /^(?:exactly|only|at\s+least)/i.test(m[1] ?? ''))) {
@@ -452,7 +459,10 @@ export function groupRule(
     }
     if (values === undefined) continue;
     // "Provide either `url` or `scrapeId`", "either a or b must be given": either ... or of two names is one of them.
-    const eitherOr = /either\s*$/i.test(m[1] ?? '') && values.length === 2 && list?.separators.includes('or') === true;
+    const eitherOr =
+      /either\s*$/i.test(m[1] ?? '') &&
+      values.length === 2 &&
+      (list?.separators.includes('or') === true || list === undefined || values !== list.values);
     if (verbTrigger && !notBoth && !eitherOr) continue;
     // "Only one of voice_id or voice_name can be provided": at most one, so none is fine too (`not` of both).
     if (/^only/i.test(m[1] ?? '') && AT_MOST_ONE.test(sentence.slice(m.index))) {
@@ -467,12 +477,23 @@ export function groupRule(
     if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
     found = true;
     // "uid takes priority if both are given": both may be sent, so at least one (`anyOf`), not exactly one.
-    const bothAllowed = BOTH_ALLOWED.test(sentence);
+    // "Requires either uid or name": a requirement of one at least; nothing says the other is refused.
+    const bothAllowed = BOTH_ALLOWED.test(sentence) || /\brequires?\s+$/i.test(sentence.slice(0, m.index));
     const exactlyOne = !bothAllowed && (verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth || eitherOr);
     const keyword = exactlyOne ? 'oneOf' : 'anyOf';
     if (hasHome(ALL_HOMES)) continue;
     const names = namesIn(values);
     report(keyword, names, { [keyword]: names.map((name) => ({ required: [name] })) }, exactlyOne ? 'sends none or several' : 'sends none');
+  }
+
+  // "Show a NAT section by name or UID (at least one is required)": at least one of the parameters named before.
+  const atLeastOne = found ? null : AT_LEAST_ONE_OF_NAMED.exec(sentence);
+  if (atLeastOne !== null) {
+    const names = [...new Set(findMentions(sentence.slice(0, atLeastOne.index), mentionMatchers(topLevel)).map((x) => x.parameter))];
+    if (names.length >= 2) {
+      found = true;
+      if (!hasHome(ALL_HOMES)) report('anyOf', names, { anyOf: names.map((name) => ({ required: [name] })) }, 'sends none');
+    }
   }
 
   // In the tool's description, "At least one filter must be provided" names no parameter: at least one of the
@@ -702,7 +723,10 @@ function pairs(names: readonly string[]): string[][] {
 
 /** "if both are given", "takes priority", "takes precedence": both parameters may be sent together. */
 const BOTH_ALLOWED =
-  /\bif\s+both\s+(?:are|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\bwins\s+if\s+both\b|\(\s*or\s+both\s*\)|,\s*or\s+both\b/i;
+  /\bif\s+both\s+(?:are|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\bwins\s+if\s+both\b|\(\s*or\s+both\s*\)|,\s*or\s+both\b|\bthe\s+other\s+(?:can|may)\s+be\s+(?:empty|omitted|left\s+out)\b/i;
+
+/** "by name or UID (at least one is required)": at least one of the parameters the clause before names. */
+const AT_LEAST_ONE_OF_NAMED = /\(?\s*at\s+least\s+one\s+(?:is|must\s+be)\s+(?:required|provided|given|specified|set)\s*\)?/i;
 
 /** "Must be provided with `start`", "Must be used together with 'operations'": said in the parameter's own text. */
 const NEEDS_SELF = new RegExp(

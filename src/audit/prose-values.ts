@@ -105,7 +105,7 @@ export function leadingWord(text: string): { token: string; punctuation: string 
  * say what omitting means, which is the default itself.
  */
 const CONDITIONAL_AFTER =
-  /^\s+(?:or\s+(?:[\x60'"][^\x60'"\n]{0,60}[\x60'"]|[\w.-]+)\s*,?\s+(?:depending|based)\s+on\b|depending\s+on\b|based\s+on\b)|^\s+(?:when|if|for)\s+(?!(?:omitted|not\s+(?:specified|provided|set|given|passed|supplied)|unset|unspecified|none|empty|all|each|every|the\s+(?:call|request|tool))\b)/i;
+  /^\s+(?:or\s+(?:[\x60'"][^\x60'"\n]{0,60}[\x60'"]|[\w.-]+)\s*,?\s+(?:depending|based)\s+on\b|depending\s+on\b|based\s+on\b)|^\s+on\s+(?:create|creation|update|insert|new\s+[\w-]+)\b|^\s+(?:when|if|for)\s+(?!(?:omitted|not\s+(?:specified|provided|set|given|passed|supplied)|unset|unspecified|none|empty|all|each|every|the\s+(?:call|request|tool))\b)/i;
 
 export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
   // Whatever the literal, a condition right after it makes it the default of some calls only.

@@ -22,7 +22,7 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are the last draw labelled blind; each draw moves to training once read (the fifth to the
-    // twelfth, and the fourteenth to the seventeenth were). A draw holds three ecosystems.
+    // twelfth, and the fourteenth to the eighteenth were). A draw holds three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
       FIFTH_DRAW,
@@ -37,6 +37,7 @@ describe('the unseen corpus', () => {
       FIFTEENTH_DRAW,
       SIXTEENTH_DRAW,
       SEVENTEENTH_DRAW,
+      EIGHTEENTH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -181,9 +182,14 @@ const SIXTEENTH_DRAW_FLOOR = { precision: 0.81, recall: 0.68, high: 0.84 };
 // since: 0.81 (85/105), 0.73 (77/105), high 0.94 (31/33), not blind.
 const SEVENTEENTH_DRAW = ['salesforce', 'hevy', 'unity', 'serena', 'git-mcp-go', 'obs-mcp'];
 const SEVENTEENTH_DRAW_FLOOR = { precision: 0.67, recall: 0.62, high: 0.93 };
-// Training (100 servers, 2,561 tools, every draw but the thirteenth and the eighteenth): 0.91 (1822/1995), 0.86
-// (1396/1621), high 0.99 (614/623).
-const TRAINING_FLOOR = { precision: 0.91, recall: 0.86, high: 0.98 };
+// The eighteenth draw (checkpoint-management, qase: zod; yandex-tracker, ha-mcp: pydantic; moling, ovn-kubernetes: Go;
+// 206 tools), labelled blind, its unlabelled findings then classified: 0.64 (78/122), 0.51 (59/116), high 0.87
+// (27/31) at ca04956. Read since: 0.84 (109/129), 0.66 (76/116), high 1.00 (46/46), not blind.
+const EIGHTEENTH_DRAW = ['checkpoint-management', 'qase', 'yandex-tracker', 'ha-mcp', 'moling', 'ovn-kubernetes'];
+const EIGHTEENTH_DRAW_FLOOR = { precision: 0.63, recall: 0.5, high: 0.87 };
+// Training (106 servers, 2,767 tools, every draw but the thirteenth): 0.91 (1931/2124), 0.85 (1472/1737), high 0.99
+// (660/669).
+const TRAINING_FLOOR = { precision: 0.9, recall: 0.84, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
@@ -199,6 +205,7 @@ describe.each([
   { draw: 'fifteenth', servers: FIFTEENTH_DRAW, floor: FIFTEENTH_DRAW_FLOOR },
   { draw: 'sixteenth', servers: SIXTEENTH_DRAW, floor: SIXTEENTH_DRAW_FLOOR },
   { draw: 'seventeenth', servers: SEVENTEENTH_DRAW, floor: SEVENTEENTH_DRAW_FLOOR },
+  { draw: 'eighteenth', servers: EIGHTEENTH_DRAW, floor: EIGHTEENTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

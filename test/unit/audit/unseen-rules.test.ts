@@ -1315,3 +1315,47 @@ describe('the rules read from the seventeenth draw (after its blind figures were
     ]);
   });
 });
+
+describe('the rules read from the eighteenth draw (after its blind figures were taken)', () => {
+  const ids = { name: { type: 'string', description: 'Object name.' }, uid: { type: 'string', description: 'Object unique identifier.' } };
+  it('"by name or UID (at least one is required)" is an anyOf of the names, not a requirement of each', () => {
+    const set = { anyOf: [{ required: ['name'] }, { required: ['uid'] }] };
+    expect(tool(ids, 'Show a NAT section by name or UID (at least one is required).')).toEqual([
+      `prose-only - anyOf ${JSON.stringify(set)}`,
+    ]);
+    expect(tool(ids, 'Show a rulebase. Either name or uid is required, the other can be empty.')).toEqual([
+      `prose-only - anyOf ${JSON.stringify(set)}`,
+    ]);
+    expect(tool(ids, 'Find usages. Requires either uid or name parameter.')).toEqual([
+      `prose-only - anyOf ${JSON.stringify({ anyOf: [{ required: ['uid'] }, { required: ['name'] }] })}`,
+    ]);
+  });
+  it('no default said of one value of another parameter ("Full defaults to True"), nor one "on create"', () => {
+    const properties = {
+      detail_level: { type: 'string', enum: ['minimal', 'full'] },
+      include_state: { type: 'boolean', description: 'Include state (None = auto). Full defaults to True.' },
+      auto: { type: 'boolean', description: 'Defaults to false on create; omitting it on update leaves it unchanged.' },
+    };
+    expect(tool(properties).filter((f) => f.includes('default'))).toEqual([]);
+  });
+  it('"Parameters:" then "- name (optional): text" bullets at the same indent are the parameters\' own texts', () => {
+    const description = [
+      'Run ip.',
+      'Parameters:',
+      '- node (required): The node.',
+      "- namespace (optional): Namespace of the debug pod. Default: 'default'",
+      '- apply_tail_first (optional): If both are set,',
+      'apply tail first. Default: false',
+      '',
+      'Example:',
+      "- node='a'",
+    ].join('\n');
+    const found = tool({ node: { type: 'string' }, namespace: { type: 'string' }, apply_tail_first: { type: 'boolean' } }, description, [
+      'node',
+    ]);
+    expect(found.sort()).toEqual([
+      `prose-only apply_tail_first default ${JSON.stringify({ default: false })}`,
+      `prose-only namespace default ${JSON.stringify({ default: 'default' })}`,
+    ]);
+  });
+});
