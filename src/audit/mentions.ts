@@ -459,10 +459,9 @@ export function groupRule(
     }
     if (values === undefined) continue;
     // "Provide either `url` or `scrapeId`", "either a or b must be given": either ... or of two names is one of them.
-    const eitherOr =
-      /either\s*$/i.test(m[1] ?? '') &&
-      values.length === 2 &&
-      (list?.separators.includes('or') === true || list === undefined || values !== list.values);
+    // Names read from the clause's mentions were joined by "or" (checked where they were read).
+    const namedByOr = values !== list?.values || list.separators.includes('or');
+    const eitherOr = /either\s*$/i.test(m[1] ?? '') && values.length === 2 && namedByOr;
     if (verbTrigger && !notBoth && !eitherOr) continue;
     // "Only one of voice_id or voice_name can be provided": at most one, so none is fine too (`not` of both).
     if (/^only/i.test(m[1] ?? '') && AT_MOST_ONE.test(sentence.slice(m.index))) {
@@ -787,11 +786,7 @@ function spelledAsListed(values: readonly string[], listed: readonly unknown[]):
   return out;
 }
 
-/**
- * The parameter and the values of it on which `self` is said to be required: "Required when `action` is 'move'", the
- * named parameter listing each value. "Required for create and update" is left alone: tools that dispatch on an action
- * say it of most parameters, and keep the rule in the handler.
- */
+/** A parameter required on some values of another: "Required when `type` is 'webhook'". */
 export interface ValueCondition {
   /** The parameter said to be required. */
   readonly self: string;
@@ -827,6 +822,11 @@ export function reportValueConditions(conditions: readonly ValueCondition[], roo
   );
 }
 
+/**
+ * The parameter and the values of it on which `self` is said to be required: "Required when `action` is 'move'", the
+ * named parameter listing each value. "Required for create and update" is left alone: tools that dispatch on an action
+ * say it of most parameters, and keep the rule in the handler.
+ */
 export function requiredOnValues(
   sentence: string,
   self: string,
