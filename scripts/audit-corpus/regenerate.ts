@@ -1437,6 +1437,31 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   // The nineteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // nineteenth draw, part A
   // nineteenth draw, part B
+  redmine: {
+    repository: 'jztan/redmine-mcp-server',
+    path: 'src/redmine_mcp_server/tools',
+    install: { pypi: 'redmine-mcp-server==2.19.0' },
+    // Over stdio with a placeholder API key and the Redmine URL on the loopback address; the optional plugin tool sets
+    // (agile, tags, checklists, CRM...) stay off, as by default.
+    command: ['bin/redmine-mcp-server'],
+    env: { HOME: '{WORKDIR}/home', REDMINE_MCP_TRANSPORT: 'stdio', REDMINE_URL: LOOPBACK, REDMINE_API_KEY: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  haproxy: {
+    repository: 'tuannvm/haproxy-mcp-server',
+    path: 'internal/mcp',
+    install: { go: 'github.com/tuannvm/haproxy-mcp-server/cmd@v1.1.1' },
+    // Over stdio with the stats client alone on the loopback address: the runtime-API client dials HAProxy at start,
+    // so its mode is set to one the server skips; the stats client connects only when a tool runs, and every tool is
+    // registered either way.
+    command: ['bin/cmd'],
+    env: { HOME: '{WORKDIR}/home', MCP_TRANSPORT: 'stdio', HAPROXY_RUNTIME_MODE: 'none', HAPROXY_STATS_ENABLED: 'true', HAPROXY_STATS_URL: LOOPBACK },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.25.0',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
