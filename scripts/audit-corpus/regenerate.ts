@@ -1436,6 +1436,59 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The nineteenth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // nineteenth draw, part A
+  'google-map': {
+    repository: 'cablate/mcp-google-map',
+    path: 'src/tools/maps',
+    install: { npm: '@cablate/mcp-google-map@0.0.63' },
+    // Over stdio (--stdio; HTTP is its default) with a placeholder API key, used only when a tool is called.
+    command: [...npmBin('mcp-google-map'), '--stdio'],
+    env: { HOME: '{WORKDIR}/home', GOOGLE_MAPS_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76)',
+    split: 'held-out',
+  },
+  'server-filesystem': {
+    repository: 'modelcontextprotocol/servers',
+    path: 'src/filesystem/index.ts',
+    install: { npm: '@modelcontextprotocol/server-filesystem@2026.8.31' },
+    // Over stdio with one allowed directory in the work folder.
+    command: [...npmBin('mcp-server-filesystem'), '{WORKDIR}/home'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  'alibaba-cloud-ops': {
+    repository: 'aliyun/alibaba-cloud-ops-mcp-server',
+    path: 'src/alibaba_cloud_ops_mcp_server/tools',
+    install: { pypi: 'alibaba-cloud-ops-mcp-server==0.9.27' },
+    // Over stdio with placeholder keys. Its default mode builds the ECS/VPC/RDS API tools from metadata it downloads at
+    // start, so --visible-tools names its 34 hand-written tools (and --services ecs brings the generic API tools).
+    command: [
+      'bin/alibaba-cloud-ops-mcp-server',
+      '--services',
+      'ecs',
+      '--visible-tools',
+      [
+        'CMS_GetCpuUsageData', 'CMS_GetCpuLoadavgData', 'CMS_GetCpuloadavg5mData', 'CMS_GetCpuloadavg15mData',
+        'CMS_GetMemUsedData', 'CMS_GetMemUsageData', 'CMS_GetDiskUsageData', 'CMS_GetDiskTotalData',
+        'CMS_GetDiskUsedData', 'PromptUnderstanding', 'ListAPIs', 'GetAPIInfo', 'CommonAPICaller',
+        'LOCAL_ListDirectory', 'LOCAL_RunShellScript', 'LOCAL_AnalyzeDeployStack', 'OOS_RunCommand',
+        'OOS_StartInstances', 'OOS_StopInstances', 'OOS_RebootInstances', 'OOS_RunInstances', 'OOS_ResetPassword',
+        'OOS_ReplaceSystemDisk', 'OOS_StartRDSInstances', 'OOS_StopRDSInstances', 'OOS_RebootRDSInstances',
+        'OSS_ListBuckets', 'OSS_ListObjects', 'OSS_PutBucket', 'OSS_DeleteBucket', 'OOS_CodeDeploy',
+        'OOS_GetLastDeploymentInfo', 'OOS_GetDeployStatus', 'ECS_DescribeInstances',
+      ].join(','),
+    ],
+    env: {
+      HOME: '{WORKDIR}/home',
+      ALIBABA_CLOUD_ACCESS_KEY_ID: 'placeholder',
+      ALIBABA_CLOUD_ACCESS_KEY_SECRET: 'placeholder',
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 2.8.0 (pydantic 2.11.3)',
+    split: 'held-out',
+  },
   // nineteenth draw, part B
   redmine: {
     repository: 'jztan/redmine-mcp-server',
