@@ -21,8 +21,9 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are the last draw labelled blind; each draw moves to training once read (the fifth to the
-    // twelfth, and the fourteenth to the eighteenth were). A draw holds three ecosystems.
+    // The held-out servers are draws labelled blind and never read (the thirteenth and the nineteenth); each draw moves
+    // to training once read (the fifth to the twelfth, and the fourteenth to the eighteenth were). A draw holds three
+    // ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
       FIFTH_DRAW,
@@ -81,7 +82,7 @@ describe('suggestions on the unseen corpus', () => {
 
 describe('figures on the held-out servers', () => {
   const figures = score(heldOut);
-  // The last draw, labelled blind (HELD_OUT_FLOOR: its blind figures); none while every draw has been read.
+  // The draws labelled blind and never read (HELD_OUT_FLOOR: their blind figures); none while every draw has been read.
   it.skipIf(heldOut.length === 0)(
     'prints recall and precision, overall and per confidence level',
     () => {
@@ -158,10 +159,13 @@ const ELEVENTH_DRAW_FLOOR = { precision: 0.8, recall: 0.7, high: 0.85 };
 // 0.92 (84/91), 0.75 (61/81), high 1.00, not blind.
 const TWELFTH_DRAW = ['karakeep', 'iterable', 'biomcp', 'outline', 'tiger', 'aio-mcp'];
 const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
-// The thirteenth draw, held out (henkey-postgres, smartbear-bugsnag: zod; couchbase, mlflow: pydantic; flyctl: Go; 158
-// tools), labelled blind, its unlabelled findings then classified: 0.78 (35/45), 0.82 (28/34), high 1.00 (2/2) at
-// 96f6c8d. Its floor is those figures.
-const HELD_OUT_FLOOR = { precision: 0.77, recall: 0.82, high: 0.9 };
+// The held-out draws, labelled blind, their unlabelled findings then classified, never read to change a rule:
+// - the thirteenth (henkey-postgres, smartbear-bugsnag: zod; couchbase, mlflow: pydantic; flyctl: Go; 158 tools): 0.78
+//   (35/45), 0.82 (28/34), high 1.00 (2/2) at 96f6c8d; 0.88 (37/42), 0.85 (29/34), high 1.00 (3/3) at 64f61b0;
+// - the nineteenth (google-map, server-filesystem: zod; alibaba-cloud-ops, redmine: pydantic; haproxy: Go; 140 tools):
+//   0.82 (63/77), 0.74 (59/80), high 0.90 (26/29) at 64f61b0.
+// Together at 64f61b0: 0.84 (100/119), 0.77 (88/114), high 0.91 (29/32). The floor is that.
+const HELD_OUT_FLOOR = { precision: 0.84, recall: 0.77, high: 0.9 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
