@@ -26,7 +26,6 @@ export const DYNAMIC_DEFAULT_WORDS = new Set([
   'unset',
   'all',
   'any',
-  'no',
   'same',
   'caller',
   'user',

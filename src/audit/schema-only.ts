@@ -9,6 +9,7 @@ import { type Claim, FindingList, json, quote } from './findings.js';
 import { boundTarget, type Family, holderOf, isInteger, templatePattern } from './prose-only.js';
 import { escapeRegExp, mentionsNumber } from './prose-text.js';
 import { type AuditNode, firstSite } from './schema-nav.js';
+import type { Confidence } from './types.js';
 
 /** Words that explain a `pattern`: the description says what the value looks like. */
 export const PATTERN_VOCABULARY =
@@ -391,17 +392,19 @@ export function schemaOnly(
       holder !== undefined && holder.required.includes(node.name)
         ? { pointer: holder.pointer, set: { required: holder.required.filter((n) => n !== node.name) } }
         : undefined;
+    // Each conflict with `required` below has the same fix; only the evidence, the wording and the confidence differ.
+    const reportRequired = (evidence: string, message: string, confidence: Confidence): void => {
+      findings.add('schema-only', node.parameter, 'required', node.location, node.pointer, evidence, message, {
+        confidence,
+        fix: unrequire,
+      });
+    };
     if (optional !== undefined && node.parent?.required.has(node.name) === true) {
-      findings.add(
-        'schema-only',
-        node.parameter,
-        'required',
-        node.location,
-        node.pointer,
+      reportRequired(
         quote(optional.sentence),
         `The description says ${label} is optional but the schema requires it: remove ` +
           'it from "required" (and give it a "default"), or correct the description.',
-        { confidence: optional.fromTool ? 'medium' : 'high', fix: unrequire },
+        optional.fromTool ? 'medium' : 'high',
       );
     }
 
@@ -412,16 +415,11 @@ export function schemaOnly(
       (claim) => claim.node === node && claim.candidate.kind === 'default' && claim.candidate.listedOnly !== true && !claim.fromTool,
     );
     if (optional === undefined && proseDefault !== undefined && unrequire !== undefined) {
-      findings.add(
-        'schema-only',
-        node.parameter,
-        'required',
-        node.location,
-        node.pointer,
+      reportRequired(
         quote(proseDefault.sentence),
         `The description gives ${label} a default but the schema requires it, so no call can rely on that default: ` +
           'remove it from "required" (and give it the "default"), or correct the description.',
-        { confidence: 'medium', fix: unrequire },
+        'medium',
       );
     }
 
@@ -435,16 +433,11 @@ export function schemaOnly(
       defaultSite.value !== null &&
       unrequire !== undefined
     ) {
-      findings.add(
-        'schema-only',
-        node.parameter,
-        'required',
-        node.location,
-        node.pointer,
+      reportRequired(
         json({ default: defaultSite.value }),
         `${label} has a "default" (${json(defaultSite.value)}) but the schema requires it, so the default never applies: ` +
           'remove it from "required", or drop the "default".',
-        { confidence: 'medium', fix: unrequire },
+        'medium',
       );
     }
 
