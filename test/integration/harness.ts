@@ -886,6 +886,26 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
+ * One step of a long setup: logs how long it took, and throws naming it (with `logs()`, when given) once it
+ * overruns `timeoutMs`, so a setup that runs out of time says which step held it up and what the worker printed.
+ */
+export async function step<T>(what: string, timeoutMs: number, action: () => Promise<T>, logs?: () => string): Promise<T> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`setup step "${what}" did not finish in ${timeoutMs} ms${logs === undefined ? '' : `\n${logs()}`}`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([action(), overrun]);
+  } finally {
+    clearTimeout(timer);
+    console.log(`setup step "${what}": ${Date.now() - started} ms`);
+  }
+}
+
+/**
  * Polls `check` every `intervalMs` until it returns true; throws naming `what` (and the last error `check`
  * threw, if any: a check that throws counts as "not yet", as while a broker restarts) after `timeoutMs`.
  */

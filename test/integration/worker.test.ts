@@ -33,6 +33,7 @@ import {
   stackEnv,
   startReadyWorker,
   startWorker,
+  step,
   stopWorkersAndCloseClients,
   sumOffsets,
   text,
@@ -101,8 +102,8 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
 
   beforeAll(async () => {
     stackEnv();
-    await createTopics(topics, 3);
-    pushed = await pushExampleSchemas(TEMPLATE);
+    await step('create the topics', 30_000, () => createTopics(topics, 3));
+    pushed = await step('push the schemas', 30_000, () => pushExampleSchemas(TEMPLATE));
     // Version 2 of write_file adds an optional `mode`; version 1 refuses it (additionalProperties: false).
     const original = JSON.parse(await readFile(join(EXAMPLE_TOOLS, 'write_file.json'), 'utf8')) as {
       inputSchema: { properties: Record<string, unknown> };
@@ -250,18 +251,31 @@ describe('worker end to end: every envelope, every bad record, headers, schema i
         add(`order-${k}`, call({ id: `ord-${k}-${seq}`, tool: 'search_issues', arguments: { query: `q${seq}`, limit: 1 + (seq % 100) } }));
     }
 
-    await produce(topics.input, cases);
-    worker = await startWorker({
+    await step('produce the inputs', 30_000, () => produce(topics.input, cases));
+    const started = await startWorker({
       ...topicEnv(topics),
       SUBJECT_TEMPLATE: TEMPLATE,
       MAX_RECORD_BYTES: String(MAX_RECORD_BYTES),
       MAX_OUTPUT_BYTES: String(MAX_OUTPUT_BYTES),
     });
-    await worker.ready(60_000);
-    inputs = await readAll([topics.input], { until: cases.length, timeoutMs: 30_000 });
-    outputs = await readAll(outputTopics(topics), { until: cases.length, timeoutMs: 60_000, settleMs: 1500 });
-    if (outputs.length !== cases.length) throw new Error(`read ${outputs.length} outputs for ${cases.length} inputs\n${worker.tail()}`);
-  }, 150_000);
+    worker = started;
+    // ready() and readAll() bound themselves (readAll once it has joined its group); step() names the one that held
+    // the setup up, with the worker's log.
+    await step(
+      'worker ready',
+      65_000,
+      () => started.ready(60_000),
+      () => started.tail(),
+    );
+    inputs = await step('read the inputs', 60_000, () => readAll([topics.input], { until: cases.length, timeoutMs: 30_000 }));
+    outputs = await step(
+      'read the outputs',
+      90_000,
+      () => readAll(outputTopics(topics), { until: cases.length, timeoutMs: 60_000, settleMs: 1500 }),
+      () => started.tail(),
+    );
+    if (outputs.length !== cases.length) throw new Error(`read ${outputs.length} outputs for ${cases.length} inputs\n${started.tail()}`);
+  }, 330_000);
 
   it('produces exactly one output per input, each under the input key', () => {
     expect(inputs).toHaveLength(cases.length);
