@@ -20,7 +20,7 @@ const LABEL =
 const BULLET = /^([ \t]*)[-*•][ \t]+(?:(['"`])([^'"`\n]{1,60})\2|([A-Za-z0-9_][\w.:/-]{0,60}?))(?=[ \t]*(?:$|[:(]|[-–—][ \t]))/;
 
 /** What says the list is open, after it: "Other values are passed through", "and more", "etc.". */
-const OPEN_AFTER =
+export const OPEN_AFTER =
   /\bother\s+values\s+(?:are|will\s+be|may\s+be)\s+(?:also\s+)?(?:passed|accepted|allowed|forwarded|kept|sent)\b|^\W*(?:etc\b|and\s+more\b)/i;
 
 export function bulletedValues(text: string): EnumCandidate | undefined {

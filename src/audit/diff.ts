@@ -34,6 +34,7 @@ import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
 import { type AuditNode, auditNodes, listedValues } from './schema-nav.js';
 import { schemaOnly } from './schema-only.js';
+import { headerNames, headerOfOwnValues, tableLists } from './table-values.js';
 import type { Finding } from './types.js';
 
 /** The prose-only and schema-only findings of one tool. */
@@ -58,6 +59,9 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   const ownClaims = (node: AuditNode, description: string, layout = description): void => {
     const bulleted = bulletedValues(layout);
     if (bulleted !== undefined) claims.push({ node, candidate: bulleted, sentence: bulleted.phrase, fromTool: false });
+    for (const table of tableLists(layout))
+      if (headerOfOwnValues(table.header, node.name))
+        claims.push({ node, candidate: table.candidate, sentence: table.candidate.phrase, fromTool: false });
     for (const sentence of splitSentences(description)) {
       // "Returns the list": the output. "Return issues with a specific state (default: opened)": what setting it does.
       if (/^\s*returns\b/i.test(sentence.text)) continue;
@@ -92,6 +96,13 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       const named = new Set(findMentions(list.label, matchers).map((m) => m.parameter));
       const node = named.size === 1 ? byParameter.get([...named][0] ?? '') : undefined;
       if (node !== undefined) claims.push({ node, candidate: list.candidate, sentence: list.candidate.phrase, fromTool: true });
+    }
+    // A table whose first header cell names one parameter ("| Relationship | Description |"): that parameter's values.
+    for (const table of tableLists(text)) {
+      const named = topLevel.filter((n) => headerNames(table.header, n.parameter));
+      const node = named.length === 1 ? named[0] : undefined;
+      if (node !== undefined && !namesParameters(table.candidate.values, topLevel))
+        claims.push({ node, candidate: table.candidate, sentence: table.candidate.phrase, fromTool: true });
     }
     // "create (project_id, name; optional ...)" for every action: what all of them need is required of every call.
     const signatures = actionSignatures(text, topLevel);

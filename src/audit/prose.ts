@@ -1263,15 +1263,18 @@ export const RULES: readonly Rule[] = [
       yes: [
         "Use 'collection' to search only within it, or 'corpus' to search across all.",
         "Use 'a' for fast results or 'b' for deep ones.",
+        'Database to query - "nbdb" for Northbound or "sbdb" for Southbound.',
       ],
       no: [
         "Use 'a' for fast results.",
         "Use 'a' for fast results; 'b' is deprecated.",
         "Use 'a' to search, or any other name.",
         "For example, use '12.0' for Android or '16.0' for iOS.",
+        "Examples: 'a' for fast results or 'b' for deep ones.",
       ],
     },
-    matches: re(String.raw`\buse\s+(?=['\x60"])`),
+    // After "use", or after a label: "Database - "nbdb" for Northbound or "sbdb" for Southbound".
+    matches: re(String.raw`\buse\s+(?=['\x60"])|(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])`),
     yields: (m, s) => useValues(m, s),
   },
   // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"
@@ -1284,6 +1287,7 @@ export const RULES: readonly Rule[] = [
         'State (draft|open|merged).',
         'Output format ("markdown" or "csv").',
         'Action to perform - "create", "update", or "delete".',
+        "Output format - 'yaml', 'json', 'wide', or 'jsonpath' (default: table format).",
       ],
       no: [
         "Examples: 'a', 'b'.",
@@ -1297,6 +1301,7 @@ export const RULES: readonly Rule[] = [
         'Repository (owner/repo).',
         'Target GameObject (name/path/id).',
         'Intensity value (ambient/reflection).',
+        'Range, use FROM:TO format - "A1:C10" or "C1:C1".',
       ],
     },
     // A parenthesis right after a word ("SCHEMA("AWS/EC2", "InstanceType")") holds a call's arguments, not a gloss.
@@ -1557,10 +1562,12 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
       { kind: 'enum', values, quoted: false, start: m.index + 1, end, phrase: sentence.slice(m.index, end + 1), rule: 'labelled-values' },
     ];
   }
-  // "use FROM:TO format - "A1:C10" or "C1:C1"": after a dash, values that show a format are examples of it.
-  if (!m[0].includes(':') && /\bformat\s*$/i.test(textBefore(sentence, m.index))) return [];
   const list = parseValueList(sentence, m.index + m[0].length);
   if (list === undefined || list.values.length < 2) return [];
+  // "use FROM:TO format - "A1:C10" or "C1:C1"": after a dash, values that show a format are examples of it; names
+  // ("Output format - 'yaml', 'json' or 'wide'") are the formats to pick from.
+  const formatExamples = list.values.some((v) => !/^[A-Za-z][\w-]*$/.test(v));
+  if (!m[0].includes(':') && formatExamples && /\bformat\s*$/i.test(textBefore(sentence, m.index))) return [];
   const after = sentence.slice(list.end);
   {
     if (!list.quoted || EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
@@ -1664,6 +1671,7 @@ const USE_VALUE = /(['\x60"])([\w.-]{1,40})\1\s+(?:to|for)\s+/g;
 function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   // "For example, use '12.0' for Android or '16.0' for iOS": values shown, not all of them.
   if (/\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)/i.test(sentence.slice(0, m.index))) return [];
+  if (!/^use\b/i.test(m[0]) && EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
   const rest = sentence.slice(m.index);
   const glossed = [...rest.matchAll(USE_VALUE)];
   const quotes = rest.match(/(['\x60"])[^'\x60"\n]{1,60}\1/g) ?? [];

@@ -1359,3 +1359,28 @@ describe('the rules read from the eighteenth draw (after its blind figures were 
     ]);
   });
 });
+
+describe('rules read from the training draws in the nineteenth session', () => {
+  const table = (header: string, rows: string[]): string =>
+    [`| ${header} | Description |`, '| --- | --- |', ...rows.map((row) => `| ${row} | Something. |`)].join('\n');
+  it("a markdown table whose first header cell names the parameter is that parameter's values", () => {
+    const description = `Related entities.\n\nThe following table lists the relationships.\n\n${table('Relationship', ['comments', 'graphs', '`mx_records`'])}`;
+    const properties = { domain: { type: 'string' }, relationship_name: { type: 'string' } };
+    expect(tool(properties, description)).toEqual([
+      `prose-only relationship_name enum ${JSON.stringify({ enum: ['comments', 'graphs', 'mx_records'] })}`,
+    ]);
+    // In the parameter's own text, a header that says "Value" is enough.
+    expect(of('enum', `The mode.\n${table('Value', ['fast', 'safe'])}`)).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['fast', 'safe'] })}`,
+    ]);
+  });
+  it('no values from a table of prose, of fields, naming no parameter, or said to be open', () => {
+    const properties = { relationship_name: { type: 'string' } };
+    expect(tool(properties, table('Relationship', ['comments', 'two words']))).toEqual([]);
+    expect(tool(properties, table('Field', ['comments', 'graphs']))).toEqual([]);
+    expect(of('enum', table('Field', ['id', 'name']))).toEqual([]);
+    expect(tool(properties, `${table('Relationship', ['comments', 'graphs'])}\nOther values are passed through as-is.`)).toEqual([]);
+    // A table of the tool's parameters is no list of values.
+    expect(tool({ name: { type: 'string' }, size: { type: 'integer' } }, table('Name', ['name', 'size']))).toEqual([]);
+  });
+});
