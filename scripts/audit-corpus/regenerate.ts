@@ -1547,6 +1547,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.25.0',
     split: 'held-out',
   },
+  // The twentieth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twentieth draw, part A
+  // twentieth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
