@@ -1549,6 +1549,40 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twentieth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twentieth draw, part A
+  resend: {
+    repository: 'resend/resend-mcp',
+    path: 'src/tools',
+    // 2.2.0: the later releases (2.17 and up) carry 105 tools, which would weigh the draw. Over stdio with a
+    // placeholder API key, used only when a tool is called.
+    install: { npm: 'resend-mcp@2.2.0' },
+    command: npmBin('resend-mcp'),
+    env: { HOME: '{WORKDIR}/home', RESEND_API_KEY: 're_placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.26.0 (zod 4.3.6)',
+    split: 'held-out',
+  },
+  tauri: {
+    repository: 'hypothesi/mcp-server-tauri',
+    path: 'packages/mcp-server/src',
+    install: { npm: '@hypothesi/tauri-mcp-server@0.13.0' },
+    // Over stdio; it connects to a running Tauri app only when a session tool is called.
+    command: npmBin('mcp-server-tauri'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 0.6.1 (zod 3.25.76 via zod-to-json-schema 3.25.0)',
+    split: 'held-out',
+  },
+  notebooklm: {
+    repository: 'jacob-bd/gemini-notebook-mcp-cli',
+    path: 'src/notebooklm_tools/mcp/tools',
+    install: { pypi: 'notebooklm-mcp-cli==0.15.8' },
+    // Over stdio with no saved login: it reads its cookies only when a tool is called.
+    command: ['bin/notebooklm-mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twentieth draw, part B
 };
 
