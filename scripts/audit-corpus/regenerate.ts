@@ -1584,6 +1584,43 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twentieth draw, part B
+  atlan: {
+    repository: 'atlanhq/agent-toolkit',
+    path: 'modelcontextprotocol/server.py',
+    install: { pypi: 'atlan-mcp-server==0.3.3' },
+    // Over stdio (its default) with a placeholder API key and the Atlan URL on the loopback address: the client
+    // connects only when a tool is called.
+    command: ['bin/atlan-mcp-server'],
+    env: { HOME: '{WORKDIR}/home', ATLAN_BASE_URL: LOOPBACK, ATLAN_API_KEY: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.13.5)',
+    split: 'held-out',
+  },
+  gitee: {
+    repository: 'oschina/mcp-gitee',
+    path: 'operations',
+    // The Go binary its npm package ships (the Go module lives on gitee.com, which the module proxy does not serve).
+    // Over stdio (its default) with a placeholder token and the API base on the loopback address: Gitee is called
+    // only when a tool runs.
+    install: { npm: '@gitee/mcp-gitee-linux-amd64@1.0.0' },
+    command: goBin('@gitee/mcp-gitee-linux-amd64', 'mcp-gitee-linux-amd64'),
+    env: { HOME: '{WORKDIR}/home', GITEE_ACCESS_TOKEN: 'placeholder', GITEE_API_BASE: `${LOOPBACK}/api/v5` },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.32.0',
+    split: 'held-out',
+  },
+  yutu: {
+    repository: 'eat-pray-ai/yutu',
+    path: 'cmd',
+    // The Go binary its npm package ships (the module proxy refuses its tags). `yutu mcp` over stdio with no OAuth
+    // client or token: it reads them only when a tool is called.
+    install: { npm: '@eat-pray-ai/yutu-linux-x64@0.10.10' },
+    command: [...goBin('@eat-pray-ai/yutu-linux-x64', 'yutu'), 'mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
