@@ -436,15 +436,21 @@ export function groupRule(
 
   const trigger =
     /\b(at\s+least\s+one\s+of|exactly\s+one\s+of|only\s+one\s+of|one\s+of|either|(?:provide|pass|specify|use|set|give|send|supply)\s+(?:either\s+|only\s+)?)\s*/gi;
+  // What holds of the whole sentence is read once, not once per trigger: a long sentence of triggers stays linear.
+  const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
+  const asksForValues = /\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence);
+  const bothAllowedSaid = BOTH_ALLOWED.test(sentence);
+  const lastAtMostOne = lastMatchStart(AT_MOST_ONE, sentence);
+  /** The clause after a trigger, up to the first of `stops`, read from a bounded stretch of the text. */
+  const clauseAfter = (at: number, stops: RegExp): string =>
+    (sentence.slice(at, at + CLAUSE_CHARS).split(stops)[0] ?? '').split(/\b(?:must|should|is|are|has|have|needs?)\b/i)[0] ?? '';
   for (let m = trigger.exec(sentence); m !== null; m = trigger.exec(sentence)) {
     const verbTrigger = /^(?:provide|pass|specify|use|set|give|send|supply)/i.test(m[1] ?? '');
-    const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
     const list = parseValueList(sentence, m.index + m[0].length);
     let values = list !== undefined && namesParameters(list.values, topLevel) ? list.values : undefined;
     // "Either name or uid is required", "Requires either uid or name parameter": the two names the clause mentions.
     if (values === undefined && /^either/i.test(m[1] ?? '')) {
-      const clause =
-        (sentence.slice(m.index + m[0].length).split(/[;,.]/)[0] ?? '').split(/\b(?:must|should|is|are|has|have|needs?)\b/i)[0] ?? '';
+      const clause = clauseAfter(m.index + m[0].length, /[;,.]/);
       const named = [...new Set(findMentions(clause, mentionMatchers(topLevel)).map((x) => x.parameter))];
       if (named.length === 2 && /\sor\s/i.test(clause)) values = named;
     }
@@ -452,8 +458,7 @@ export function groupRule(
     // parameters the rest of the clause mentions, only where the sentence says it is exactly one.
     if (values === undefined && (notBoth || /^(?:exactly|only|at\s+least)/i.test(m[1] ?? ''))) {
       // The names up to the verb that says what is asked of them ("cores, memory, or disk_size must be provided").
-      const clause =
-        (sentence.slice(m.index + m[0].length).split(';')[0] ?? '').split(/\b(?:must|should|is|are|has|have|needs?)\b/i)[0] ?? '';
+      const clause = clauseAfter(m.index + m[0].length, /;/);
       const named = [...new Set(findMentions(clause, mentionMatchers(topLevel)).map((x) => x.parameter))];
       if (named.length >= 2) values = named;
     }
@@ -464,7 +469,7 @@ export function groupRule(
     const eitherOr = /either\s*$/i.test(m[1] ?? '') && values.length === 2 && namedByOr;
     if (verbTrigger && !notBoth && !eitherOr) continue;
     // "Only one of voice_id or voice_name can be provided": at most one, so none is fine too (`not` of both).
-    if (/^only/i.test(m[1] ?? '') && AT_MOST_ONE.test(sentence.slice(m.index))) {
+    if (/^only/i.test(m[1] ?? '') && lastAtMostOne >= m.index) {
       found = true;
       const names = namesIn(values);
       if (!hasHome(ALL_HOMES) && names.length >= 2) {
@@ -473,11 +478,11 @@ export function groupRule(
       }
       continue;
     }
-    if (!verbTrigger && !/\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence)) continue;
+    if (!verbTrigger && !asksForValues) continue;
     found = true;
     // "uid takes priority if both are given": both may be sent, so at least one (`anyOf`), not exactly one.
     // "Requires either uid or name": a requirement of one at least; nothing says the other is refused.
-    const bothAllowed = BOTH_ALLOWED.test(sentence) || /\brequires?\s+$/i.test(sentence.slice(0, m.index));
+    const bothAllowed = bothAllowedSaid || /\brequires?\s+$/i.test(sentence.slice(Math.max(0, m.index - 40), m.index));
     const exactlyOne = !bothAllowed && (verbTrigger || /^(?:exactly|only)/i.test(m[1] ?? '') || notBoth || eitherOr);
     const keyword = exactlyOne ? 'oneOf' : 'anyOf';
     if (hasHome(ALL_HOMES)) continue;
@@ -714,6 +719,17 @@ const EXCLUSIVE = new RegExp(
 
 /** "only one of a or b can be provided", "may be set at a time": permission for one, so at most one. */
 const AT_MOST_ONE = /\b(?:can|may|could)\s+be\s+(?:provided|given|specified|set|used|passed|supplied|sent)\b|\bat\s+a\s+time\b/i;
+
+/** Where the last match of `pattern` in `text` starts; -1 when there is none. */
+function lastMatchStart(pattern: RegExp, text: string): number {
+  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  let last = -1;
+  for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+    last = m.index;
+    if (m[0] === '') global.lastIndex++;
+  }
+  return last;
+}
 
 /** Every pair of the names, in order. */
 function pairs(names: readonly string[]): string[][] {

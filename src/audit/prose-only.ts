@@ -373,7 +373,9 @@ function addMissingBound(
   claim: Claim,
   exists: boolean,
 ): void {
-  const keyword = c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper;
+  // The keyword the fix sets: "greater than 0" on a number is `exclusiveMinimum`, on an integer `minimum: 1`.
+  const set = boundFix(family, c, isInteger(node.view));
+  const keyword = Object.keys(set)[0] ?? (c.side === 'lower' ? FAMILY_KEYWORDS[family].lower : FAMILY_KEYWORDS[family].upper);
   const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
   const medium = c.fromWord || claim.fromTool || !c.plain;
   findings.add(
@@ -388,7 +390,7 @@ function addMissingBound(
     {
       claim,
       confidence: medium ? 'medium' : 'high',
-      fix: exists ? { pointer, set: boundFix(family, c, isInteger(node.view)) } : undefined,
+      fix: exists ? { pointer, set } : undefined,
     },
   );
 }
@@ -622,7 +624,7 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   if (
     view.types?.has('string') === true &&
     location === node.location &&
-    COMMA_SEPARATED.test(`${view.description ?? ''} ${claim.sentence}`)
+    (COMMA_SEPARATED.test(claim.sentence) || describesCommaList(view))
   ) {
     const one = `(?:${c.values.map(escapeRegExp).join('|')})`;
     const listPattern = `^${one}(?:\\s*,\\s*${one})*$`;
@@ -657,6 +659,17 @@ function boundsAllowExactly(view: SchemaView, codes: readonly number[]): boolean
 
 /** A string that holds a list: "Comma-separated channel types", "a comma delimited list", "separated by commas". */
 const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b/i;
+
+/** Whether the schema's own description calls the string a comma-separated list: read once per schema, not per claim. */
+const commaListViews = new WeakMap<SchemaView, boolean>();
+function describesCommaList(view: SchemaView): boolean {
+  let said = commaListViews.get(view);
+  if (said === undefined) {
+    said = COMMA_SEPARATED.test(view.description ?? '');
+    commaListViews.set(view, said);
+  }
+  return said;
+}
 
 function enumValue(view: SchemaView): (text: string) => JsonValue {
   return (text) => {

@@ -1786,12 +1786,28 @@ const INCLUDED_IN =
 // ---------------------------------------------------------------------------------------------------------------
 // Extraction
 
+/** What opens an example ("(e.g. 1 minute up to 40 runs, 2 for 41-80)"): a bound after it is the example's. */
+const EXAMPLE_OPENER = /\b(?:e\.g\.|for\s+example|such\s+as)/gi;
+
 /**
- * Advice about good values, not a limit: "Use lower values (10-50) for faster queries", "Start with a small time range
- * (15-30 minutes)", "values are recommended to be less than 1", "Use 2 or more replicas for production workloads".
+ * For each position of `sentence`, whether it is inside an example: after an opener with no ";", "(" or ")" since.
+ * One pass, so a sentence of many bounds costs linear time, not a scan of its prefix per bound.
  */
-/** A bound inside an example ("(e.g. 1 minute up to 40 runs, 2 for 41-80)"): said of the example, not the value. */
-const IN_EXAMPLE = /\b(?:e\.g\.|for\s+example|such\s+as)[^;()]*$/i;
+function exampleSpans(sentence: string): (at: number) => boolean {
+  const openers = [...sentence.matchAll(EXAMPLE_OPENER)].map((m) => m.index + m[0].length);
+  if (openers.length === 0) return () => false;
+  // The end of the latest opener before each position, unless a ";", "(" or ")" came after it.
+  const open = new Int32Array(sentence.length + 1).fill(-1);
+  let next = 0;
+  let current = -1;
+  for (let i = 0; i <= sentence.length; i++) {
+    while (next < openers.length && (openers[next] ?? Infinity) <= i) current = openers[next++] ?? -1;
+    const c = sentence.charAt(i - 1);
+    if (i > 0 && current >= 0 && current < i && (c === ';' || c === '(' || c === ')')) current = -1;
+    open[i] = current;
+  }
+  return (at) => (open[Math.min(Math.max(at, 0), sentence.length)] ?? -1) >= 0;
+}
 
 /**
  * What a value past the number does or needs ("Requests >10 require allowLargeResultSet", "Specify `depth > 0` to
@@ -1802,6 +1818,10 @@ const CONDITION_AFTER = /^[\x60'"]?\s+(?:requires?|needs?|to\s+also)\b/i;
 /** A clause about one of the tool's actions ("The 'get' action is read-only"), not about the value. */
 const OF_AN_ACTION = /\b(?:actions?|operations?|commands?|methods?|tools?|queries|query|requests?|calls?)\b/i;
 
+/**
+ * Advice about good values, not a limit: "Use lower values (10-50) for faster queries", "Start with a small time range
+ * (15-30 minutes)", "values are recommended to be less than 1", "Use 2 or more replicas for production workloads".
+ */
 export const ADVICE =
   /^[\s*-]*(?:start\s+with|try|prefer)\b|\b(?:lower|higher|smaller|larger|bigger)\s+values?\b|\brecommended\b|\bfor\s+(?:production|faster|better|best|most)\b|\bideally\b|\bpreferably\b|\b(?:we|you)\s+(?:suggest|prefer)\b|\bsuggested\b|\bas\s+(?:they|it|these|those)\s+grows?\b/i;
 
@@ -1862,19 +1882,18 @@ export function extractCandidates(sentence: string): Candidate[] {
   const candidates = errors.length === 0 ? all : all.filter((c) => c.rule === 'error-if' || !errors.some((e) => overlaps(e, c)));
   const advice = ADVICE.test(sentence);
   const refused = REFUSED.test(sentence);
+  const onValue = CONDITIONAL_ON_VALUE.test(sentence);
+  const inExample = exampleSpans(sentence);
   return candidates
     .filter(
       (c) =>
         !(advice && c.kind === 'bound') &&
         !(refused && c.kind === 'format') &&
         !(c.kind === 'format' && c.format === 'date-time' && OTHER_TIME_FORMS.test(sentence)) &&
-        !(
-          CONDITIONAL_ON_VALUE.test(sentence) &&
-          (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')
-        ) &&
+        !(onValue && (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')) &&
         !(c.kind === 'default' && conditionalDefault(sentence, c.start)) &&
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))) &&
-        !(c.kind === 'bound' && IN_EXAMPLE.test(sentence.slice(0, c.start))) &&
+        !(c.kind === 'bound' && inExample(c.start)) &&
         !(c.kind === 'bound' && CONDITION_AFTER.test(sentence.slice(c.end))),
     )
     .map((c) => {

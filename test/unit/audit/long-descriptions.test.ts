@@ -36,6 +36,10 @@ describe('audit on a 1 MB description', () => {
     ['a list of quoted names', fill('`query`, ', MB)],
     ['numbers joined by dashes', fill('1-', MB)],
     ['mentions of a parameter', fill('`limit` or ', MB)],
+    // Each of these was read once per candidate over the whole sentence, or the whole description once per claim.
+    ['one sentence of many value lists', fill('Default: 5, one of a, b or c; ', MB)],
+    ['many sentences of exclusive choices', fill('Provide either `a` or `b`, not both. ', MB)],
+    ['bounds inside examples', fill('e.g. at least 5 and at most 10; ', MB)],
   ];
   it.each(shapes)('%s: finishes', { timeout: 120_000 }, (_name, text) => {
     const findings = auditTool(definition(`Query ${text} end.`));
