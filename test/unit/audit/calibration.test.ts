@@ -21,9 +21,9 @@ describe('calibration of high', () => {
   // the fifth, 1.00 (8/8) on the sixth, 1.00 (3/3) on the seventh, 0.91 (29/32) on the eighth, 0.98 (188/191) on the
   // ninth, 0.81 (13/16) on the tenth, 0.87 (34/39) on the eleventh, 1.00 (11/11) on the twelfth, 1.00 (2/2) on the
   // thirteenth, 0.83 (10/12) on the fourteenth, 0.76 (35/46) on the fifteenth, 0.84 (37/44) on the sixteenth, 0.94
-  // (30/32) on the seventeenth, 0.87 (27/31) on the eighteenth and 0.90 (26/29) on the nineteenth, labelled blind (the
-  // goal is 0.9: docs/audit.md). The held-out servers are the thirteenth and the nineteenth draws; while none is held
-  // out, the last three draws' servers (all read) keep it.
+  // (30/32) on the seventeenth, 0.87 (27/31) on the eighteenth, 0.90 (26/29) on the nineteenth and 1.00 (75/75) on the
+  // twentieth, labelled blind (the goal is 0.9: docs/audit.md). The held-out servers are the thirteenth, nineteenth
+  // and twentieth draws; while none is held out, the last three draws' servers (all read) keep it.
   const heldOut = corpus.filter((s) => s.split === 'held-out');
   const read = [
     ...['azure-devops', 'paperless', 'odoo', 'jenkins', 'mcp-devtools', 'aks-mcp'],

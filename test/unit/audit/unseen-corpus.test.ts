@@ -21,7 +21,7 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth and the nineteenth); each draw moves
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth and twentieth); a draw moves
     // to training once read (the fifth to the twelfth, and the fourteenth to the eighteenth were). A draw holds three
     // ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
@@ -66,16 +66,19 @@ describe('the unseen corpus', () => {
 });
 
 describe('suggestions on the unseen corpus', () => {
-  it('every fix, applied verbatim, leaves a schema the worker compiles', () => {
+  it('every fix, applied verbatim to a schema the worker compiles, leaves one it compiles', () => {
     const compiler = createSchemaCompiler();
     const broken: string[] = [];
     for (const server of corpus)
-      for (const definition of server.definitions)
+      for (const definition of server.definitions) {
+        // A schema the worker already refuses (zod's email pattern needs lookahead) stays refused whatever is fixed.
+        if (!compiler.compile(definition.inputSchema).ok) continue;
         for (const finding of auditTool(definition)) {
           if (finding.fix === undefined) continue;
           const result = compiler.compile(applyFix(definition.inputSchema, finding.fix));
           if (!result.ok) broken.push(`${finding.id}: ${result.diagnostic.message}`);
         }
+      }
     expect(broken).toEqual([]);
   }, 300_000);
 });
@@ -163,9 +166,12 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the thirteenth (henkey-postgres, smartbear-bugsnag: zod; couchbase, mlflow: pydantic; flyctl: Go; 158 tools): 0.78
 //   (35/45), 0.82 (28/34), high 1.00 (2/2) at 96f6c8d; 0.88 (37/42), 0.85 (29/34), high 1.00 (3/3) at 64f61b0;
 // - the nineteenth (google-map, server-filesystem: zod; alibaba-cloud-ops, redmine: pydantic; haproxy: Go; 140 tools):
-//   0.82 (63/77), 0.74 (59/80), high 0.90 (26/29) at 64f61b0.
-// Together at 64f61b0: 0.84 (100/119), 0.77 (88/114), high 0.91 (29/32). The floor is that.
-const HELD_OUT_FLOOR = { precision: 0.84, recall: 0.77, high: 0.9 };
+//   0.82 (63/77), 0.74 (59/80), high 0.90 (26/29) at 64f61b0;
+// - the twentieth (resend, tauri: zod; notebooklm, atlan: pydantic; gitee: mcp-go; yutu: Go SDK; 241 tools): 0.89
+//   (151/169), 0.43 (80/185), high 1.00 (75/75) at 04083d4 (atlan declares no type on most parameters, and the audit
+//   reads no `type` from prose).
+// Together at 04083d4: 0.87 (251/288), 0.57 (169/299), high 0.97 (104/107). The floor is that.
+const HELD_OUT_FLOOR = { precision: 0.87, recall: 0.56, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -191,8 +197,8 @@ const SEVENTEENTH_DRAW_FLOOR = { precision: 0.67, recall: 0.62, high: 0.93 };
 // (27/31) at ca04956. Read since: 0.84 (109/129), 0.66 (76/116), high 1.00 (46/46), not blind.
 const EIGHTEENTH_DRAW = ['checkpoint-management', 'qase', 'yandex-tracker', 'ha-mcp', 'moling', 'ovn-kubernetes'];
 const EIGHTEENTH_DRAW_FLOOR = { precision: 0.63, recall: 0.5, high: 0.87 };
-// Training (106 servers, 2,767 tools, every draw but the thirteenth): 0.91 (1931/2124), 0.85 (1472/1737), high 0.99
-// (660/669).
+// Training (106 servers, 2,767 tools, every draw but the held-out ones): 0.91 (1942/2135), 0.85 (1483/1737), high 0.99
+// (660/669) at 04083d4.
 const TRAINING_FLOOR = { precision: 0.9, recall: 0.84, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
