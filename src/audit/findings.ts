@@ -57,8 +57,11 @@ export class FindingList {
 }
 
 export function quote(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return truncate(flat, max);
+  // A bounded prefix is flattened: quoting each claim of a long sentence reads a few hundred characters, not all of it.
+  const window = 4 * max;
+  const head = text.trimStart();
+  const flat = head.slice(0, window).replace(/\s+/g, ' ').trimEnd();
+  return head.length > window && flat.length < max ? `${flat}…` : truncate(flat, max);
 }
 
 export function json(value: JsonValue): string {

@@ -9,7 +9,7 @@ import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
 import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
-import { escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
+import { CLAUSE_CHARS, escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
 import { PLACEHOLDER_LAYOUT, PREFIXED_ID, PREFIXED_PLACEHOLDER, singular, templateShape } from './prose.js';
 import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
 import type { SchemaFix } from './types.js';
@@ -624,7 +624,7 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   if (
     view.types?.has('string') === true &&
     location === node.location &&
-    (COMMA_SEPARATED.test(claim.sentence) || describesCommaList(view))
+    (COMMA_SEPARATED.test(clauseAround(claim.sentence, c)) || describesCommaList(view))
   ) {
     const one = `(?:${c.values.map(escapeRegExp).join('|')})`;
     const listPattern = `^${one}(?:\\s*,\\s*${one})*$`;
@@ -659,6 +659,15 @@ function boundsAllowExactly(view: SchemaView, codes: readonly number[]): boolean
 
 /** A string that holds a list: "Comma-separated channel types", "a comma delimited list", "separated by commas". */
 const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b/i;
+
+/**
+ * The stretch of `sentence` around a candidate found in it, so each claim of a long sentence reads a bounded part; the
+ * whole of it when the candidate's offsets are not into it (a bulleted list quotes its own block).
+ */
+function clauseAround(sentence: string, c: { readonly start: number; readonly end: number }): string {
+  if (c.end > sentence.length) return sentence;
+  return sentence.slice(Math.max(0, c.start - CLAUSE_CHARS), c.end + CLAUSE_CHARS);
+}
 
 /** Whether the schema's own description calls the string a comma-separated list: read once per schema, not per claim. */
 const commaListViews = new WeakMap<SchemaView, boolean>();
@@ -717,7 +726,9 @@ function negated(sentence: string, at: number): boolean {
  * '2 weeks ago'"), for some values only ("for dates, YYYY-MM-DD"), or of a default ("defaults to a random UUID"):
  * a `format` would reject calls the prose allows.
  */
-function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
+function formatIsPartial(whole: string, c: FormatCandidate): boolean {
+  // The clause around the format, not the whole sentence: each format of a long sentence reads a bounded stretch.
+  const sentence = clauseAround(whole, c);
   if (
     /\b(?:or|and\/or)\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:ranges?|relative|durations?|keywords?|expressions?|natural[- ]language|timestamps?\s+like)\b/i.test(
       sentence,
@@ -725,7 +736,7 @@ function formatIsPartial(sentence: string, c: FormatCandidate): boolean {
   )
     return true;
   if (/\brelative\s+(?:dates?|times?)\b|\b(?:\d+\s+\w+\s+ago|yesterday|tomorrow)\b/i.test(sentence)) return true;
-  const before = textBefore(sentence, c.start);
+  const before = textBefore(whole, c.start);
   if (
     /(?:^|[.;]\s*)for\s+[\w\s-]{1,30},\s*(?:use\s+)?$/i.test(before) ||
     /\bfor\s+[\w-]+\s+(?:fields?|values?|parameters?)\s*,?\s*$/i.test(before)

@@ -14,7 +14,18 @@
  * Pure: no I/O; deterministic.
  */
 import type { BoundCandidate, Candidate, DefaultCandidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
-import { clauseBefore, escapePattern, GLOSS, lastSeparator, NUM, parseNumber, textBefore, UNIT, unitOf } from './prose-text.js';
+import {
+  CLAUSE_CHARS,
+  clauseBefore,
+  escapePattern,
+  GLOSS,
+  lastSeparator,
+  NUM,
+  parseNumber,
+  textBefore,
+  UNIT,
+  unitOf,
+} from './prose-text.js';
 import { defaultCandidate, enumCandidate, MEASURE_UNITS, parseValueList } from './prose-values.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -684,28 +695,31 @@ export const RULES: readonly Rule[] = [
     name: 'iso-8601',
     examples: { yes: ['An ISO 8601 timestamp.', 'Duration in ISO-8601.', 'Dates are ISO 8601 (YYYY-MM-DD).'], no: ['An RFC 3339 date.'] },
     matches: re(String.raw`\bISO[ -]?8601\b`),
-    yields: (m, s) => [
-      formatCandidate(
-        m,
-        /\bduration\b/i.test(s)
-          ? 'duration'
-          : // "Dates are ISO 8601 (YYYY-MM-DD)": the layout shown is a date without a time.
-            /\bYYYY-MM-DD\b(?![T ]?HH)/i.test(s)
-            ? 'date'
-            : /\b(?:date-?time|timestamp|time|instant)\b/i.test(s)
-              ? 'date-time'
-              : /\bdates?\b/i.test(s)
-                ? 'date'
-                : 'date-time',
-        'iso-8601',
-      ),
-    ],
+    yields: (m, sentence) => {
+      const s = around(sentence, m);
+      return [
+        formatCandidate(
+          m,
+          /\bduration\b/i.test(s)
+            ? 'duration'
+            : // "Dates are ISO 8601 (YYYY-MM-DD)": the layout shown is a date without a time.
+              /\bYYYY-MM-DD\b(?![T ]?HH)/i.test(s)
+              ? 'date'
+              : /\b(?:date-?time|timestamp|time|instant)\b/i.test(s)
+                ? 'date-time'
+                : /\bdates?\b/i.test(s)
+                  ? 'date'
+                  : 'date-time',
+          'iso-8601',
+        ),
+      ];
+    },
   },
   {
     name: 'rfc-3339',
     examples: { yes: ['An RFC 3339 date-time.', 'RFC3339 full-date.'], no: ['An ISO 8601 date.'] },
     matches: re(String.raw`\bRFC[ -]?3339\b`),
-    yields: (m, s) => [formatCandidate(m, /full-date/i.test(s) ? 'date' : 'date-time', 'rfc-3339')],
+    yields: (m, s) => [formatCandidate(m, /full-date/i.test(around(s, m)) ? 'date' : 'date-time', 'rfc-3339')],
   },
   {
     name: 'iso-4217',
@@ -1553,7 +1567,7 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     if (!(inner[1] ?? '').includes('|') && values.every((v) => NAME_PATH_WORDS.has(v))) return [];
     // "Target GameObject (name/path/id)", "Intensity value (ambient/reflection)": kinds of the thing, not its values.
     const kinds = values.some((v) => THING_WORDS.test(v) && !/^(?:true|false|yes|no|none|all|any|default)$/i.test(v));
-    if (kinds || THING_WORDS.test(/([\w-]+)\s*$/.exec(sentence.slice(0, m.index))?.[1] ?? '')) return [];
+    if (kinds || THING_WORDS.test(/([\w-]+)\s*$/.exec(textBefore(sentence, m.index))?.[1] ?? '')) return [];
     const end = m.index + 1 + inner[0].length - 1;
     // "Starting point (commit/branch) for new branch creation": kinds glossed mid-phrase, not the values; a list
     // of values ends its clause.
@@ -1670,9 +1684,11 @@ const USE_VALUE = /(['\x60"])([\w.-]{1,40})\1\s+(?:to|for)\s+/g;
  */
 function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   // "For example, use '12.0' for Android or '16.0' for iOS": values shown, not all of them.
-  if (/\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)/i.test(sentence.slice(0, m.index))) return [];
-  if (!/^use\b/i.test(m[0]) && EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
-  const rest = sentence.slice(m.index);
+  const before = textBefore(sentence, m.index);
+  if (/\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)/i.test(before)) return [];
+  if (!/^use\b/i.test(m[0]) && EXAMPLE_LABEL.test(before)) return [];
+  // A bounded stretch after the match: each match reads at most a clause, so a long sentence stays linear.
+  const rest = sentence.slice(m.index, m.index + CLAUSE_CHARS);
   const glossed = [...rest.matchAll(USE_VALUE)];
   const quotes = rest.match(/(['\x60"])[^'\x60"\n]{1,60}\1/g) ?? [];
   const last = glossed.at(-1);
@@ -1681,6 +1697,11 @@ function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const values = glossed.map((g) => g[2] ?? '');
   const end = m.index + last.index + last[0].length;
   return [enumSpan(sentence, values, true, m.index, end, 'use-values')];
+}
+
+/** The clause around a match: what a rule reads of a long sentence for each match, so the sentence costs linear time. */
+function around(sentence: string, m: RegExpExecArray): string {
+  return sentence.slice(Math.max(0, m.index - CLAUSE_CHARS), m.index + m[0].length + CLAUSE_CHARS);
 }
 
 /** A value list read from `sentence[start, end)`, as an enum candidate quoting that span. */
@@ -1883,13 +1904,14 @@ export function extractCandidates(sentence: string): Candidate[] {
   const advice = ADVICE.test(sentence);
   const refused = REFUSED.test(sentence);
   const onValue = CONDITIONAL_ON_VALUE.test(sentence);
+  const otherTimeForms = OTHER_TIME_FORMS.test(sentence);
   const inExample = exampleSpans(sentence);
   return candidates
     .filter(
       (c) =>
         !(advice && c.kind === 'bound') &&
         !(refused && c.kind === 'format') &&
-        !(c.kind === 'format' && c.format === 'date-time' && OTHER_TIME_FORMS.test(sentence)) &&
+        !(c.kind === 'format' && c.format === 'date-time' && otherTimeForms) &&
         !(onValue && (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')) &&
         !(c.kind === 'default' && conditionalDefault(sentence, c.start)) &&
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))) &&

@@ -40,6 +40,16 @@ describe('audit on a 1 MB description', () => {
     ['one sentence of many value lists', fill('Default: 5, one of a, b or c; ', MB)],
     ['many sentences of exclusive choices', fill('Provide either `a` or `b`, not both. ', MB)],
     ['bounds inside examples', fill('e.g. at least 5 and at most 10; ', MB)],
+    // Each of these quoted its whole sentence once per finding, or read it once per match of a value-list rule.
+    ['values in parentheses', fill('(a|b) ', MB)],
+    ['quoted value lists', fill("one of 'a', 'b' ", MB)],
+    ['values marked as the default', fill("'a' (default), ", MB)],
+    ['formats', fill('ISO 8601 ', MB)],
+    ['choices of two names', fill('either `a` or `b` ', MB)],
+    ['templates', fill('format: job-<digits> ', MB)],
+    ['prefixes', fill("`query` must start with 'a', ", MB)],
+    ['values glossed by their use', fill("use 'a' for b, ", MB)],
+    ['values after a dash', fill("mode - 'a', ", MB)],
   ];
   it.each(shapes)('%s: finishes', { timeout: 120_000 }, (_name, text) => {
     const findings = auditTool(definition(`Query ${text} end.`));
