@@ -40,6 +40,8 @@ interface PodRecord {
   deletion: string;
   grace: number;
   statuses: ContainerStatus[];
+  /** Whether the worker container was ever created (kubelet gave it an id): a pod it never started has no exit to judge. */
+  started: boolean;
 }
 
 export interface ContainerStatus {
@@ -113,6 +115,7 @@ export class PodWatch {
       deletion: pod.metadata?.deletionTimestamp ?? previous?.deletion ?? '',
       grace: pod.spec?.terminationGracePeriodSeconds ?? 0,
       statuses: statuses.length > 0 ? statuses : (previous?.statuses ?? []),
+      started: previous?.started === true || statuses.some((status) => status.name === 'worker' && status.containerID !== undefined),
     });
     const worker = statuses.find((status) => status.name === 'worker');
     if (worker?.containerID !== undefined && !this.followers.has(uid)) this.follow(uid, pod.metadata?.name ?? '');
@@ -144,14 +147,22 @@ export class PodWatch {
   }
 
   /** Pods deleted (rollout, scale-down, uninstall), of `uids` when given, and how their worker container ended. */
-  terminated(uids?: readonly string[]): { name: string; exitCode: number | undefined; reason: string; inGrace: boolean }[] {
+  terminated(
+    uids?: readonly string[],
+  ): { name: string; exitCode: number | undefined; reason: string; inGrace: boolean; started: boolean }[] {
     return [...this.pods.entries()]
       .filter(([uid, pod]) => pod.deletion !== '' && (uids === undefined || uids.includes(uid)))
       .map(([, pod]) => {
         const end = pod.statuses.find((s) => s.name === 'worker')?.state?.terminated;
         // deletionTimestamp is the moment of the delete plus the grace period: the kubelet's SIGKILL deadline.
         const inGrace = end?.finishedAt !== undefined && Date.parse(end.finishedAt) <= Date.parse(pod.deletion);
-        return { name: pod.name, exitCode: end?.exitCode, reason: end?.reason ?? 'no terminated state seen', inGrace };
+        return {
+          name: pod.name,
+          exitCode: end?.exitCode,
+          reason: end?.reason ?? 'no terminated state seen',
+          inGrace,
+          started: pod.started,
+        };
       });
   }
 

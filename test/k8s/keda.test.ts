@@ -177,7 +177,8 @@ describe.skipIf(SKIP !== '')('KEDA scales the worker on consumer lag', () => {
         'the last pod statuses',
         60_000,
       ).catch(() => undefined);
-      const ended = watch?.terminated() ?? [];
+      // A pod whose worker never started ("failed to sync configmap cache" on a loaded node) has no exit to judge.
+      const ended = (watch?.terminated() ?? []).filter((pod) => pod.started);
       // The pod of the install (scaled away) and at least the one that consumed the lag.
       expect(ended.length).toBeGreaterThanOrEqual(2);
       for (const pod of ended) expect(pod, JSON.stringify(ended)).toMatchObject({ exitCode: 0, reason: 'Completed', inGrace: true });
