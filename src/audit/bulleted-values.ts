@@ -11,6 +11,7 @@
  * Pure: no I/O. Line by line, so linear in the text.
  */
 import type { EnumCandidate } from './candidates.js';
+import { CLAUSE_CHARS } from './prose-text.js';
 
 /** A line ending in the label of a list: "Valid values:", "Supported resource types:", "One of:", "Options:". */
 const LABEL =
@@ -20,7 +21,7 @@ const LABEL =
 const BULLET = /^([ \t]*)[-*•][ \t]+(?:(['"`])([^'"`\n]{1,60})\2|([A-Za-z0-9_][\w.:/-]{0,60}?))(?=[ \t]*(?:$|[:(]|[-–—][ \t]))/;
 
 /** What says the list is open, after it: "Other values are passed through", "and more", "etc.". */
-export const OPEN_AFTER =
+const OPEN_AFTER =
   /\bother\s+values\s+(?:are|will\s+be|may\s+be)\s+(?:also\s+)?(?:passed|accepted|allowed|forwarded|kept|sent)\b|^\W*(?:etc\b|and\s+more\b)/i;
 
 export function bulletedValues(text: string): EnumCandidate | undefined {
@@ -31,6 +32,7 @@ export function bulletedValues(text: string): EnumCandidate | undefined {
 export function bulletedLists(text: string): { candidate: EnumCandidate; label: string }[] {
   const out: { candidate: EnumCandidate; label: string }[] = [];
   const lines = text.split('\n');
+  const offsets = lineOffsets(lines);
   for (const [i, line] of lines.entries()) {
     if (!LABEL.test(line)) continue;
     const values: string[] = [];
@@ -53,21 +55,42 @@ export function bulletedLists(text: string): { candidate: EnumCandidate; label: 
       if (indent !== undefined && depth > indent) continue;
       break;
     }
-    if (values.length < 2 || new Set(values).size !== values.length) continue;
-    // "Other values are passed through as-is": the bullets are some of the values, not all of them.
-    if (OPEN_AFTER.test(lines.slice(last + 1).join(' '))) continue;
-    const block = lines.slice(i, last + 1).join('\n');
-    const start = text.indexOf(block);
-    const candidate = {
-      kind: 'enum',
-      values,
-      quoted,
-      start,
-      end: start + block.length,
-      phrase: block.trim(),
-      rule: 'bulleted-values',
-    } as const;
-    out.push({ candidate, label: line });
+    const candidate = listCandidate(text, offsets, lines, i, last, values, quoted, 'bulleted-values');
+    if (candidate !== undefined) out.push({ candidate, label: line });
   }
   return out;
+}
+
+/** Where each line of `text` starts, for {@link listCandidate}. */
+export function lineOffsets(lines: readonly string[]): number[] {
+  const offsets: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    offsets.push(at);
+    at += line.length + 1;
+  }
+  return offsets;
+}
+
+/**
+ * The enum candidate of a list written on lines `first` to `last` (its label, bullets or table rows); undefined when it
+ * has fewer than two values, repeats one, or the text just after calls it open ("Other values are passed through").
+ * Reads a bounded stretch after the list, so a text of many lists stays linear.
+ */
+export function listCandidate(
+  text: string,
+  offsets: readonly number[],
+  lines: readonly string[],
+  first: number,
+  last: number,
+  values: string[],
+  quoted: boolean,
+  rule: string,
+): EnumCandidate | undefined {
+  if (values.length < 2 || new Set(values).size !== values.length) return undefined;
+  const start = offsets[first] ?? 0;
+  const end = (offsets[last] ?? 0) + (lines[last] ?? '').length;
+  if (OPEN_AFTER.test(text.slice(end + 1, end + 1 + CLAUSE_CHARS).replace(/\n/g, ' '))) return undefined;
+  const block = text.slice(start, end);
+  return { kind: 'enum', values, quoted, start, end, phrase: block.trim(), rule };
 }

@@ -12,7 +12,7 @@
  *
  * Pure: no I/O. Line by line, so linear in the text.
  */
-import { OPEN_AFTER } from './bulleted-values.js';
+import { lineOffsets, listCandidate } from './bulleted-values.js';
 import type { EnumCandidate } from './candidates.js';
 import { nameTokens } from './mentions.js';
 import { singular } from './prose.js';
@@ -39,6 +39,7 @@ const LEFT_OUT_HEADS = new Set(['name', 'type', 'id', 'key', 'code', 'value', 'm
 export function tableLists(text: string): ValueTable[] {
   const out: ValueTable[] = [];
   const lines = text.split('\n');
+  const offsets = lineOffsets(lines);
   let i = 0;
   while (i < lines.length - 1) {
     const header = rowCells(lines[i] ?? '');
@@ -62,21 +63,11 @@ export function tableLists(text: string): ValueTable[] {
         if (value[1] === '') quoted = false;
       }
     }
-    const block = lines.slice(i, last + 1).join('\n');
+    const first = i;
     i = last + 1;
-    if (prose || values.length < 2 || new Set(values).size !== values.length) continue;
-    if (OPEN_AFTER.test(lines.slice(last + 1).join(' '))) continue;
-    const start = text.indexOf(block);
-    const candidate = {
-      kind: 'enum',
-      values,
-      quoted,
-      start,
-      end: start + block.length,
-      phrase: block.trim(),
-      rule: 'table-values',
-    } as const;
-    out.push({ candidate, header: header[0] ?? '' });
+    if (prose) continue;
+    const candidate = listCandidate(text, offsets, lines, first, last, values, quoted, 'table-values');
+    if (candidate !== undefined) out.push({ candidate, header: header[0] ?? '' });
   }
   return out;
 }
