@@ -1621,6 +1621,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
     split: 'held-out',
   },
+  // The twenty-first draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twenty-first draw, part A
+  // twenty-first draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
