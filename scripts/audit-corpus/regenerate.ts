@@ -1623,6 +1623,40 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-first draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-first draw, part A
+  'mapbox-devkit': {
+    repository: 'mapbox/mcp-devkit-server',
+    path: 'src/tools',
+    install: { npm: '@mapbox/mcp-devkit-server@0.8.2' },
+    // Over stdio with a token of the public-token shape: the server reads it at start and lists tools without calling
+    // the API. (The same vendor as `mapbox`, a different repository and no tool in common.)
+    command: npmBin('mapbox-mcp-devkit'),
+    env: { MAPBOX_ACCESS_TOKEN: 'pk.eyJ1IjoicGxhY2Vob2xkZXIiLCJhIjoicGxhY2Vob2xkZXIifQ.placeholder', HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  bnbchain: {
+    repository: 'bnb-chain/bnbchain-mcp',
+    path: 'src',
+    install: { npm: '@bnb-chain/mcp@1.5.1' },
+    // Over stdio with no private key: the RPC endpoints are called only when a tool runs.
+    command: npmBin('bnbchain-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema)',
+    split: 'held-out',
+  },
+  'lean-lsp': {
+    repository: 'oOo0oOo/lean-lsp-mcp',
+    path: 'src/lean_lsp_mcp/tools',
+    install: { pypi: 'lean-lsp-mcp==0.32.0' },
+    // Over stdio with no Lean project: it starts the Lean language server only when a tool is called.
+    command: ['bin/lean-lsp-mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.2.0 MCPServer (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-first draw, part B
 };
 
