@@ -1658,6 +1658,31 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-first draw, part B
+  teradata: {
+    repository: 'Teradata/teradata-mcp-server',
+    path: 'src/teradata_mcp_server/tools',
+    install: { pypi: 'teradata-mcp-server==0.2.8' },
+    // Over stdio with a placeholder connection string on the loopback address: with no database it registers its
+    // static tool set (the tools that need a live connection, a vector store or a DSA backend stay off).
+    command: ['bin/teradata-mcp-server', '--mcp_transport', 'stdio'],
+    env: { HOME: '{WORKDIR}/home', DATABASE_URI: 'teradata://placeholder:placeholder@127.0.0.1:1/placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  kiali: {
+    repository: 'kiali/kiali-mcp-server',
+    path: 'pkg/toolsets/kiali',
+    // The Go binary its npm package ships (the module proxy refuses the module). Its kiali toolset alone: the others
+    // (core, config, helm) are the kubernetes-mcp-server tools it was forked from. A kubeconfig naming a loopback
+    // cluster: Kiali and the cluster are called only when a tool runs.
+    install: { npm: 'kiali-mcp-server-linux-amd64@0.5.0' },
+    command: [...goBin('kiali-mcp-server-linux-amd64', 'kiali-mcp-server-linux-amd64'), '--toolsets', 'kiali'],
+    env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.41.1',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
