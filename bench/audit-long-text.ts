@@ -53,6 +53,10 @@ const SHAPES = [
   'Default: 5, one of a, b or c; ',
   '`limit` or ',
   '1-',
+  'as a list ',
+  '(int) ',
+  'a string or a number ',
+  'true/false ',
 ];
 
 function definition(text: string): ToolDefinition {

@@ -90,6 +90,21 @@ export interface OptionalCandidate extends CandidateBase {
   readonly kind: 'optional';
 }
 
+export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
+
+/** "(integer)", "as a string", "String or number", "List of ...": the JSON types the prose gives the value. */
+export interface TypeCandidate extends CandidateBase {
+  readonly kind: 'type';
+  readonly types: readonly JsonType[];
+  /**
+   * True when the phrase states the type outright ("must be a string", "(int)"): it then contradicts a schema that
+   * types the value otherwise. A weak one ("Whether to ...", "Number of ...") only types a value the schema leaves open.
+   */
+  readonly strong: boolean;
+  /** True when the phrase offers each type as an alternative ("a string or an array"): every one must be allowed. */
+  readonly alternatives: boolean;
+}
+
 export type Candidate =
   | BoundCandidate
   | ExactLengthCandidate
@@ -100,4 +115,5 @@ export type Candidate =
   | ReadOnlyCandidate
   | DefaultCandidate
   | RequiredCandidate
-  | OptionalCandidate;
+  | OptionalCandidate
+  | TypeCandidate;

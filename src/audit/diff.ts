@@ -14,6 +14,7 @@
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { actionSignatures } from './action-signatures.js';
 import { bulletedLists, bulletedValues } from './bulleted-values.js';
+import type { TypeCandidate } from './candidates.js';
 import { docstringSections } from './docstring.js';
 import { type Claim, FindingList } from './findings.js';
 import {
@@ -34,6 +35,7 @@ import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
 import { type AuditNode, auditNodes, listedValues } from './schema-nav.js';
 import { schemaOnly } from './schema-only.js';
+import { annotationTypes } from './stated-types.js';
 import { headerNames, headerOfOwnValues, tableLists } from './table-values.js';
 import type { Finding } from './types.js';
 
@@ -88,6 +90,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       if (node === undefined) continue;
       ownClaims(node, entry.text, entry.lines);
       mention(entry.parameter, entry.text);
+      const declared = entry.annotation === undefined ? undefined : declaredType(entry.parameter, entry.annotation);
+      if (declared !== undefined) claims.push({ node, candidate: declared, sentence: declared.phrase, fromTool: false });
     }
     const text = sections.rest;
     optionBlocks(text, rootView, nodes, findings, true);
@@ -145,6 +149,15 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   nullOffered(root, nodes, findings);
   schemaOnly(root, nodes, claims, mentioned, toolTexts.join('\n'), findings);
   return findings.list();
+}
+
+/** A docstring entry's declared type ("limit (int):"), as a claim that the value has it. */
+function declaredType(parameter: string, annotation: string): TypeCandidate | undefined {
+  const types = annotationTypes(annotation);
+  if (types === undefined) return undefined;
+  const phrase = `${parameter} (${annotation})`;
+  const alternatives = types.filter((t) => t !== 'null').length > 1;
+  return { kind: 'type', types, strong: true, alternatives, start: 0, end: phrase.length, phrase, rule: 'docstring-type' };
 }
 
 /**

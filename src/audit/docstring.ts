@@ -13,6 +13,8 @@ export interface DocstringEntry {
   readonly text: string;
   /** The entry's lines as written, for what their layout says (a bulleted list of values). */
   readonly lines: string;
+  /** The type the entry declares ("str", "int, optional", "List[str]"), as written. */
+  readonly annotation?: string;
 }
 
 export interface DocstringSections {
@@ -29,7 +31,7 @@ const GOOGLE_ENTRY = /^(\s*)(?:[-*]\s+)?[`*]*([A-Za-z_]\w*)[`*]*\s*(?:\(([^()\n]
 /** "name : int, optional" */
 const NUMPY_ENTRY = /^(\s*)([A-Za-z_]\w*)\s*:\s*([^\n]*)$/;
 /** ":param name: text", ":param str name: text" */
-const SPHINX_ENTRY = /^\s*:param\s+(?:[\w[\], |]+\s+)?([A-Za-z_]\w*)\s*:(?:\s+(.*))?$/;
+const SPHINX_ENTRY = /^\s*:param\s+(?:([\w[\], |]+)\s+)?([A-Za-z_]\w*)\s*:(?:\s+(.*))?$/;
 
 const indentOf = (line: string): number => line.length - line.trimStart().length;
 /** A bulleted line: "- name: text", "* name (optional): text". */
@@ -60,11 +62,17 @@ export function docstringSections(text: string, parameters: readonly string[]): 
     }
     return at;
   };
-  const addEntry = (name: string, first: string, start: number, end: number): void => {
+  const addEntry = (name: string, first: string, start: number, end: number, annotation?: string): void => {
     const parameter = known(name);
     if (parameter === undefined) return;
     const body = [first, ...lines.slice(start + 1, end).map((l) => l.trim())].filter((l) => l !== '').join(' ');
-    entries.push({ parameter, text: body, lines: [first, ...lines.slice(start + 1, end)].join('\n') });
+    const declared = annotation?.trim();
+    entries.push({
+      parameter,
+      text: body,
+      lines: [first, ...lines.slice(start + 1, end)].join('\n'),
+      ...(declared === undefined || declared === '' ? {} : { annotation: declared }),
+    });
     for (let i = start; i < end; i++) taken.add(i);
   };
 
@@ -84,7 +92,7 @@ export function docstringSections(text: string, parameters: readonly string[]): 
         if (next.trim() === '' || (BULLET_AT.test(next) && indentOf(next) === indent) || HEADING.test(next)) break;
         stop++;
       }
-      addEntry(entry[2] ?? '', `${entry[4] ?? ''}${optionalIn(entry[3])}`, j, stop);
+      addEntry(entry[2] ?? '', `${entry[4] ?? ''}${optionalIn(entry[3])}`, j, stop, entry[3]);
       j = stop;
     }
     return j;
@@ -95,7 +103,7 @@ export function docstringSections(text: string, parameters: readonly string[]): 
     const sphinx = SPHINX_ENTRY.exec(line);
     if (sphinx !== null) {
       const end = continuation(i + 1, indentOf(line));
-      addEntry(sphinx[1] ?? '', sphinx[2] ?? '', i, end);
+      addEntry(sphinx[2] ?? '', sphinx[3] ?? '', i, end, sphinx[1]);
       i = end - 1;
       continue;
     }
@@ -132,7 +140,7 @@ export function docstringSections(text: string, parameters: readonly string[]): 
       if (entry === null) continue;
       const stop = Math.min(continuation(j + 1, indent), end);
       const first = numpy !== null ? optionalIn(entry[3]).trim() : `${entry[4] ?? ''}${optionalIn(entry[3])}`;
-      addEntry(entry[2] ?? '', first, j, stop);
+      addEntry(entry[2] ?? '', first, j, stop, entry[3]);
       j = stop - 1;
     }
     i = end - 1;

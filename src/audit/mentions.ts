@@ -309,6 +309,8 @@ function glossBefore(sentence: string, at: number): number | undefined {
  * fit `labels`.
  */
 export function toolClaimFits(node: AuditNode, candidate: Candidate): boolean {
+  // "as a string" in a sentence that names a parameter may type any value the sentence speaks of.
+  if (candidate.kind === 'type') return false;
   if (candidate.kind !== 'bound' || candidate.fromWord) return true;
   const cls = unitClass(candidate.unit);
   const view = node.view;

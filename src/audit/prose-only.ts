@@ -6,7 +6,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
 import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
-import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate } from './candidates.js';
+import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate, JsonType, TypeCandidate } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { CLAUSE_CHARS, escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
@@ -284,10 +284,77 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
       }
       case 'optional':
         break;
+      case 'type':
+        typeClaim(root, claim, c, findings);
+        break;
     }
   }
 
   for (const entry of bounds.values()) judgeBounds(entry, findings);
+}
+
+/**
+ * A type the prose gives: on a value the schema leaves open, the `type` to add; on a typed value, reported only
+ * when stated outright and the schema allows none of it (or, for "a string or a number", not each of them).
+ */
+function typeClaim(root: JsonObject, claim: Claim, c: TypeCandidate, findings: FindingList): void {
+  const { node } = claim;
+  const view = node.view;
+  const stated = c.types.filter((t) => t !== 'null');
+  if (stated.length === 0 || listedValues(view) !== undefined) return;
+  if (isUntyped(root, node)) {
+    const nullable = view.types?.has('null') === true || c.types.includes('null');
+    const type: JsonValue = stated.length === 1 && !nullable ? (stated[0] as string) : [...stated, ...(nullable ? ['null'] : [])];
+    const schema = valueAt(root, node.pointer);
+    const branches = isJsonObject(schema) && ['anyOf', 'oneOf', 'allOf'].some((k) => Object.hasOwn(schema, k));
+    const defaults = (view.keywords.get('default') ?? []).map((site) => site.value);
+    const fits = defaults.every((d) => d === null || stated.some((t) => valueHasType(d, t)));
+    addClaimFinding(
+      findings,
+      claim,
+      'type',
+      `Add "type": ${json(type)} to "${node.label}" (the description says "${c.phrase.trim()}"; the schema accepts any value).`,
+      { confidence: c.strong ? undefined : 'medium', fix: branches || !fits ? undefined : { pointer: node.pointer, set: { type } } },
+    );
+    return;
+  }
+  if (!c.strong || view.types === undefined) return;
+  const items = view.types.has('array') ? itemsOf(root, node)?.view : undefined;
+  const allowed = (t: JsonType): boolean => allowsType(view, t) || (!c.alternatives && items !== undefined && allowsType(items, t));
+  const conflict = c.alternatives ? !stated.every(allowed) : !stated.some(allowed);
+  if (!conflict) return;
+  const declared = [...view.types].filter((t) => t !== 'null').join(' or ');
+  addClaimFinding(
+    findings,
+    claim,
+    'type',
+    `"${node.label}" is typed ${declared}, but the description says "${c.phrase.trim()}" (${stated.join(' or ')}): ` +
+      `make the schema's "type" and the description agree.`,
+  );
+}
+
+/** No `type`, nor anything that implies one (values, properties, items), nor a reference the audit does not follow. */
+function isUntyped(root: JsonObject, node: AuditNode): boolean {
+  const view = node.view;
+  if (view.types !== undefined && [...view.types].some((t) => t !== 'null')) return false;
+  if (view.properties.size > 0 || view.items !== undefined) return false;
+  const schema = valueAt(root, node.pointer);
+  if (!isJsonObject(schema)) return false;
+  const branches = ['anyOf', 'oneOf', 'allOf'].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []));
+  return ![schema, ...branches].some((s) => isJsonObject(s) && Object.hasOwn(s, '$ref'));
+}
+
+/** An integer is a number and a number may be written as an integer: either allows the other. */
+function allowsType(view: SchemaView, type: JsonType): boolean {
+  return type === 'integer' ? allows(view, 'integer') || allows(view, 'number') : allows(view, type);
+}
+
+function valueHasType(value: JsonValue, type: JsonType): boolean {
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'object') return isJsonObject(value);
+  if (type === 'null') return value === null;
+  return typeof value === type;
 }
 
 /** The object schema that declares `node` as a property, and its own `required` list (for a fix that edits it). */

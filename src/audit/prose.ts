@@ -27,6 +27,7 @@ import {
   unitOf,
 } from './prose-text.js';
 import { defaultCandidate, enumCandidate, MEASURE_UNITS, parseValueList } from './prose-values.js';
+import { TYPE_RULES } from './stated-types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The rules table
@@ -1415,6 +1416,7 @@ export const RULES: readonly Rule[] = [
     ),
     yields: (m, s) => enumCandidate(m, s),
   },
+  ...TYPE_RULES,
 ];
 
 /**

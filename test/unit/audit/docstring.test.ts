@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { docstringSections } from '../../../src/audit/docstring.js';
+import { annotationTypes } from '../../../src/audit/stated-types.js';
 
 const entries = (text: string, parameters: readonly string[]): Record<string, string> =>
   Object.fromEntries(docstringSections(text, parameters).entries.map((e) => [e.parameter, e.text]));
@@ -86,5 +87,33 @@ describe('docstringSections', () => {
     expect(entries(text, ['name'])).toEqual({ name: 'the name' });
     expect(sections.rest).toContain('The name must be unique.');
     expect(sections.rest).not.toContain('the name\n');
+  });
+});
+
+describe('annotationTypes', () => {
+  it.each([
+    ['str', ['string']],
+    ['int, optional', ['integer']],
+    ['int, default 10', ['integer']],
+    ['Optional[Dict[str, Any]]', ['object', 'null']],
+    ['str | None', ['string', 'null']],
+    ['List[str]', ['array']],
+    ['Union[str, int]', ['string', 'integer']],
+    ['str or list', ['string', 'array']],
+    ['bool', ['boolean']],
+  ] as const)('%s', (annotation, types) => {
+    expect(annotationTypes(annotation)).toEqual(types);
+  });
+  it.each(['MyModel', 'Any', 'Literal["a", "b"]', 'Optional[Foo]', 'color'])('no JSON type: %s', (annotation) => {
+    expect(annotationTypes(annotation)).toBeUndefined();
+  });
+  it('docstring entries keep their declared type as written', () => {
+    const text = 'Do.\n\nArgs:\n    limit (int, optional): At most 100.\n    name: The name.\n\n:param str label: A label.\n';
+    const found = docstringSections(text, ['limit', 'name', 'label']).entries.map((e) => [e.parameter, e.annotation]);
+    expect(found).toEqual([
+      ['limit', 'int, optional'],
+      ['name', undefined],
+      ['label', 'str'],
+    ]);
   });
 });

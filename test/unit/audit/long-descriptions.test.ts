@@ -50,6 +50,8 @@ describe('audit on a 1 MB description', () => {
     ['prefixes', fill("`query` must start with 'a', ", MB)],
     ['values glossed by their use', fill("use 'a' for b, ", MB)],
     ['values after a dash', fill("mode - 'a', ", MB)],
+    ['types as lists', fill('as a list ', MB)],
+    ['types in parentheses', fill('(int) ', MB)],
   ];
   it.each(shapes)('%s: finishes', { timeout: 120_000 }, (_name, text) => {
     const findings = auditTool(definition(`Query ${text} end.`));

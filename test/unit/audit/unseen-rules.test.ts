@@ -1384,3 +1384,49 @@ describe('rules read from the training draws in the nineteenth session', () => {
     expect(tool({ name: { type: 'string' }, size: { type: 'integer' } }, table('Name', ['name', 'size']))).toEqual([]);
   });
 });
+
+describe('types the prose states (rules read from the training draws in the twenty-first session)', () => {
+  const types = (properties: JsonObject, description = 'A tool.'): string[] =>
+    tool(properties, description).filter((f) => / type /.test(f));
+  it('a value the schema leaves open gets the type its prose states, strong or weak', () => {
+    expect(types({ p: { description: 'String or number.' } })).toEqual([
+      `prose-only p type ${JSON.stringify({ type: ['string', 'number'] })}`,
+    ]);
+    expect(types({ p: { description: 'List of labels to add.' } })).toEqual([`prose-only p type ${JSON.stringify({ type: 'array' })}`]);
+    expect(types({ p: { description: 'Whether to include archived items.' } })).toEqual([
+      `prose-only p type ${JSON.stringify({ type: 'boolean' })}`,
+    ]);
+    expect(types({ p: { description: 'Maximum number of results.', default: 10 } })).toEqual([
+      `prose-only p type ${JSON.stringify({ type: 'integer' })}`,
+    ]);
+  });
+  it('no fix where setting a type would break the schema: a default of another type, or branches', () => {
+    expect(types({ p: { description: 'Number of results.', default: 'ten' } })).toEqual(['prose-only p type null']);
+    expect(types({ p: { anyOf: [{}, { type: 'null' }], description: 'Comment ID (integer).' } })).toEqual(['prose-only p type null']);
+  });
+  it('nothing on a reference the audit does not follow, or on values the schema lists', () => {
+    expect(types({ p: { $ref: 'https://example.com/s.json', description: 'String or number.' } })).toEqual([]);
+    expect(types({ p: { enum: ['a', 'b'], description: 'List of labels.' } })).toEqual([]);
+  });
+  it('a typed value: only a type stated outright that the schema does not allow', () => {
+    expect(of('type', 'Daily budget in account currency (in cents) as a string.', 'integer')).toEqual(['prose-only type null']);
+    expect(of('type', 'Development build (true/false)', 'string')).toEqual(['prose-only type null']);
+    expect(of('type', 'Accepts a string or a number.', 'string')).toEqual(['prose-only type null']);
+    // Agreeing, weak, or said of the items of a list.
+    expect(of('type', 'Daily budget as a string.', 'string')).toEqual([]);
+    expect(of('type', 'Page size (int, optional)', 'number')).toEqual([]);
+    expect(of('type', 'Whether to include archived items.', 'string')).toEqual([]);
+    expect(of('type', 'Label IDs (string)', 'array', { items: { type: 'string' } })).toEqual([]);
+    expect(of('type', 'Can be a single string or an array of strings.', 'array', { items: { type: 'string' } })).toEqual([
+      'prose-only type null',
+    ]);
+  });
+  it("a docstring entry's declared type types the value it names", () => {
+    const description = 'Search.\n\nArgs:\n    limit (int, optional): Maximum results.\n    query (str): The query.\n';
+    expect(types({ limit: { title: 'Limit', default: 10 }, query: { type: 'string' } }, description)).toEqual([
+      `prose-only limit type ${JSON.stringify({ type: 'integer' })}`,
+    ]);
+    expect(types({ limit: { type: 'string' }, query: { type: 'string' } }, description)).toEqual(['prose-only limit type null']);
+    expect(types({ limit: { type: 'integer' }, query: { type: ['string', 'null'] } }, description)).toEqual([]);
+  });
+});
