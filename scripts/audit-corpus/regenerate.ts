@@ -1621,7 +1621,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.6.1 (google/jsonschema-go v0.4.3)',
     split: 'held-out',
   },
-  // The twenty-first draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The twenty-first draw (zod, pydantic, Go), labelled blind before the audit ran on it; training since its blind figures.
   // twenty-first draw, part A
   'mapbox-devkit': {
     repository: 'mapbox/mcp-devkit-server',
@@ -1633,7 +1633,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { MAPBOX_ACCESS_TOKEN: 'pk.eyJ1IjoicGxhY2Vob2xkZXIiLCJhIjoicGxhY2Vob2xkZXIifQ.placeholder', HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
-    split: 'held-out',
+    split: 'training',
   },
   bnbchain: {
     repository: 'bnb-chain/bnbchain-mcp',
@@ -1644,7 +1644,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema)',
-    split: 'held-out',
+    split: 'training',
   },
   'lean-lsp': {
     repository: 'oOo0oOo/lean-lsp-mcp',
@@ -1655,7 +1655,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 2.2.0 MCPServer (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // twenty-first draw, part B
   teradata: {
@@ -1668,7 +1668,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', DATABASE_URI: 'teradata://placeholder:placeholder@127.0.0.1:1/placeholder' },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   kiali: {
     repository: 'kiali/kiali-mcp-server',
@@ -1681,7 +1681,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
     ecosystem: 'go',
     library: 'github.com/mark3labs/mcp-go v0.41.1',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

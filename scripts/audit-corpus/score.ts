@@ -78,8 +78,11 @@ export function loadCorpus(root = UNSEEN): CorpusServer[] {
     });
 }
 
+/** Keywords that spell one constraint in two drafts: draft-07's `dependencies` is 2019-09's `dependentRequired`. */
+const SAME_CONSTRAINT: Readonly<Record<string, string>> = { dependencies: 'dependentRequired' };
+
 export const labelKey = (e: { layer: string; parameter: string | null; keyword: string }): string =>
-  `${e.layer} ${e.parameter ?? '-'} ${e.keyword}`;
+  `${e.layer} ${e.parameter ?? '-'} ${SAME_CONSTRAINT[e.keyword] ?? e.keyword}`;
 
 export interface Figures {
   readonly tools: number;

@@ -49,6 +49,7 @@ export const HIGH_KINDS: ReadonlySet<string> = new Set([
   'prose-only:pattern',
   'prose-only:count-bound',
   'prose-only:default',
+  'prose-only:type',
 ]);
 
 /** `finding` with its confidence as calibrated: a proposed `high` of a kind that did not earn it is `medium`. */
