@@ -1683,6 +1683,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/mark3labs/mcp-go v0.41.1',
     split: 'training',
   },
+  // The twenty-second draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twenty-second draw, part A
+  // twenty-second draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
