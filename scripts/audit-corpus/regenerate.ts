@@ -1685,6 +1685,40 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-second draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-second draw, part A
+  'gcloud-storage': {
+    repository: 'googleapis/gcloud-mcp',
+    path: 'packages/storage-mcp/src/tools',
+    install: { npm: '@google-cloud/storage-mcp@0.6.0' },
+    // Over stdio with no Google credentials: it looks them up only when a tool calls Cloud Storage or BigQuery.
+    command: npmBin('storage-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'teams-mcp': {
+    repository: 'floriscornel/teams-mcp',
+    path: 'src/tools',
+    install: { npm: '@floriscornel/teams-mcp@0.3.2' },
+    // Over stdio with no saved Microsoft login: it reads its token cache only when a tool calls Microsoft Graph.
+    command: npmBin('teams-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  zabbix: {
+    repository: 'mhajder/zabbix-mcp',
+    path: 'zabbix_mcp/tools',
+    install: { pypi: 'zabbix-mcp==0.7.1' },
+    // Over stdio (its default), all 53 tools (read and write), with a placeholder API token and the Zabbix URL on
+    // the loopback address: it connects only when a tool is called.
+    command: ['bin/zabbix-mcp'],
+    env: { HOME: '{WORKDIR}/home', ZABBIX_URL: LOOPBACK, ZABBIX_TOKEN: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-second draw, part B
 };
 
