@@ -1720,6 +1720,59 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-second draw, part B
+  docling: {
+    repository: 'docling-project/docling-mcp',
+    path: 'docling_mcp/tools',
+    install: { pypi: 'docling-mcp==3.3.0' },
+    // Over stdio with its default tool groups (conversion, generation, manipulation): it converts documents only when
+    // a tool is called.
+    command: ['bin/docling-mcp-server', '--transport', 'stdio'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  istio: {
+    repository: 'krutsko/istio-mcp-server',
+    path: 'pkg/mcp',
+    // The Go binary its npm package ships. A kubeconfig naming a loopback cluster: the cluster is called only when a
+    // tool runs.
+    install: { npm: 'istio-mcp-server-linux-amd64@0.0.32' },
+    command: goBin('istio-mcp-server-linux-amd64', 'istio-mcp-server-linux-amd64'),
+    env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'go',
+    library: 'github.com/mark3labs/mcp-go v0.32.0',
+    split: 'held-out',
+  },
+  'jmrplens-gitlab': {
+    repository: 'jmrplens/gitlab-mcp-server',
+    path: 'internal/tools',
+    // The Go binary its PyPI wheel ships (the module proxy refuses the module). Its individual-tool surface holds 872
+    // tools; five of its groups only (branches, tags, releases, wikis, feature flags), the others excluded by group
+    // name. Licensing tier and token scopes forced, so that nothing is asked of GitLab, which sits on the loopback
+    // address and is called only when a tool runs.
+    install: { pypi: 'jmrplens-gitlab-mcp-server==3.3.0' },
+    command: ['bin/gitlab-mcp-server'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      GITLAB_URL: LOOPBACK,
+      GITLAB_TOKEN: 'glpat-placeholder',
+      GITLAB_MCP_TIER: 'free',
+      GITLAB_MCP_IGNORE_SCOPES: 'true',
+      GITLAB_MCP_TOOL_SURFACE: 'individual',
+      GITLAB_MCP_EXCLUDE_TOOLS: [
+        'gitlab_access,gitlab_achievement,gitlab_admin,gitlab_ci_catalog,gitlab_ci_variable,gitlab_custom_emoji',
+        'gitlab_discover_project,gitlab_environment,gitlab_group,gitlab_interactive_issue_create',
+        'gitlab_interactive_mr_create,gitlab_interactive_project_create,gitlab_interactive_release_create',
+        'gitlab_issue,gitlab_job,gitlab_merge_request,gitlab_model_registry,gitlab_mr_review,gitlab_package',
+        'gitlab_pipeline,gitlab_project,gitlab_repository,gitlab_runner,gitlab_search,gitlab_server,gitlab_snippet',
+        'gitlab_storage_move,gitlab_template,gitlab_user',
+      ].join(','),
+    },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.8.0 (google/jsonschema-go v0.4.3)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
