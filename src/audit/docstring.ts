@@ -28,10 +28,19 @@ const NUMPY_HEADER = /^(\s*)(?:parameters|arguments|other\s+parameters)\s*$/i;
 const NUMPY_RULE = /^\s*-{3,}\s*$/;
 /** "name: text", "name (str, optional): text", "`name`: text", "- name: text" */
 const GOOGLE_ENTRY = /^(\s*)(?:[-*]\s+)?[`*]*([A-Za-z_]\w*)[`*]*\s*(?:\(([^()\n]{0,80})\))?\s*:(?:\s+(.*))?$/;
+/** "name - text", "name    - str: text": a dash after the name, and a declared type before a colon. */
+const DASH_ENTRY = /^(\s*)[`*]*([A-Za-z_]\w*)[`*]*\s+[-–—]\s+(?:([A-Za-z_][\w.]*(?:\[[^\]\n]{0,60}\])?):\s+)?(.*)$/;
 /** "name : int, optional" */
 const NUMPY_ENTRY = /^(\s*)([A-Za-z_]\w*)\s*:\s*([^\n]*)$/;
 /** ":param name: text", ":param str name: text" */
 const SPHINX_ENTRY = /^\s*:param\s+(?:([\w[\], |]+)\s+)?([A-Za-z_]\w*)\s*:(?:\s+(.*))?$/;
+
+/**
+ * A line that opens a statement of its own ("Required parameter — no default.", "Default: 4", "Note: ...", "'summary':
+ * counts only"): it does not continue the wrapped sentence above it, which may have been left unfinished.
+ */
+const STATEMENT_OPENER =
+  /^(?:(?:required|optional|defaults?|note|must|valid|allowed|example|examples)\b|['"\x60][^'"\x60\n]{1,40}['"\x60]\s*[(:–—-])/i;
 
 const indentOf = (line: string): number => line.length - line.trimStart().length;
 /** A bulleted line: "- name: text", "* name (optional): text". */
@@ -65,7 +74,10 @@ export function docstringSections(text: string, parameters: readonly string[]): 
   const addEntry = (name: string, first: string, start: number, end: number, annotation?: string): void => {
     const parameter = known(name);
     if (parameter === undefined) return;
-    const body = [first, ...lines.slice(start + 1, end).map((l) => l.trim())].filter((l) => l !== '').join(' ');
+    const body = [first, ...lines.slice(start + 1, end).map((l) => l.trim())]
+      .filter((l) => l !== '')
+      .map((l, i) => (i > 0 && STATEMENT_OPENER.test(l) ? `\n${l}` : i > 0 ? ` ${l}` : l))
+      .join('');
     const declared = annotation?.trim();
     entries.push({
       parameter,
@@ -136,7 +148,7 @@ export function docstringSections(text: string, parameters: readonly string[]): 
       const indent = indentOf(entryLine);
       entryIndent ??= indent;
       if (indent !== entryIndent) continue;
-      const entry = numpy !== null ? NUMPY_ENTRY.exec(entryLine) : GOOGLE_ENTRY.exec(entryLine);
+      const entry = numpy !== null ? NUMPY_ENTRY.exec(entryLine) : (GOOGLE_ENTRY.exec(entryLine) ?? DASH_ENTRY.exec(entryLine));
       if (entry === null) continue;
       const stop = Math.min(continuation(j + 1, indent), end);
       const first = numpy !== null ? optionalIn(entry[3]).trim() : `${entry[4] ?? ''}${optionalIn(entry[3])}`;

@@ -882,9 +882,17 @@ export const RULES: readonly Rule[] = [
   {
     name: 'required-word',
     examples: {
-      yes: ['Required.', 'A required field.', 'Name (string, required).', 'ID of the application (required for all operations).'],
+      yes: [
+        'Required.',
+        'A required field.',
+        'Name (string, required).',
+        'ID of the application (required for all operations).',
+        'Database name. Required — do not pass empty string.',
+        'Call the DDL tool to generate one. Required parameter — no default.',
+      ],
       no: [
         'The required fields of the form are listed.',
+        'Required parameters are listed below.',
         'Attributes (type, string, required, readonly, relation).',
         'Required for all operations except list.',
       ],
@@ -893,7 +901,7 @@ export const RULES: readonly Rule[] = [
     // all operations" is required of every call; "for all operations except list" is a condition.
     matches: re(
       String.raw`(?=required|mandatory)(?:^|(?<=[.;:(—–]\s*)|(?<=,\s*)(?<![,]\s*[\w-]+\s*,\s*))(?:required|mandatory)\b` +
-        String.raw`(?:${FOR_EVERY_CALL}|(?=\s*(?:[.;:)!]|$)|\s*,(?!\s*[\w-]+\s*[,)])))|` +
+        String.raw`(?:${FOR_EVERY_CALL}|(?:\s+(?:parameter|argument|field))?(?=\s*(?:[.;:)!—–]|-\s|$))|\s*,(?!\s*[\w-]+\s*[,)]))|` +
         String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
     ),
     yields: (m, s) => requiredCandidate(m, s, 'self'),

@@ -26,7 +26,7 @@ describe('docstringSections', () => {
     const sections = docstringSections(text, ['collection_name', 'ids', 'limit']);
     expect(Object.fromEntries(sections.entries.map((e) => [e.parameter, e.text]))).toEqual({
       collection_name: 'Name of the collection',
-      ids: 'List of IDs for the documents. Must not be empty.',
+      ids: 'List of IDs for the documents.\nMust not be empty.',
       limit: 'At most 100 results. (optional)',
     });
     expect(sections.rest).toContain('Add documents to a collection.');
@@ -115,5 +115,36 @@ describe('annotationTypes', () => {
       ['name', undefined],
       ['label', 'str'],
     ]);
+  });
+});
+
+describe('docstring entries written with a dash', () => {
+  const text = [
+    'Analyse the graph.',
+    '',
+    '    Arguments:',
+    '      pattern    - str: CSV LIKE patterns for container scope.',
+    '                   Supports wildcards (%).',
+    '      repository - str: Edge repository view conforming to the',
+    '                   Required parameter — no default.',
+    '      format     - Output format: one of two',
+    "                   'detailed' (default): the full list",
+    '      top_n - Number of roots. Default: 4',
+  ].join('\n');
+  it('reads "name - type: text" and "name - text", the type kept apart from the text', () => {
+    const found = docstringSections(text, ['pattern', 'repository', 'format', 'top_n']).entries;
+    expect(found.map((e) => [e.parameter, e.annotation])).toEqual([
+      ['pattern', 'str'],
+      ['repository', 'str'],
+      ['format', undefined],
+      ['top_n', undefined],
+    ]);
+    expect(found[0]?.text).toBe('CSV LIKE patterns for container scope. Supports wildcards (%).');
+  });
+  it('a wrapped line continues its sentence; a line opening a statement of its own starts a new one', () => {
+    const found = entries(text, ['repository', 'format', 'top_n']);
+    expect(found.repository).toBe('Edge repository view conforming to the\nRequired parameter — no default.');
+    expect(found.format).toBe("Output format: one of two\n'detailed' (default): the full list");
+    expect(found.top_n).toBe('Number of roots. Default: 4');
   });
 });

@@ -34,7 +34,7 @@ const OLD = {
     ),
     email: new RegExp(String.raw`\b(?:valid|well-formed|must\s+be\s+an?|in\s+e-?mail\s+format)\s*(?:e-?mail)?(?:\s+address)?\b`, 'gi'),
     'required-word': new RegExp(
-      String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?=\s*(?:[.;,:)!]|$))|` +
+      String.raw`(?:^|(?<=[.;:,(—–]\s*))(?:required|mandatory)\b(?:\s+(?:parameter|argument|field))?(?=\s*(?:[.;,:)!—–]|-\s|$))|` +
         String.raw`\ba\s+(?:required|mandatory)\s+(?:field|parameter|argument|property|input|value|setting)\b`,
       'gi',
     ),
