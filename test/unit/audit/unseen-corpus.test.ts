@@ -22,7 +22,7 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth and twentieth); a draw moves
-    // to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, and the twenty-first were). A draw holds three
+    // to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, and the twenty-first and twenty-second were). A draw holds three
     // ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
@@ -40,6 +40,7 @@ describe('the unseen corpus', () => {
       SEVENTEENTH_DRAW,
       EIGHTEENTH_DRAW,
       TWENTY_FIRST_DRAW,
+      TWENTY_SECOND_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -202,6 +203,12 @@ const EIGHTEENTH_DRAW_FLOOR = { precision: 0.63, recall: 0.5, high: 0.87 };
 // blind, its unlabelled findings then classified: 0.98 (87/89), 0.55 (42/77), high 1.00 (14/14) at ed6eb4d.
 const TWENTY_FIRST_DRAW = ['mapbox-devkit', 'bnbchain', 'lean-lsp', 'teradata', 'kiali'];
 const TWENTY_FIRST_DRAW_FLOOR = { precision: 0.97, recall: 0.54, high: 1 };
+// The twenty-second draw (gcloud-storage, teams-mcp: zod; zabbix, docling: pydantic; istio: mcp-go; jmrplens-gitlab: Go
+// SDK; 175 tools), labelled blind, its unlabelled findings then classified: 0.78 (102/130), 0.75 (91/122), high 0.26
+// (8/31) at 632f5f7 (22 of the 23 wrong `high` one idiom: "If true, returns only the count ... as an integer" read as
+// the type of a boolean).
+const TWENTY_SECOND_DRAW = ['gcloud-storage', 'teams-mcp', 'zabbix', 'docling', 'istio', 'jmrplens-gitlab'];
+const TWENTY_SECOND_DRAW_FLOOR = { precision: 0.78, recall: 0.74, high: 0.25 };
 // Training (106 servers, 2,767 tools, every draw but the held-out ones): 0.91 (1942/2135), 0.85 (1483/1737), high 0.99
 // (660/669) at 04083d4.
 const TRAINING_FLOOR = { precision: 0.9, recall: 0.84, high: 0.98 };
@@ -222,6 +229,7 @@ describe.each([
   { draw: 'seventeenth', servers: SEVENTEENTH_DRAW, floor: SEVENTEENTH_DRAW_FLOOR },
   { draw: 'eighteenth', servers: EIGHTEENTH_DRAW, floor: EIGHTEENTH_DRAW_FLOOR },
   { draw: 'twenty-first', servers: TWENTY_FIRST_DRAW, floor: TWENTY_FIRST_DRAW_FLOOR },
+  { draw: 'twenty-second', servers: TWENTY_SECOND_DRAW, floor: TWENTY_SECOND_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));
