@@ -59,6 +59,9 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
     return { family: 'number', onItems: true };
   if (hasArray && !hasNumber && cls !== 'measure') return { family: 'items', onItems: false };
   if (hasNumber) return { family: 'number', onItems: false };
+  // "Hour of day (0-23)" on a string: a range from 0 with no unit is of the number the text holds, not of its length.
+  if (hasString && cls === undefined && RANGE_RULES.has(candidate.rule) && /\d+(?:\.\d+)?/.exec(candidate.phrase)?.[0] === '0')
+    return undefined;
   // "at most 1000 rows" on a text counts rows, which no keyword of a string holds; a bare number is its length.
   if (hasString && (cls === undefined || (cls === 'noun' && CHARACTER_NOUN.test(candidate.unit ?? ''))))
     return { family: 'length', onItems: false };
@@ -67,11 +70,18 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
 
 const RANGE_RULES = new Set(['between', 'interval', 'from-to', 'n-to-m']);
 
+/** Items that are numbers, or numbers also accepted as text ("integer or string" codes): a range is of their values. */
 function numericItems(view: SchemaView): boolean {
   const items = view.items?.schema;
   if (!isJsonObject(items)) return false;
-  const types = Array.isArray(items.type) ? items.type : [items.type];
-  return types.length > 0 && types.every((t) => t === 'number' || t === 'integer');
+  const branches = [items, ...(['anyOf', 'oneOf'] as const).flatMap((k) => (Array.isArray(items[k]) ? items[k] : []))];
+  const types = branches
+    .flatMap((b) => (isJsonObject(b) ? (Array.isArray(b.type) ? b.type : [b.type]) : []))
+    .filter((t) => t !== undefined);
+  return (
+    types.some((t) => t === 'number' || t === 'integer') &&
+    types.every((t) => t === 'number' || t === 'integer' || t === 'string' || t === 'null')
+  );
 }
 
 /** "127 alphanumeric, underscore, ... characters": a kind of character, the first of a list of them, counts characters. */
@@ -725,7 +735,7 @@ function boundsAllowExactly(view: SchemaView, codes: readonly number[]): boolean
 }
 
 /** A string that holds a list: "Comma-separated channel types", "a comma delimited list", "separated by commas". */
-const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b/i;
+const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b|\bcsv\s+(?:of|list)\b/i;
 
 /**
  * The stretch of `sentence` around a candidate found in it, so each claim of a long sentence reads a bounded part; the

@@ -230,6 +230,9 @@ const FOR_EVERY_CALL =
   String.raw`\s+for\s+(?:all|every|each)\s+` +
   String.raw`(?:operations?|actions?|modes?|commands?|methods?|requests?|calls?)(?=\s*(?:[.;)]|$))`;
 
+/** "will show", "returns", "displays": what the tool gives back, said just before a word bound. */
+const SHOWS_BEFORE = /\b(?:shows?|showing|displays?|returns?|returned|reports?|outputs?)\s+(?:only\s+)?$/i;
+
 export const RULES: readonly Rule[] = [
   // ---- ranges: "between 1 and 100", "from 5 to 1440", "1 to 200 characters", "(1-100)"
   {
@@ -333,11 +336,18 @@ export const RULES: readonly Rule[] = [
     name: 'positive',
     examples: {
       yes: ['A positive integer.', 'Must be strictly positive.'],
-      no: ['Non-positive values are ignored.', 'Positive or zero.', 'Debits are positive, credits are negative value'],
+      no: [
+        'Non-positive values are ignored.',
+        'Positive or zero.',
+        'Debits are positive, credits are negative value',
+        'For roots, the level will show positive values for all consumers.',
+      ],
     },
     matches: re(String.raw`(?<!non[- ]?)(?<![\w\`"'-])(?:strictly\s+)?positive\b(?!\s+or\s+(?:zero|0)\b)(?![\`"'])`),
     // "Debits are positive, credits are negative": the sign carries a meaning, both signs are sent.
-    yields: (m, s) => (/(?<!non[- ]?)\bnegative\b/i.test(s) ? [] : [wordBound(m, 'lower', 0, true, 'positive')]),
+    // "downstream_level will show positive values": what the output shows, not a bound on what is sent.
+    yields: (m, s) =>
+      /(?<!non[- ]?)\bnegative\b/i.test(s) || SHOWS_BEFORE.test(textBefore(s, m.index)) ? [] : [wordBound(m, 'lower', 0, true, 'positive')],
   },
   {
     name: 'non-negative',

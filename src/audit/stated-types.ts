@@ -38,9 +38,12 @@ function typeCandidate(
 
 const re = (source: string): RegExp => new RegExp(source, 'gi');
 
-/** Words before "as a string" that speak of what the tool does with a value, not of what is sent. */
+/**
+ * A verb earlier in the clause that speaks of what the tool does with a value, not of what is sent ("If true, returns
+ * only the count of matched objects as an integer").
+ */
 const DONE_WITH =
-  /\b(?:returns?|returned|returning|outputs?|displayed|shown|rendered|treated|interpreted|parsed|converted|cast|coerced|stored|saved|serialized|handled|sent|logged|printed|written|reported|exported|comes?\s+back)\s+(?:[^\s.;:]+\s+){0,4}$/i;
+  /\b(?:returns?|returned|returning|outputs?|displayed|shown|rendered|treated|interpreted|parsed|converted|cast|coerced|stored|saved|serialized|handled|sent|logged|printed|written|reported|exported|comes?\s+back)\b[^,;:.()]*$/i;
 
 /**
  * A sentence that lists fields ("An object containing: - configFile: string - ...", "- ``email`` (str or list)"): a
@@ -75,6 +78,7 @@ export const TYPE_RULES: readonly Rule[] = [
       no: [
         'An object containing: - configFile: string - The full contents of the config file as a string.',
         'Returns the changes as a list of diffs.',
+        'If true, returns only the count of matched objects as an integer.',
         'The value is parsed as a number.',
         'Tags as a comma-separated list.',
         'The id as a number string.',

@@ -1430,3 +1430,23 @@ describe('types the prose states (rules read from the training draws in the twen
     expect(types({ limit: { type: 'integer' }, query: { type: ['string', 'null'] } }, description)).toEqual([]);
   });
 });
+
+describe('rules read from the twenty-first and twenty-second draws (after their blind figures were taken)', () => {
+  it('a range from 0 with no unit on a string is of the number it holds, not of its length', () => {
+    expect(findings('Hour of day to filter by (0-23). Leave empty for all hours.')).toEqual([]);
+    expect(of('maxLength', 'Name (3-64).')).toEqual([`prose-only maxLength ${JSON.stringify({ maxLength: 64 })}`]);
+  });
+  it('a range on a list of numbers also taken as text bounds each item', () => {
+    const severities = { anyOf: [{ type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } }, { type: 'null' }] };
+    expect(tool({ severities: { ...severities, description: 'Severity levels 0-5.' } })).toEqual([
+      `prose-only severities maximum ${JSON.stringify({ maximum: 5 })}`,
+      `prose-only severities minimum ${JSON.stringify({ minimum: 0 })}`,
+    ]);
+  });
+  it('"CSV of codes" is a list in one string: its values make a pattern, not an enum', () => {
+    expect(findings('CSV of kind codes to filter by: T, O or V.').map((f) => f.split(' ')[1])).toEqual(['pattern']);
+  });
+  it('"Required parameter — no default." on an optional parameter', () => {
+    expect(of('required', 'Edge repository view. Required parameter — no default.')).toHaveLength(1);
+  });
+});
