@@ -172,8 +172,10 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the twentieth (resend, tauri: zod; notebooklm, atlan: pydantic; gitee: mcp-go; yutu: Go SDK; 241 tools): 0.89
 //   (151/169), 0.43 (80/185), high 1.00 (75/75) at 04083d4 (atlan declares no type on most parameters, and the audit
 //   reads no `type` from prose).
-// Together at 04083d4: 0.87 (251/288), 0.57 (169/299), high 0.97 (104/107). The floor is that.
-const HELD_OUT_FLOOR = { precision: 0.87, recall: 0.56, high: 0.97 };
+// Together at 04083d4: 0.87 (251/288), 0.57 (169/299), high 0.97 (104/107); at fd25479, with the type rule (built from
+// training, though the twentieth's report had said atlan needed one): 0.88 (267/304), 0.62 (185/299), high 0.97
+// (104/107). The floor is that.
+const HELD_OUT_FLOOR = { precision: 0.87, recall: 0.61, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -209,9 +211,9 @@ const TWENTY_FIRST_DRAW_FLOOR = { precision: 0.97, recall: 0.54, high: 1 };
 // the type of a boolean).
 const TWENTY_SECOND_DRAW = ['gcloud-storage', 'teams-mcp', 'zabbix', 'docling', 'istio', 'jmrplens-gitlab'];
 const TWENTY_SECOND_DRAW_FLOOR = { precision: 0.78, recall: 0.74, high: 0.25 };
-// Training (106 servers, 2,767 tools, every draw but the held-out ones): 0.91 (1942/2135), 0.85 (1483/1737), high 0.99
-// (660/669) at 04083d4.
-const TRAINING_FLOOR = { precision: 0.9, recall: 0.84, high: 0.98 };
+// Training (117 servers, 3,096 tools, every draw but the held-out ones): 0.92 (2157/2355), 0.85 (1639/1936), high 0.99
+// (692/701) at fd25479.
+const TRAINING_FLOOR = { precision: 0.91, recall: 0.84, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
