@@ -433,9 +433,13 @@ export const RULES: readonly Rule[] = [
   // ---- non-empty, negation read as the constraint it states
   {
     name: 'non-empty',
-    examples: { yes: ['A non-empty list.', 'Must not be empty.'], no: ['Returned if not empty.', 'May be empty.'] },
+    examples: {
+      yes: ['A non-empty list.', 'Must not be empty.', 'Database name. Required — do not pass empty string.', 'Never pass an empty name.'],
+      no: ['Returned if not empty.', 'May be empty.', 'Pass an empty string to clear it.'],
+    },
     matches: re(
       String.raw`\b(?:non-?empty|non-?blank|not\s+(?:be\s+)?(?:empty|blank)|never\s+(?:be\s+)?(?:empty|blank)|` +
+        String.raw`(?:do\s+not|don't|never)\s+(?:pass|send|use|provide|give)\s+(?:an\s+)?(?:empty|blank)\s+(?:string|value|name|list)|` +
         String.raw`cannot\s+be\s+(?:empty|blank)|can't\s+be\s+(?:empty|blank)|mustn't\s+be\s+(?:empty|blank))\b`,
     ),
     requires: ['not-conditional'],
@@ -927,6 +931,25 @@ export const RULES: readonly Rule[] = [
     requires: ['not-negated'],
     yields: (m) => [simple('optional', m, 'optional')],
   },
+  // ---- a value the server's environment supplies: the parameter may be left out
+  {
+    name: 'environment-fallback',
+    examples: {
+      yes: [
+        'Prefer setting PRIVATE_KEY in the MCP server environment; do not pass the key when avoidable.',
+        'API token. Falls back to the GITHUB_TOKEN environment variable.',
+        'Defaults to the `REGION` env var.',
+      ],
+      no: ['Set the log level in the environment.', 'The environment to deploy to.', 'Uses the production environment.'],
+    },
+    // The variable is named in capitals ("PRIVATE_KEY", "$TOKEN"): a word alone ("the environment") names no fallback.
+    matches: re(
+      String.raw`\b(?:prefer\s+)?setting\s+[\x60'"$]?(\w{3,40})[\x60'"]?\s+in\s+the\s+(?:[\w-]+\s+){0,3}environment\b|` +
+        String.raw`\b(?:falls?\s+back\s+to|defaults?\s+to|otherwise\s+uses?|read\s+from)\s+(?:the\s+)?[\x60'"$]?(\w{3,40})[\x60'"]?\s+` +
+        String.raw`env(?:ironment)?(?:\s+|-)?var(?:iable)?s?\b`,
+    ),
+    yields: (m) => (/^[A-Z][A-Z0-9_]+$/.test(m[1] ?? m[2] ?? '') ? [simple('optional', m, 'environment-fallback')] : []),
+  },
   // ---- templates: "(format: GHSA-xxxx-xxxx-xxxx)", "in format 'user:ID' or 'team:ID'"
   {
     name: 'format-template',
@@ -999,22 +1022,24 @@ export const RULES: readonly Rule[] = [
         'Filter on state (0: all, 1: well-formed, 2: creating, 3: deleting, 4: new)',
         'Capsule direction: 0=X, 1=Y (default), 2=Z.',
         'Minimum severity, where 1=Error, 2=Warning, 3=Information, 4=Hint.',
+        '0=enabled, 1=disabled.',
       ],
-      no: ['Ratio (1: 2).', 'At 10:30, 11:45.', 'Priority level 1-9 (1=highest, 9=lowest, 5=normal)'],
+      no: ['Ratio (1: 2).', 'Set 0=off to disable.', 'At 10:30, 11:45.', 'Priority level 1-9 (1=highest, 9=lowest, 5=normal)'],
     },
-    // Also after a label's colon or "where", to the clause's end: "Capsule direction: 0=X, 1=Y (default), 2=Z.".
+    // Also opening the sentence, or after a label's colon or "where", to the clause's end: "0=enabled, 1=disabled.",
+    // "Capsule direction: 0=X, 1=Y (default), 2=Z".
     matches: re(
       String.raw`\(\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}(?:[,;]\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)|` +
-        String.raw`(?::|\bwhere)[ \t]+\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?` +
+        String.raw`(?:^[ \t]*|(?::|\bwhere)[ \t]+)\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?` +
         String.raw`(?:,[ \t]*\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?){1,15}(?=[ \t]*(?:[.;]|$))`,
     ),
     yields: (m) => {
-      const values = [...m[0].matchAll(/(?:^\(|^:|^where|[,;])\s*(\d{1,3})\s*[:=]/gi)].map((x) => x[1] ?? '');
+      const values = [...m[0].matchAll(/(?:^\(|^:|^where|^|[,;])\s*(\d{1,3})\s*[:=]/gi)].map((x) => x[1] ?? '');
       if (new Set(values).size !== values.length) return [];
       // "(1=highest, 9=lowest, 5=normal)": codes with gaps between them gloss points of a scale, not every value.
       const codes = values.map(Number).sort((a, b) => a - b);
       if ((codes.at(-1) ?? 0) - (codes[0] ?? 0) + 1 !== codes.length) return [];
-      const start = m.index + (/^[(:]/.test(m[0]) ? 0 : 'where'.length);
+      const start = m.index + (/^[(:]/.test(m[0]) ? 0 : m[0].search(/\d/));
       const list: Candidate = { kind: 'enum', values, quoted: false, start, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' };
       // "1=Y (default)": the code marked is the default.
       const marked = /(\d{1,3})\s*[:=]\s*[A-Za-z][\w-]{0,20}[ \t]+\(default\)/i.exec(m[0]);
@@ -1297,9 +1322,11 @@ export const RULES: readonly Rule[] = [
         "Use 'collection' to search only within it, or 'corpus' to search across all.",
         "Use 'a' for fast results or 'b' for deep ones.",
         'Database to query - "nbdb" for Northbound or "sbdb" for Southbound.',
+        "Pagination method: 'keyset' for keyset-based pagination, or 'offset' (the default).",
       ],
       no: [
         "Use 'a' for fast results.",
+        "Mode: 'a' (the default).",
         "Use 'a' for fast results; 'b' is deprecated.",
         "Use 'a' to search, or any other name.",
         "For example, use '12.0' for Android or '16.0' for iOS.",
@@ -1695,12 +1722,12 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   return [enumSpan(sentence, values, false, start, end, 'bare-values')];
 }
 
-/** A quoted value then what it is for: "'corpus' to search across all", "'b' for deep ones". */
-const USE_VALUE = /(['\x60"])([\w.-]{1,40})\1\s+(?:to|for)\s+/g;
+/** A quoted value then what it is for, or that it is the default: "'corpus' to search across all", "'b' (the default)". */
+const USE_VALUE = /(['\x60"])([\w.-]{1,40})\1(?:\s+(?:to|for)\s+|\s*\((?:the\s+)?default\))/g;
 
 /**
- * "Use 'a' to X, or 'b' to Y": every quoted value of the sentence from "use" on is glossed by what it is for, and the
- * last is offered as the alternative ("or"): the values to choose from.
+ * "Use 'a' to X, or 'b' to Y", "Method: 'a' for X, or 'b' (the default)": every quoted value of the sentence from "use"
+ * (or the label) on is glossed, and the last is offered as the alternative ("or"): the values to choose from.
  */
 function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   // "For example, use '12.0' for Android or '16.0' for iOS": values shown, not all of them.

@@ -1449,4 +1449,24 @@ describe('rules read from the twenty-first and twenty-second draws (after their 
   it('"Required parameter — no default." on an optional parameter', () => {
     expect(of('required', 'Edge repository view. Required parameter — no default.')).toHaveLength(1);
   });
+  it("codes opening a sentence are the values of an integer; \"'a' for X, or 'b' (the default)\" a list", () => {
+    expect(of('enum', '0=enabled, 1=disabled.', 'integer')).toEqual([`prose-only enum ${JSON.stringify({ enum: [0, 1] })}`]);
+    expect(of('enum', "Pagination method: 'keyset' for large result sets, or 'offset' (the default).")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['keyset', 'offset'] })}`,
+    ]);
+  });
+  it('"do not pass empty string" asks for a length of at least 1', () => {
+    expect(of('minLength', 'Database name. Required — do not pass empty string.')).toEqual([
+      `prose-only minLength ${JSON.stringify({ minLength: 1 })}`,
+    ]);
+  });
+  it('a required parameter the environment can supply is a schema-only required', () => {
+    const privateKey = { type: 'string', description: 'Private key. Prefer setting PRIVATE_KEY in the MCP server environment.' };
+    expect(tool({ privateKey }, 'A tool.', ['privateKey'])).toEqual([
+      `schema-only privateKey required ${JSON.stringify({ required: [] })}`,
+    ]);
+    expect(tool({ privateKey: { ...privateKey, description: 'Private key, set in the environment.' } }, 'A tool.', ['privateKey'])).toEqual(
+      [],
+    );
+  });
 });
