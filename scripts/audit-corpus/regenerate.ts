@@ -1773,6 +1773,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'github.com/modelcontextprotocol/go-sdk v1.8.0 (google/jsonschema-go v0.4.3)',
     split: 'training',
   },
+  // The twenty-third draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twenty-third draw, part A
+  // twenty-third draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
