@@ -969,6 +969,9 @@ const SWITCH_WORDS = new Map([
   ['disabled', false],
 ]);
 
+/** A number shown quoted, as the text of a string: "(e.g., '1800' for 30 minutes)". */
+const QUOTED_NUMBER = /(['"\x60])-?\d+(?:\.\d+)?\1/;
+
 function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, names: ReadonlySet<string> = new Set()): void {
   const { node } = claim;
   const view = node.view;
@@ -999,6 +1002,11 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
   // "(default: 2h)" on a string: the default is the text as written.
   if (typeof c.literal === 'number' && c.written !== undefined && !allows(view, 'number') && allows(view, 'string')) {
     defaultClaim(claim, { ...c, literal: c.written, comparable: true }, findings, names);
+    return;
+  }
+  // "defaults to 1800 seconds" on a string its examples show holding numbers ("e.g., '1800'"): the default is that text.
+  if (typeof c.literal === 'number' && !allows(view, 'number') && allows(view, 'string') && QUOTED_NUMBER.test(view.description ?? '')) {
+    defaultClaim(claim, { ...c, literal: String(c.literal), comparable: true }, findings, names);
     return;
   }
   // "Default: no" on a boolean: the switch's word for false.

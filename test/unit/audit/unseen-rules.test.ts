@@ -1460,6 +1460,12 @@ describe('rules read from the twenty-first and twenty-second draws (after their 
       `prose-only minLength ${JSON.stringify({ minLength: 1 })}`,
     ]);
   });
+  it('a default in seconds on a string that holds numbers is that number as text', () => {
+    expect(of('default', "Duration in seconds (e.g., '1800' for 30 minutes). Optional, defaults to 1800 seconds")).toEqual([
+      `prose-only default ${JSON.stringify({ default: '1800' })}`,
+    ]);
+    expect(of('default', 'Duration, defaults to 1800 seconds')).toEqual([]);
+  });
   it('a required parameter the environment can supply is a schema-only required', () => {
     const privateKey = { type: 'string', description: 'Private key. Prefer setting PRIVATE_KEY in the MCP server environment.' };
     expect(tool({ privateKey }, 'A tool.', ['privateKey'])).toEqual([
