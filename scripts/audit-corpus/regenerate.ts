@@ -1775,6 +1775,36 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-third draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-third draw, part A
+  sanity: {
+    repository: 'sanity-io/sanity-mcp-server',
+    path: 'src/tools',
+    install: { npm: '@sanity/mcp-server@0.12.1' },
+    // Over stdio with a placeholder token and project id, as a developer (the role it insists on at start): the
+    // Sanity API is called only when a tool runs.
+    command: npmBin('sanity-mcp-server'),
+    env: {
+      HOME: '{WORKDIR}/home',
+      SANITY_API_TOKEN: 'placeholder',
+      SANITY_PROJECT_ID: 'placeholder',
+      SANITY_DATASET: 'production',
+      MCP_USER_ROLE: 'developer',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  itential: {
+    repository: 'itential/itential-mcp',
+    path: 'src/itential_mcp/tools',
+    install: { pypi: 'itential-mcp==0.14.1' },
+    // Over stdio (its default) with its default tags (experimental and beta excluded) and the Itential Platform on
+    // the loopback address: it logs in only when a tool is called.
+    command: ['bin/itential-mcp', 'run', '--platform-host', '127.0.0.1', '--platform-port', '1'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.4.11 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-third draw, part B
 };
 
