@@ -1806,6 +1806,35 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-third draw, part B
+  oastools: {
+    repository: 'erraggy/oastools',
+    path: 'internal/mcpserver',
+    // The `mcp` subcommand of the OpenAPI toolkit, over stdio: it reads specs only when a tool is called.
+    install: { go: 'github.com/erraggy/oastools/cmd/oastools@v1.52.2' },
+    command: ['bin/oastools', 'mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'go',
+    library: 'github.com/modelcontextprotocol/go-sdk v1.3.1 (google/jsonschema-go v0.4.2)',
+    split: 'held-out',
+  },
+  prefect: {
+    repository: 'PrefectHQ/prefect-mcp-server',
+    path: 'src/prefect_mcp_server',
+    // Over stdio with the Prefect API and the documentation server it mounts on the loopback address (both called
+    // only when a tool runs; the mounted documentation tools drop out), and the experimental execution-plan tools on.
+    install: { pypi: 'prefect-mcp==0.0.1b13' },
+    command: ['bin/prefect-mcp-server'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      PREFECT_HOME: '{WORKDIR}/home/.prefect',
+      PREFECT_API_URL: `${LOOPBACK}/api`,
+      PREFECT_DOCS_MCP_URL: `${LOOPBACK}/mcp`,
+      PREFECT_MCP_EXPERIMENTAL_EXECUTION_PLANS_ENABLED: 'true',
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
