@@ -21,7 +21,7 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth and twentieth); a draw moves
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth and twenty-third); a draw moves
     // to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, and the twenty-first and twenty-second were). A draw holds three
     // ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
@@ -174,8 +174,11 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 //   reads no `type` from prose).
 // Together at 04083d4: 0.87 (251/288), 0.57 (169/299), high 0.97 (104/107); at fd25479, with the type rule (built from
 // training, though the twentieth's report had said atlan needed one): 0.88 (267/304), 0.62 (185/299), high 0.97
-// (104/107). The floor is that.
-const HELD_OUT_FLOOR = { precision: 0.87, recall: 0.61, high: 0.97 };
+// (104/107);
+// - the twenty-third (sanity: zod; itential, prefect: pydantic; oastools: Go SDK; 143 tools): 0.90 (64/71), 0.73 (33/45),
+//   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
+// The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123). The floor is that.
+const HELD_OUT_FLOOR = { precision: 0.88, recall: 0.63, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
