@@ -9,7 +9,9 @@ import type { Rule } from './prose.js';
 import { textBefore } from './prose-text.js';
 
 /** A type named in English or by a programming language's name for it. */
-const TYPE_WORD = String.raw`strings?|str|numbers?|floats?|doubles?|integers?|ints?|booleans?|bools?|arrays?|lists?|objects?|dictionar(?:y|ies)|dicts?`;
+const TYPE_WORD =
+  String.raw`strings?|str|numbers?|floats?|doubles?|integers?|ints?|booleans?|bools?|` +
+  String.raw`arrays?|lists?|objects?|dictionar(?:y|ies)|dicts?`;
 
 function typeOfWord(word: string): JsonType | undefined {
   const w = word.toLowerCase().replace(/s$/, '');
@@ -85,8 +87,9 @@ export const TYPE_RULES: readonly Rule[] = [
       ],
     },
     matches: re(
-      String.raw`\b(?:as|must\s+be|should\s+be|needs\s+to\s+be|is\s+expected\s+to\s+be)\s+an?\s+(?:(?:valid|single|plain)\s+)?(?:json\s+)?` +
-        String.raw`(string|number|integer|boolean|array|list|object|dictionary|dict)\b(?![\s-]+(?:strings?|text|encoded|formatted|literal|representation)\b)`,
+      String.raw`\b(?:as|must\s+be|should\s+be|needs\s+to\s+be|is\s+expected\s+to\s+be)\s+an?\s+` +
+        String.raw`(?:(?:valid|single|plain)\s+)?(?:json\s+)?(string|number|integer|boolean|array|list|object|dictionary|dict)\b` +
+        String.raw`(?![\s-]+(?:strings?|text|encoded|formatted|literal|representation)\b)`,
     ),
     yields: (m, s) => {
       const before = textBefore(s, m.index);
