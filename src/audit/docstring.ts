@@ -50,7 +50,8 @@ const HEADING = /^\s*[A-Z][\w ]{0,30}:\s*$/;
 
 /**
  * The entries of `text`'s parameter sections whose names are in `parameters` (matched as written, else ignoring
- * case). A type in parentheses or after " : " adds "(optional)" when it says so; the rest of it is no prose.
+ * case). A type in parentheses, after " : " or after a dash ("name - str: text") adds "(optional)" when it says so, and
+ * is kept as the entry's `annotation`, not as prose.
  */
 export function docstringSections(text: string, parameters: readonly string[]): DocstringSections {
   const exact = new Set(parameters);

@@ -38,6 +38,7 @@ function typeCandidate(
   ];
 }
 
+// As prose.ts's `re`: prose.ts reads these rules while it loads, so this module cannot call into it.
 const re = (source: string): RegExp => new RegExp(source, 'gi');
 
 /**
