@@ -4,7 +4,7 @@
  *
  * Pure: no I/O.
  */
-import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
+import { isJsonObject, type JsonObject, type JsonValue, schemaTypeOf } from '../core/shared/json.js';
 import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
 import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate, JsonType, TypeCandidate } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
@@ -24,8 +24,12 @@ const FAMILY_KEYWORDS: Record<Family, { lower: string; upper: string; exclusiveL
 };
 
 /** Where a bound lands: which family of keywords, on the node itself or on its array items. */
-export function boundTarget(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
-  const target = boundTargetOf(node, candidate);
+export function boundTarget(
+  root: JsonObject,
+  node: AuditNode,
+  candidate: BoundCandidate,
+): { family: Family; onItems: boolean } | undefined {
+  const target = boundTargetOf(root, node, candidate);
   // "Latitude between -90 and 90" on a string or list: a negative number is no length or count.
   if (target !== undefined && target.family !== 'number' && candidate.value < 0) return undefined;
   // "a message with 0 or more replies": no length or count is below 0, so an inclusive 0 says nothing.
@@ -33,7 +37,7 @@ export function boundTarget(node: AuditNode, candidate: BoundCandidate): { famil
   return target;
 }
 
-function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
+function boundTargetOf(root: JsonObject, node: AuditNode, candidate: BoundCandidate): { family: Family; onItems: boolean } | undefined {
   const view = node.view;
   const cls = unitClass(candidate.unit);
   const hasNumber = view.types !== undefined && (view.types.has('number') || view.types.has('integer'));
@@ -55,7 +59,7 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
   if (cls === 'properties') return view.types === undefined || hasObject ? { family: 'properties', onItems: false } : undefined;
   if (view.types === undefined) return { family: cls === 'items' ? 'items' : 'number', onItems: false };
   // "values between 0 and 1", "in [0, 1]" on a list of numbers: a range with no noun is of the numbers, not their count.
-  if (hasArray && !hasNumber && cls === undefined && RANGE_RULES.has(candidate.rule) && numericItems(view))
+  if (hasArray && !hasNumber && cls === undefined && RANGE_RULES.has(candidate.rule) && numericItems(root, node))
     return { family: 'number', onItems: true };
   if (hasArray && !hasNumber && cls !== 'measure') return { family: 'items', onItems: false };
   if (hasNumber) return { family: 'number', onItems: false };
@@ -71,17 +75,9 @@ function boundTargetOf(node: AuditNode, candidate: BoundCandidate): { family: Fa
 const RANGE_RULES = new Set(['between', 'interval', 'from-to', 'n-to-m']);
 
 /** Items that are numbers, or numbers also accepted as text ("integer or string" codes): a range is of their values. */
-function numericItems(view: SchemaView): boolean {
-  const items = view.items?.schema;
-  if (!isJsonObject(items)) return false;
-  const branches = [items, ...(['anyOf', 'oneOf'] as const).flatMap((k) => (Array.isArray(items[k]) ? items[k] : []))];
-  const types = branches
-    .flatMap((b) => (isJsonObject(b) ? (Array.isArray(b.type) ? b.type : [b.type]) : []))
-    .filter((t) => t !== undefined);
-  return (
-    types.some((t) => t === 'number' || t === 'integer') &&
-    types.every((t) => t === 'number' || t === 'integer' || t === 'string' || t === 'null')
-  );
+function numericItems(root: JsonObject, node: AuditNode): boolean {
+  const types = [...(itemsOf(root, node)?.view.types ?? [])];
+  return types.some((t) => t === 'number' || t === 'integer') && types.every((t) => ['number', 'integer', 'string', 'null'].includes(t));
 }
 
 /** "127 alphanumeric, underscore, ... characters": a kind of character, the first of a list of them, counts characters. */
@@ -175,7 +171,7 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
           }
           if (composition) break;
         }
-        const target = boundTarget(node, c);
+        const target = boundTarget(root, node, c);
         if (target === undefined) break;
         const itemsView = target.onItems ? itemsOf(root, node) : undefined;
         if (target.onItems && itemsView === undefined) {
@@ -312,13 +308,17 @@ function typeClaim(root: JsonObject, claim: Claim, c: TypeCandidate, findings: F
   const view = node.view;
   const stated = c.types.filter((t) => t !== 'null');
   if (stated.length === 0 || listedValues(view) !== undefined) return;
-  if (isUntyped(root, node)) {
+  const schema = valueAt(root, node.pointer);
+  if (isJsonObject(schema) && isUntyped(view, schema)) {
     const nullable = view.types?.has('null') === true || c.types.includes('null');
     const type: JsonValue = stated.length === 1 && !nullable ? (stated[0] as string) : [...stated, ...(nullable ? ['null'] : [])];
-    const schema = valueAt(root, node.pointer);
-    const branches = isJsonObject(schema) && ['anyOf', 'oneOf', 'allOf'].some((k) => Object.hasOwn(schema, k));
+    const branches = BRANCH_KEYWORDS.some((k) => Object.hasOwn(schema, k));
     const defaults = (view.keywords.get('default') ?? []).map((site) => site.value);
-    const fits = defaults.every((d) => d === null || stated.some((t) => valueHasType(d, t)));
+    // A default of another type ("ten" on "Number of results") would be refused by the fix: no fix then.
+    const fits = defaults.every((d) => {
+      const given = schemaTypeOf(d);
+      return given === 'null' || stated.includes(given) || (given === 'integer' && stated.includes('number'));
+    });
     addClaimFinding(
       findings,
       claim,
@@ -330,7 +330,7 @@ function typeClaim(root: JsonObject, claim: Claim, c: TypeCandidate, findings: F
   }
   if (!c.strong || view.types === undefined) return;
   const items = view.types.has('array') ? itemsOf(root, node)?.view : undefined;
-  const allowed = (t: JsonType): boolean => allowsType(view, t) || (!c.alternatives && items !== undefined && allowsType(items, t));
+  const allowed = (t: JsonType): boolean => allows(view, t) || (!c.alternatives && items !== undefined && allows(items, t));
   const conflict = c.alternatives ? !stated.every(allowed) : !stated.some(allowed);
   if (!conflict) return;
   const declared = [...view.types].filter((t) => t !== 'null').join(' or ');
@@ -343,28 +343,14 @@ function typeClaim(root: JsonObject, claim: Claim, c: TypeCandidate, findings: F
   );
 }
 
+const BRANCH_KEYWORDS = ['anyOf', 'oneOf', 'allOf'] as const;
+
 /** No `type`, nor anything that implies one (values, properties, items), nor a reference the audit does not follow. */
-function isUntyped(root: JsonObject, node: AuditNode): boolean {
-  const view = node.view;
+function isUntyped(view: SchemaView, schema: JsonObject): boolean {
   if (view.types !== undefined && [...view.types].some((t) => t !== 'null')) return false;
   if (view.properties.size > 0 || view.items !== undefined) return false;
-  const schema = valueAt(root, node.pointer);
-  if (!isJsonObject(schema)) return false;
-  const branches = ['anyOf', 'oneOf', 'allOf'].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []));
+  const branches = BRANCH_KEYWORDS.flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []));
   return ![schema, ...branches].some((s) => isJsonObject(s) && Object.hasOwn(s, '$ref'));
-}
-
-/** An integer is a number and a number may be written as an integer: either allows the other. */
-function allowsType(view: SchemaView, type: JsonType): boolean {
-  return type === 'integer' ? allows(view, 'integer') || allows(view, 'number') : allows(view, type);
-}
-
-function valueHasType(value: JsonValue, type: JsonType): boolean {
-  if (type === 'integer') return Number.isInteger(value);
-  if (type === 'array') return Array.isArray(value);
-  if (type === 'object') return isJsonObject(value);
-  if (type === 'null') return value === null;
-  return typeof value === type;
 }
 
 /** The object schema that declares `node` as a property, and its own `required` list (for a fix that edits it). */

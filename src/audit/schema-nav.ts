@@ -164,10 +164,13 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
   return { types, description, keywords, properties, required, anyRequired, items };
 }
 
-/** True when a view may hold a value of JSON type `type` (unknown types allow everything). */
+/**
+ * True when a view may hold a value of JSON type `type` (unknown types allow everything). Integers are numbers, and
+ * a `number` schema holds every integer.
+ */
 export function allows(view: SchemaView, type: string): boolean {
   if (view.types === undefined) return true;
-  if (type === 'number') return view.types.has('number') || view.types.has('integer');
+  if (type === 'number' || type === 'integer') return view.types.has('number') || view.types.has('integer');
   return view.types.has(type);
 }
 

@@ -280,7 +280,7 @@ export function schemaOnly(
       if (naturalDomain(spec.keyword, value, node, text)) continue;
       const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
         if (c.kind === 'bound') {
-          const target = boundTarget(owner, c);
+          const target = boundTarget(root, owner, c);
           return target !== undefined && target.family === spec.family && c.side === spec.side;
         }
         if (c.kind === 'nonEmpty') return spec.side === 'lower' && value <= 1;
