@@ -1835,6 +1835,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
     split: 'held-out',
   },
+  // The twenty-fourth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twenty-fourth draw, part A
+  // twenty-fourth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
