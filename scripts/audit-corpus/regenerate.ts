@@ -1837,6 +1837,41 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-fourth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-fourth draw, part A
+  sonarqube: {
+    repository: 'sapientpants/sonarqube-mcp-server',
+    path: 'src/index.ts',
+    install: { npm: 'sonarqube-mcp-server@1.10.21' },
+    // Over stdio with a placeholder token and SonarQube on the loopback address: it calls SonarQube only when a tool
+    // runs.
+    command: npmBin('sonarqube-mcp-server'),
+    env: { HOME: '{WORKDIR}/home', SONARQUBE_TOKEN: 'placeholder', SONARQUBE_URL: LOOPBACK },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  pubmed: {
+    repository: 'cyanheads/pubmed-mcp-server',
+    path: 'src/mcp-server/tools/definitions',
+    install: { npm: '@cyanheads/pubmed-mcp-server@2.7.4' },
+    // Over stdio with a placeholder contact address for NCBI: it calls NCBI only when a tool runs.
+    command: npmBin('pubmed-mcp-server'),
+    env: { HOME: '{WORKDIR}/home', MCP_TRANSPORT_TYPE: 'stdio', NCBI_ADMIN_EMAIL: 'placeholder@example.com' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7) through @cyanheads/mcp-ts-core 0.9.21',
+    split: 'held-out',
+  },
+  netbox: {
+    repository: 'mhajder/netbox-mcp',
+    path: 'netbox_mcp/tools',
+    install: { pypi: 'netbox-mcp==0.2.1' },
+    // Over stdio (its default), all tools (read and write), with a placeholder API token and NetBox on the loopback
+    // address: it connects only when a tool is called.
+    command: ['bin/netbox-mcp'],
+    env: { HOME: '{WORKDIR}/home', NETBOX_URL: LOOPBACK, NETBOX_TOKEN: 'nbt_placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-fourth draw, part B
 };
 
