@@ -720,8 +720,11 @@ function boundsAllowExactly(view: SchemaView, codes: readonly number[]): boolean
   return codes.every((n) => Number.isInteger(n) && n >= low && n <= high) && new Set(codes).size === high - low + 1;
 }
 
-/** A string that holds a list: "Comma-separated channel types", "a comma delimited list", "separated by commas". */
-const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b|\bcsv\s+(?:of|list)\b/i;
+/**
+ * A string that holds a list: "Comma-separated channel types", "a comma delimited list", "separated by commas", "CSV of
+ * ids" (not "returns CSV of groups": that is the output).
+ */
+const COMMA_SEPARATED = /\bcomma[- ]?(?:separated|delimited)\b|\bseparated\s+by\s+commas\b|(?<!\breturns?\s+)\bcsv\s+(?:of|list)\b/i;
 
 /**
  * The stretch of `sentence` around a candidate found in it, so each claim of a long sentence reads a bounded part; the

@@ -1337,6 +1337,29 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`\buse\s+(?=['\x60"])|(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])`),
     yields: (m, s) => useValues(m, s),
   },
+  // ---- each value then what it does: "Scope: 'user' returns user databases, 'all' returns every database"
+  {
+    name: 'glossed-list',
+    examples: {
+      yes: [
+        "Filter scope: 'user' returns only user-created databases (excludes system ones), 'all' returns every database.",
+        "Action: 'list' returns CSV of id, name, handle, 'join' adds you to a group, 'leave' removes you from it.",
+        "Library: 'user' — the personal library; 'group' (default) — a group library; 'feeds' — RSS feeds.",
+        "Attach mode: 'auto' (default) attaches a PDF, 'none' skips.",
+      ],
+      no: [
+        "Examples: 'react' finds React pages, 'vue' finds Vue pages.",
+        "Search query: 'react' finds React pages, 'vue' finds Vue pages.",
+        "State: 'open', 'closed'.",
+        "Mode: 'fast' returns quickly.",
+        "Scope: 'user' returns user databases, 'all' returns every database, e.g. 'sys'.",
+        "Note: 'a' is deprecated, 'b' is removed.",
+        "First unfrozen cell: 'A2' freezes row 1; 'A1' unfreezes.",
+      ],
+    },
+    matches: re(String.raw`(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])`),
+    yields: (m, s) => glossedList(m, s),
+  },
   // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"
   {
     name: 'labelled-values',
@@ -1744,6 +1767,40 @@ function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const values = glossed.map((g) => g[2] ?? '');
   const end = m.index + last.index + last[0].length;
   return [enumSpan(sentence, values, true, m.index, end, 'use-values')];
+}
+
+/** A quoted value at the head of a glossed item, with its "(default)" mark. */
+const ITEM_HEAD = /^(['\x60"])([\w.-]{1,40})\1(\s*\((?:the\s+)?default\))?[ \t]*(?:[-—–:=][ \t]*)?/;
+/** The separator before the next item's quoted value: ", 'b' ...", "; or 'c' ...". */
+const NEXT_ITEM = /[,;][ \t]*(?:(?:or|and)[ \t]+)?(?=(['\x60"])[\w.-]{1,40}\1[ \t(—–-])/g;
+/** Labels of free text, whose quoted values are examples of it: "Search query: 'react' finds React pages". */
+const FREE_TEXT_LABEL = /\b(?:query|queries|search|terms?|keywords?|text|prompt|pattern|expression|regex)\s*$/i;
+
+/**
+ * "Scope: 'user' returns user databases, 'all' returns every database": after a label, two or more items that each
+ * open with a quoted value and go on with what it does. Every quote of the clause heads an item, so no example hides
+ * among them.
+ */
+function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
+  const before = textBefore(sentence, m.index);
+  if (EXAMPLE_LABEL.test(before) || FREE_TEXT_LABEL.test(before) || EXAMPLE_IN_LABEL.test(before)) return [];
+  const start = m.index + m[0].length;
+  const rest = sentence.slice(start, start + CLAUSE_CHARS);
+  const separators = [...rest.matchAll(NEXT_ITEM)];
+  const heads = [0, ...separators.map((n) => n.index + n[0].length)];
+  const ends = [...separators.map((n) => n.index), rest.length];
+  const values: string[] = [];
+  for (const [i, at] of heads.entries()) {
+    const head = ITEM_HEAD.exec(rest.slice(at));
+    const gloss = head === null ? '' : rest.slice(at + head[0].length, ends[i]);
+    // A gloss says something in words of its own, and quotes no other value ("e.g. 'sys'").
+    if (head === null || !/^[(\p{L}]/u.test(gloss) || /(['\x60"])[\w.-]{1,40}\1/.test(gloss)) return [];
+    values.push(head[2] ?? '');
+  }
+  // "First cell: 'A2' freezes row 1; 'A1' unfreezes": values that all hold a digit show a format, not the choices.
+  if (values.length < 2 || new Set(values).size !== values.length || values.every((v) => /\d/.test(v))) return [];
+  // The span is the first item: a parameter named in a gloss ("adds missing collections") is not the one listed.
+  return [enumSpan(sentence, values, true, start, start + (ITEM_HEAD.exec(rest)?.[0].length ?? 0), 'glossed-list')];
 }
 
 /** The clause around a match: what a rule reads of a long sentence for each match, so the sentence costs linear time. */
