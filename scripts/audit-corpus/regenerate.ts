@@ -1873,6 +1873,53 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-fourth draw, part B
+  'aliyun-observability': {
+    repository: 'aliyun/alibabacloud-observability-mcp-server',
+    path: 'src/mcp_server_aliyun_observability/toolkits',
+    // mcp pinned below 2 (the package imports FastMCP from mcp.server, which mcp 2 no longer has) and python-dotenv
+    // added (imported but not declared). Over stdio with both tool scopes and placeholder keys: Alibaba Cloud is
+    // called only when a tool runs.
+    install: { pypi: 'mcp-server-aliyun-observability==1.0.8 mcp==1.30.0 python-dotenv==1.2.4' },
+    command: [
+      'bin/mcp-server-aliyun-observability',
+      '--transport',
+      'stdio',
+      '--scope',
+      'all',
+      '--access-key-id',
+      'placeholder',
+      '--access-key-secret',
+      'placeholder',
+    ],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  langsmith: {
+    repository: 'langchain-ai/langsmith-mcp-server',
+    path: 'langsmith_mcp_server/services/register_tools.py',
+    install: { pypi: 'langsmith-mcp-server==0.1.1' },
+    // Over stdio with a placeholder key and the LangSmith API on the loopback address: it is called only when a
+    // tool runs.
+    command: ['bin/langsmith-mcp-server'],
+    env: { HOME: '{WORKDIR}/home', LANGSMITH_API_KEY: 'lsv2_placeholder', LANGSMITH_ENDPOINT: LOOPBACK },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.0.2 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  'kubectl-mcp': {
+    repository: 'rohitg00/kubectl-mcp-server',
+    path: 'kubectl_mcp_tool/tools',
+    install: { pypi: 'kubectl-mcp-server==2.0.0' },
+    // Over stdio with its default toolsets (core, helm) and a kubeconfig naming a loopback cluster: the cluster is
+    // called only when a tool runs.
+    command: ['bin/kubectl-mcp'],
+    env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
