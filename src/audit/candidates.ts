@@ -86,6 +86,12 @@ export interface RequiredCandidate extends CandidateBase {
   readonly subject: 'before' | 'after' | 'self';
 }
 
+/** "Must include: version, sources, layers", "Required fields: 'alias', 'trigger'": keys the object (or each item) must have. */
+export interface RequiredKeysCandidate extends CandidateBase {
+  readonly kind: 'requiredKeys';
+  readonly keys: readonly string[];
+}
+
 export interface OptionalCandidate extends CandidateBase {
   readonly kind: 'optional';
 }
@@ -115,5 +121,6 @@ export type Candidate =
   | ReadOnlyCandidate
   | DefaultCandidate
   | RequiredCandidate
+  | RequiredKeysCandidate
   | OptionalCandidate
   | TypeCandidate;

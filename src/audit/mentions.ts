@@ -309,8 +309,9 @@ function glossBefore(sentence: string, at: number): number | undefined {
  * fit `labels`.
  */
 export function toolClaimFits(node: AuditNode, candidate: Candidate): boolean {
-  // "as a string" in a sentence that names a parameter may type any value the sentence speaks of.
-  if (candidate.kind === 'type') return false;
+  // "as a string" in a sentence that names a parameter may type any value the sentence speaks of; "Must include:
+  // version, layers" may be said of any object the sentence names.
+  if (candidate.kind === 'type' || candidate.kind === 'requiredKeys') return false;
   if (candidate.kind !== 'bound' || candidate.fromWord) return true;
   const cls = unitClass(candidate.unit);
   const view = node.view;

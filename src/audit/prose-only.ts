@@ -6,12 +6,30 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue, schemaTypeOf } from '../core/shared/json.js';
 import { escapeToken, valueAt } from '../core/shared/json-pointer.js';
-import type { BoundCandidate, DefaultCandidate, EnumCandidate, FormatCandidate, JsonType, TypeCandidate } from './candidates.js';
+import type {
+  BoundCandidate,
+  DefaultCandidate,
+  EnumCandidate,
+  FormatCandidate,
+  JsonType,
+  RequiredKeysCandidate,
+  TypeCandidate,
+} from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
 import { nameTokens, unitClass } from './mentions.js';
 import { CLAUSE_CHARS, escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
 import { PLACEHOLDER_LAYOUT, PREFIXED_ID, PREFIXED_PLACEHOLDER, singular, templateShape } from './prose.js';
-import { allows, type AuditNode, firstSite, hasKeyword, listedValues, numberKeyword, type SchemaView, viewOf } from './schema-nav.js';
+import {
+  allows,
+  type AuditNode,
+  firstSite,
+  hasKeyword,
+  listedValues,
+  numberKeyword,
+  resolveLocalRef,
+  type SchemaView,
+  viewOf,
+} from './schema-nav.js';
 import type { SchemaFix } from './types.js';
 
 export type Family = 'number' | 'length' | 'items' | 'properties';
@@ -288,6 +306,9 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
         );
         break;
       }
+      case 'requiredKeys':
+        requiredKeysClaim(root, claim, c, findings);
+        break;
       case 'optional':
         break;
       case 'type':
@@ -297,6 +318,57 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
   }
 
   for (const entry of bounds.values()) judgeBounds(entry, findings);
+}
+
+/**
+ * "Must include: version, sources, layers" on an object, or on a list's items: the keys its `required` lacks. A key
+ * a closed object does not declare is not suggested (the prose and the properties disagree: the maintainer's call).
+ */
+function requiredKeysClaim(root: JsonObject, claim: Claim, c: RequiredKeysCandidate, findings: FindingList): void {
+  const { node } = claim;
+  const onItems = !allows(node.view, 'object') && allows(node.view, 'array');
+  if (!onItems && !allows(node.view, 'object')) return;
+  const site = objectSite(root, valueAt(root, node.pointer), node.pointer, onItems);
+  const view = site === undefined ? undefined : viewOf(root, site.schema, site.pointer);
+  const closed = site?.schema.additionalProperties === false;
+  const missing = c.keys.filter((key) => view === undefined || (!view.required.has(key) && (!closed || view.properties.has(key))));
+  if (missing.length === 0) return;
+  const holder = onItems ? `the items of "${node.label}"` : `"${node.label}"`;
+  const named = missing.map((k) => `"${k}"`).join(', ');
+  const required = Array.isArray(site?.schema.required) ? site.schema.required.filter((n): n is string => typeof n === 'string') : [];
+  addClaimFinding(
+    findings,
+    claim,
+    'required',
+    `Add "required": ${json([...required, ...missing])} to ${holder} (the description says it must have ${named}).`,
+    { confidence: 'medium', fix: site === undefined ? undefined : { pointer: site.pointer, set: { required: [...required, ...missing] } } },
+  );
+}
+
+/** The object schema at `pointer` (or its items'), through a `$ref` or the one object branch of an `anyOf`/`oneOf`. */
+function objectSite(
+  root: JsonObject,
+  schema: JsonValue | undefined,
+  pointer: string,
+  items: boolean,
+  depth = 0,
+): { schema: JsonObject; pointer: string } | undefined {
+  if (!isJsonObject(schema) || depth > 4) return undefined;
+  if (typeof schema.$ref === 'string') {
+    const target = resolveLocalRef(root, schema.$ref);
+    return target === undefined ? undefined : objectSite(root, target.schema, target.pointer, items, depth + 1);
+  }
+  const type = schema.type;
+  const is = (t: string): boolean => type === t || (Array.isArray(type) && type.includes(t));
+  if (items && is('array')) return objectSite(root, schema.items, `${pointer}/items`, false, depth + 1);
+  if (!items && (is('object') || (type === undefined && isJsonObject(schema.properties)))) return { schema, pointer };
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches)) continue;
+    const found = branches.flatMap((branch, i) => objectSite(root, branch, `${pointer}/${keyword}/${i}`, items, depth + 1) ?? []);
+    if (found.length === 1) return found[0];
+  }
+  return undefined;
 }
 
 /**

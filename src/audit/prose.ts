@@ -13,7 +13,15 @@
  *
  * Pure: no I/O; deterministic.
  */
-import type { BoundCandidate, Candidate, DefaultCandidate, EnumCandidate, FormatCandidate, RequiredCandidate } from './candidates.js';
+import type {
+  BoundCandidate,
+  Candidate,
+  DefaultCandidate,
+  EnumCandidate,
+  FormatCandidate,
+  RequiredCandidate,
+  RequiredKeysCandidate,
+} from './candidates.js';
 import {
   CLAUSE_CHARS,
   clauseBefore,
@@ -1337,6 +1345,35 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`\buse\s+(?=['\x60"])|(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])`),
     yields: (m, s) => useValues(m, s),
   },
+  // ---- keys an object must have: "Must include: version (8), sources, layers", "with required fields: 'alias', 'trigger'"
+  {
+    name: 'required-keys',
+    examples: {
+      yes: [
+        'Complete style object. Must include: version (8), sources, layers. Optional: sprite, glyphs.',
+        "Configuration with required fields: 'alias', 'trigger', 'action'. Optional: 'mode'.",
+        "Each variable must have a 'name' and 'value' field.",
+        "Must contain: max_amount (positive number), frequency (monthly/yearly), type='single' (only type), and optionally expire_at.",
+        'Each transfer should contain: account (linked account ID), amount (in subunits), and optional fields like notes.',
+        'Required fields: event_name (str), start_time (int), end_time (int)',
+      ],
+      no: [
+        'Must include the name of the user.',
+        'The query must contain a WHERE clause.',
+        'Must include: the full path.',
+        'Must have: a name and a value.',
+        'The required fields are listed in the docs.',
+        "Results must have 'status' set.",
+        'Data rows, when stacking is needed, the data should contain a `group` field.',
+      ],
+    },
+    matches: re(
+      String.raw`\b(?:must|should|needs?\s+to)\s+(?:include|contain|have)\s*:\s*|` +
+        String.raw`\brequired\s+(?:fields|keys|properties|attributes)\s*:\s*|` +
+        String.raw`\b(?:must|should)\s+(?:include|contain|have)\s+(?:an?\s+|the\s+|both\s+)?(?=[\x60'"])`,
+    ),
+    yields: (m, s) => requiredKeys(m, s),
+  },
   // ---- each value then what it does: "Scope: 'user' returns user databases, 'all' returns every database"
   {
     name: 'glossed-list',
@@ -1801,6 +1838,60 @@ function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   if (values.length < 2 || new Set(values).size !== values.length || values.every((v) => /\d/.test(v))) return [];
   // The span is the first item: a parameter named in a gloss ("adds missing collections") is not the one listed.
   return [enumSpan(sentence, values, true, start, start + (ITEM_HEAD.exec(rest)?.[0].length ?? 0), 'glossed-list')];
+}
+
+/** A key in a list of required keys: `'name'`, `version (8)`, `type='single'`, `max_amount (positive number)`. */
+const REQUIRED_KEY =
+  /(?:([\x60'"])([A-Za-z_][\w.-]{0,40})\1|([A-Za-z_][\w.]{0,40}))(?:[ \t]*=[ \t]*(?:'[^'\n]{0,40}'|"[^"\n]{0,40}"|[\w.-]{1,40}))?(?:[ \t]*\([^()\n]{0,80}\))?/y;
+const KEY_SEPARATOR = /[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+)(?:an?[ \t]+|the[ \t]+)?/y;
+/** Where the required keys end: "and optionally expire_at", ", and optional fields like notes". */
+const OPTIONAL_REST = /[ \t]*,?[ \t]*(?:and[ \t]+)?optional/iy;
+/** What may follow the last key: the clause's end, or the word for keys ("a 'name' and 'value' field"). */
+const KEYS_END = /[ \t]*(?:[.;)]|$|(?:fields?|keys?|propert(?:y|ies)|attributes?)\b)/iy;
+const NOT_KEYS = /^(?:a|an|the|and|or|any|all|some|one|both|at|least|either|optional|optionally|it|this|that|these|each|every)$/i;
+
+/**
+ * "Must include: version (8), sources, layers", "Each variable must have a 'name' and 'value' field": the keys an
+ * object must have. After a colon the keys may be bare words; without one they are quoted, so "must contain a WHERE
+ * clause" names none. The list ends the clause or gives way to the optional keys.
+ */
+function requiredKeys(m: RegExpExecArray, sentence: string): RequiredKeysCandidate[] {
+  const quotedOnly = !m[0].includes(':');
+  // "when stacking is needed, the data should contain a `group` field": keys some calls need.
+  if (/\b(?:if|when|whenever|unless)\b[^.;:]*$/i.test(textBefore(sentence, m.index))) return [];
+  const start = m.index + m[0].length;
+  const rest = sentence.slice(start, start + CLAUSE_CHARS);
+  const keys: string[] = [];
+  let at = 0;
+  for (;;) {
+    REQUIRED_KEY.lastIndex = at;
+    const key = REQUIRED_KEY.exec(rest);
+    const name = key?.[2] ?? key?.[3];
+    if (key === null || name === undefined || NOT_KEYS.test(name) || (quotedOnly && key[2] === undefined)) return [];
+    keys.push(name);
+    at += key[0].length;
+    OPTIONAL_REST.lastIndex = at;
+    if (OPTIONAL_REST.test(rest)) break;
+    KEY_SEPARATOR.lastIndex = at;
+    const separator = KEY_SEPARATOR.exec(rest);
+    if (separator === null) {
+      KEYS_END.lastIndex = at;
+      if (!KEYS_END.test(rest)) return [];
+      break;
+    }
+    at += separator[0].length;
+  }
+  if (new Set(keys).size !== keys.length) return [];
+  return [
+    {
+      kind: 'requiredKeys',
+      keys,
+      start: m.index,
+      end: start + at,
+      phrase: sentence.slice(m.index, start + at).trim(),
+      rule: 'required-keys',
+    },
+  ];
 }
 
 /** The clause around a match: what a rule reads of a long sentence for each match, so the sentence costs linear time. */
