@@ -1835,7 +1835,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
     split: 'held-out',
   },
-  // The twenty-fourth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The twenty-fourth draw (zod, pydantic), labelled blind before the audit ran on it; training since its blind figures.
   // twenty-fourth draw, part A
   sonarqube: {
     repository: 'sapientpants/sonarqube-mcp-server',
@@ -1847,7 +1847,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', SONARQUBE_TOKEN: 'placeholder', SONARQUBE_URL: LOOPBACK },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   pubmed: {
     repository: 'cyanheads/pubmed-mcp-server',
@@ -1858,7 +1858,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', MCP_TRANSPORT_TYPE: 'stdio', NCBI_ADMIN_EMAIL: 'placeholder@example.com' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7) through @cyanheads/mcp-ts-core 0.9.21',
-    split: 'held-out',
+    split: 'training',
   },
   netbox: {
     repository: 'mhajder/netbox-mcp',
@@ -1870,7 +1870,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', NETBOX_URL: LOOPBACK, NETBOX_TOKEN: 'nbt_placeholder' },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // twenty-fourth draw, part B
   'aliyun-observability': {
@@ -1894,7 +1894,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'pydantic',
     library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   langsmith: {
     repository: 'langchain-ai/langsmith-mcp-server',
@@ -1906,7 +1906,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', LANGSMITH_API_KEY: 'lsv2_placeholder', LANGSMITH_ENDPOINT: LOOPBACK },
     ecosystem: 'pydantic',
     library: 'fastmcp 3.0.2 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   'kubectl-mcp': {
     repository: 'rohitg00/kubectl-mcp-server',
@@ -1918,7 +1918,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', KUBECONFIG: '{WORKDIR}/kubeconfig' },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
 };
 

@@ -64,11 +64,13 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     for (const table of tableLists(layout))
       if (headerOfOwnValues(table.header, node.name))
         claims.push({ node, candidate: table.candidate, sentence: table.candidate.phrase, fromTool: false });
-    for (const sentence of splitSentences(description)) {
+    const sentences = splitSentences(description);
+    for (const [i, sentence] of sentences.entries()) {
       // "Returns the list": the output. "Return issues with a specific state (default: opened)": what setting it does.
       if (/^\s*returns\b/i.test(sentence.text)) continue;
       // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
-      const group = node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false, node.parameter);
+      const group =
+        node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false, node.parameter, sentences[i + 1]?.text);
       const condition = node.location === '' ? requiredOnValues(sentence.text, node.parameter, topLevel, rootView) : undefined;
       if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
         conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });
@@ -124,12 +126,13 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         } as const;
         if (node !== undefined) claims.push({ node, candidate, sentence, fromTool: true });
       }
-    for (const sentence of splitSentences(text)) {
+    const sentences = splitSentences(text);
+    for (const [i, sentence] of sentences.entries()) {
       // A sentence about what the tool returns ("Returns up to 50 issues") constrains no parameter.
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;
       const mentions = findMentions(sentence.text, matchers);
       for (const parameter of new Set(mentions.map((m) => m.parameter))) mention(parameter, sentence.text);
-      const group = groupRule(sentence.text, topLevel, root, rootView, findings, true);
+      const group = groupRule(sentence.text, topLevel, root, rootView, findings, true, undefined, sentences[i + 1]?.text);
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;
         // "At least one of `email` or `phone` must be provided" requires neither on its own.

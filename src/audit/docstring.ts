@@ -23,8 +23,10 @@ export interface DocstringSections {
   readonly rest: string;
 }
 
-const GOOGLE_HEADER = /^(\s*)(?:args|arguments|parameters|params|keyword\s+args|keyword\s+arguments)\s*:\s*$/i;
-const NUMPY_HEADER = /^(\s*)(?:parameters|arguments|other\s+parameters)\s*$/i;
+/** A header may open with a symbol and close with a gloss: "⚙️ PARAMETERS (required)", "## Args:". */
+const GOOGLE_HEADER =
+  /^(\s*)(?:[^\w\s]+\s*)?(?:args|arguments|parameters|params|keyword\s+args|keyword\s+arguments)(?:\s*\([^()\n]{0,40}\))?\s*:\s*$/i;
+const NUMPY_HEADER = /^(\s*)(?:[^\w\s]+\s*)?(?:parameters|arguments|other\s+parameters)(?:\s*\([^()\n]{0,40}\))?\s*$/i;
 const NUMPY_RULE = /^\s*-{3,}\s*$/;
 /** "name: text", "name (str, optional): text", "`name`: text", "- name: text" */
 const GOOGLE_ENTRY = /^(\s*)(?:[-*]\s+)?[`*]*([A-Za-z_]\w*)[`*]*\s*(?:\(([^()\n]{0,80})\))?\s*:(?:\s+(.*))?$/;

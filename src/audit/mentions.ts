@@ -406,6 +406,7 @@ export function groupRule(
   findings: FindingList,
   fromTool: boolean,
   self?: string,
+  following = '',
 ): boolean {
   // reStructuredText quotes names in double backticks (``repo_id``): read as one quote.
   const sentence = text.replace(/``/g, '`');
@@ -442,7 +443,8 @@ export function groupRule(
   // What holds of the whole sentence is read once, not once per trigger: a long sentence of triggers stays linear.
   const notBoth = /\bnot\s+both\b|\bbut\s+not\b|\bnot\s+(?:all|several)\b/i.test(sentence);
   const asksForValues = /\b(?:must|required|requires|provide|specify|give|pass|supply|include|needed|set|use)\b/i.test(sentence);
-  const bothAllowedSaid = BOTH_ALLOWED.test(sentence);
+  // "Either a or b must be provided. If both are provided, a takes precedence.": the next sentence may allow both.
+  const bothAllowedSaid = BOTH_ALLOWED.test(sentence) || BOTH_ALLOWED.test(following);
   const lastAtMostOne = lastMatchStart(AT_MOST_ONE, sentence);
   /** The clause after a trigger, up to the first of `stops`, read from a bounded stretch of the text. */
   const clauseAfter = (at: number, stops: RegExp): string =>
@@ -455,7 +457,11 @@ export function groupRule(
     if (values === undefined && /^either/i.test(m[1] ?? '')) {
       const clause = clauseAfter(m.index + m[0].length, /[;,.]/);
       const named = [...new Set(findMentions(clause, mentionMatchers(topLevel)).map((x) => x.parameter))];
+      // "Either this OR `reference_dataset_id`", in a parameter's own text: this one is the first of the two.
+      if (self !== undefined && /^\s*(?:this|it)\b/i.test(clause) && !named.includes(self)) named.unshift(self);
       if (named.length === 2 && /\sor\s/i.test(clause)) values = named;
+      // "Either dataset_id, dataset_name, or example_ids must be provided": names joined by commas and "or" alone.
+      else values = namesByOr(clauseAfter(m.index + m[0].length, /[;.]/), topLevel);
     }
     // Named in words or broken by glosses ("either a user handle (...) or a member number (...), not both"): the
     // parameters the rest of the clause mentions, only where the sentence says it is exactly one.
@@ -739,9 +745,19 @@ function pairs(names: readonly string[]): string[][] {
   return names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]));
 }
 
-/** "if both are given", "takes priority", "takes precedence": both parameters may be sent together. */
+/** The parameters a clause names as "a, b, or c" (nothing but commas and "or" between the names), else undefined. */
+function namesByOr(clause: string, topLevel: readonly AuditNode[]): string[] | undefined {
+  const mentions = findMentions(clause, mentionMatchers(topLevel));
+  if (mentions.length < 3) return undefined;
+  const gaps = mentions.slice(1).map((m, i) => clause.slice(mentions[i]?.end ?? 0, m.start).replace(/[\x60"']/g, ''));
+  if (!gaps.every((gap) => /^\s*(?:,|,?\s*or)\s*$/i.test(gap)) || !/\bor\s*$/i.test(gaps.at(-1) ?? '')) return undefined;
+  const names = [...new Set(mentions.map((m) => m.parameter))];
+  return names.length === mentions.length ? names : undefined;
+}
+
+/** "if both are given", "takes priority", "in order of precedence": both parameters may be sent together. */
 const BOTH_ALLOWED =
-  /\bif\s+both\s+(?:are|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\bwins\s+if\s+both\b|\(\s*or\s+both\s*\)|,\s*or\s+both\b|\bthe\s+other\s+(?:can|may)\s+be\s+(?:empty|omitted|left\s+out)\b/i;
+  /\bif\s+(?:both|multiple|several|more\s+than\s+one)\s+(?:are|is|were)\s+(?:given|provided|set|passed|specified|supplied)\b|\btakes?\s+(?:priority|precedence)\b|\border\s+of\s+precedence\b|\bwins\s+if\s+both\b|\(\s*or\s+both\s*\)|,\s*or\s+both\b|\bthe\s+other\s+(?:can|may)\s+be\s+(?:empty|omitted|left\s+out)\b/i;
 
 /** "by name or UID (at least one is required)": at least one of the parameters the clause before names. */
 const AT_LEAST_ONE_OF_NAMED = /\(?\s*at\s+least\s+one\s+(?:is|must\s+be)\s+(?:required|provided|given|specified|set)\s*\)?/i;

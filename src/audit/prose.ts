@@ -1842,7 +1842,7 @@ function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
 
 /** A key in a list of required keys: `'name'`, `version (8)`, `type='single'`, `max_amount (positive number)`. */
 const REQUIRED_KEY =
-  /(?:([\x60'"])([A-Za-z_][\w.-]{0,40})\1|([A-Za-z_][\w.]{0,40}))(?:[ \t]*=[ \t]*(?:'[^'\n]{0,40}'|"[^"\n]{0,40}"|[\w.-]{1,40}))?(?:[ \t]*\([^()\n]{0,80}\))?/y;
+  /(?:([\x60'"])([A-Za-z_][\w.-]{0,40})\1|([A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4}))(?:[ \t]*=[ \t]*(?:'[^'\n]{0,40}'|"[^"\n]{0,40}"|[\w.-]{1,40}))?(?:[ \t]*\([^()\n]{0,80}\))?/y;
 const KEY_SEPARATOR = /[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+)(?:an?[ \t]+|the[ \t]+)?/y;
 /** Where the required keys end: "and optionally expire_at", ", and optional fields like notes". */
 const OPTIONAL_REST = /[ \t]*,?[ \t]*(?:and[ \t]+)?optional/iy;

@@ -58,6 +58,13 @@ describe('docstringSections', () => {
     expect(sections.rest).toContain('The matches.');
   });
 
+  it('reads a header that opens with a symbol and closes with a gloss: "⚙️ PARAMETERS (required)", "## Args:"', () => {
+    const numpy = ['List runs.', '', '⚙️ PARAMETERS (required)', '------------------------', 'limit : int', '    At most 100.'].join('\n');
+    expect(docstringSections(numpy, ['limit']).entries.map((e) => e.text)).toEqual(['At most 100.']);
+    const google = ['List runs.', '## Args:', '    limit: At most 100.'].join('\n');
+    expect(docstringSections(google, ['limit']).entries.map((e) => e.text)).toEqual(['At most 100.']);
+    expect(docstringSections('PARAMETERS OF THE RUN ARE:\nlimit: At most 100.', ['limit']).entries).toEqual([]);
+  });
   it('reads Sphinx-style :param name: entries, with or without a type', () => {
     const text = 'Fetch a page.\n:param url: The address, starting with https://\n:param int depth: 1 to 3 levels';
     expect(entries(text, ['url', 'depth'])).toEqual({ url: 'The address, starting with https://', depth: '1 to 3 levels' });

@@ -1476,3 +1476,55 @@ describe('rules read from the twenty-first and twenty-second draws (after their 
     );
   });
 });
+
+describe('rules read from the twenty-fourth draw (after its blind figures were taken)', () => {
+  const optional = { anyOf: [{ type: 'string' }, { type: 'null' }], default: null };
+  it('"Either a, b, or c must be provided" is anyOf over the three, not a required on each', () => {
+    const found = tool(
+      { repo_id: optional, repo_name: optional, repo_url: optional },
+      'Note: Either repo_id, repo_name, or repo_url must be provided.',
+    );
+    expect(found).toEqual([
+      `prose-only - anyOf ${JSON.stringify({ anyOf: [{ required: ['repo_id'] }, { required: ['repo_name'] }, { required: ['repo_url'] }] })}`,
+    ]);
+  });
+  it('the next sentence may allow both: "If both are provided, a takes precedence" makes it anyOf, not oneOf', () => {
+    const found = tool(
+      { repo_id: optional, repo_name: optional },
+      'Either repo_id or repo_name must be provided. If both are provided, repo_id takes precedence.',
+    );
+    expect(found).toEqual([`prose-only - anyOf ${JSON.stringify({ anyOf: [{ required: ['repo_id'] }, { required: ['repo_name'] }] })}`]);
+    const several = tool(
+      { repo_id: optional, repo_name: optional, repo_url: optional },
+      'Either repo_id, repo_name, or repo_url must be given. If multiple are given, the first wins.',
+    );
+    expect(several.map((f) => f.split(' ')[2])).toEqual(['anyOf']);
+  });
+  it('"Either this OR `b` must be provided (but not both)" in a parameter\'s own text is oneOf of it and the other', () => {
+    const repo_id = { ...optional, description: 'Either this OR `repo_name` must be provided (but not both).' };
+    expect(tool({ repo_id, repo_name: optional })).toEqual([
+      `prose-only - oneOf ${JSON.stringify({ oneOf: [{ required: ['repo_id'] }, { required: ['repo_name'] }] })}`,
+    ]);
+  });
+  it('keys an object or each item must have: "Must include: version, sources, layers"', () => {
+    const style = { type: 'object', additionalProperties: {}, description: 'Style object. Must include: version (8), sources, layers.' };
+    expect(tool({ style })).toEqual([`prose-only style required ${JSON.stringify({ required: ['version', 'sources', 'layers'] })}`]);
+    const items = { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } };
+    const env = { type: 'array', items, description: "Each variable must have a 'name' and 'value' field." };
+    expect(tool({ env })).toEqual([`prose-only env required ${JSON.stringify({ required: ['name', 'value'] })}`]);
+    expect(tool({ env: { ...env, items: { ...items, required: ['name', 'value'] } } })).toEqual([]);
+    // A closed object that does not declare the key: the prose and the properties disagree, left to the maintainer.
+    expect(tool({ env: { ...env, items: { ...items, properties: { name: { type: 'string' } }, additionalProperties: false } } })).toEqual([
+      `prose-only env required ${JSON.stringify({ required: ['name'] })}`,
+    ]);
+    expect(tool({ q: { type: 'string', description: 'Must include: version, sources.' } }).filter((f) => f.includes('version'))).toEqual(
+      [],
+    );
+  });
+  it("a label's items that each open with a quoted value and say what it does are the values", () => {
+    expect(of('enum', "Filter scope: 'user' returns user databases, 'all' returns every database.")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['user', 'all'] })}`,
+    ]);
+    expect(of('enum', "Search query: 'react' finds React pages, 'vue' finds Vue pages.")).toEqual([]);
+  });
+});
