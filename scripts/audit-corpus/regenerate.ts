@@ -1922,6 +1922,61 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-fifth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-fifth draw, part A
+  'gongrzhe-gmail': {
+    repository: 'GongRzhe/Gmail-MCP-Server',
+    path: 'src/index.ts',
+    install: { npm: '@gongrzhe/server-gmail-autoauth-mcp@1.1.11' },
+    // Over stdio with placeholder OAuth client keys and a placeholder token written beside it: Gmail is called only
+    // when a tool runs.
+    command: npmBin('gmail-mcp'),
+    env: {
+      HOME: '{WORKDIR}/home',
+      GMAIL_OAUTH_PATH: '{WORKDIR}/gongrzhe-gmail/gcp-oauth.keys.json',
+      GMAIL_CREDENTIALS_PATH: '{WORKDIR}/gongrzhe-gmail/credentials.json',
+    },
+    stubs: {
+      'gcp-oauth.keys.json':
+        '{"installed":{"client_id":"placeholder.apps.googleusercontent.com","client_secret":"placeholder","redirect_uris":["http://localhost:3000/oauth2callback"]}}\n',
+      'credentials.json':
+        '{"access_token":"placeholder","refresh_token":"placeholder","token_type":"Bearer","expiry_date":4102444800000}\n',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 0.4.0 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'google-docs': {
+    repository: 'a-bonus/google-docs-mcp',
+    path: 'src/tools',
+    install: { npm: '@a-bonus/google-docs-mcp@1.11.3' },
+    // Over stdio with its docs and drive tool groups only (all six groups make 119 tools), placeholder OAuth client
+    // settings and a placeholder saved token: Google is called only when a tool runs.
+    command: npmBin('google-docs-mcp'),
+    env: {
+      HOME: '{WORKDIR}/home',
+      MCP_TOOL_GROUPS: 'docs,drive',
+      XDG_CONFIG_HOME: '{WORKDIR}/google-docs/config',
+      GOOGLE_CLIENT_ID: 'placeholder.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'placeholder',
+    },
+    stubs: {
+      'config/google-docs-mcp/token.json':
+        '{"type":"authorized_user","refresh_token":"placeholder","access_token":"placeholder","token_type":"Bearer","scope":"placeholder"}\n',
+    },
+    ecosystem: 'zod',
+    library: 'fastmcp 4.20.16 over @modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via xsschema 0.4.4 and zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'mcp-email-server': {
+    repository: 'ai-zerolab/mcp-email-server',
+    path: 'mcp_email_server/app.py',
+    install: { pypi: 'mcp-email-server==1.13.3' },
+    // Over stdio with no account configured: it reads its (absent) configuration only when a tool runs.
+    command: ['bin/mcp-email-server', 'stdio'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-fifth draw, part B
 };
 
