@@ -1978,6 +1978,28 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-fifth draw, part B
+  opencti: {
+    repository: 'Space-C0wboy/OpenCTI-MCP-Server',
+    path: 'src/opencti_mcp/tools',
+    install: { pypi: 'opencti-mcp==0.1.1' },
+    // Over stdio with a placeholder token and OpenCTI on the loopback address: it is called only when a tool runs.
+    command: ['bin/opencti-mcp'],
+    env: { HOME: '{WORKDIR}/home', OPENCTI_URL: LOOPBACK, OPENCTI_TOKEN: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 2.14.7 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  vikunja: {
+    repository: 'ivantohelpyou/vikunja-mcp',
+    path: 'src/vikunja_mcp/server.py',
+    install: { pypi: 'vikunja-mcp==0.10.3' },
+    // Over stdio with a placeholder token and Vikunja on the loopback address: it is called only when a tool runs.
+    command: ['bin/vikunja-mcp'],
+    env: { HOME: '{WORKDIR}/home', VIKUNJA_URL: LOOPBACK, VIKUNJA_TOKEN: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
