@@ -352,7 +352,10 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     }
     const gloss = /^\s*\([^()]*\)/.exec(text.slice(at));
     if (gloss !== null) at += gloss[0].length;
-    const separator = /^(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s*\/\s*|\s*\|\s*)/i.exec(text.slice(at));
+    // "或" is "or" in Chinese ("'in'或'out'", "'in', 'out', 或 'both'"), "、" a comma.
+    const separator = /^(?:\s*,\s*(?:or\s+|and\s+|或者?\s*)?|\s+or\s+|\s+and\s+|\s*或者?\s*|\s*、\s*|\s*\/\s*|\s*\|\s*)/i.exec(
+      text.slice(at),
+    );
     if (separator === null) break;
     const next = text.slice(at + separator[0].length);
     if (!/^(?:[`"'“]|[A-Za-z0-9_])/.test(next)) break;
@@ -371,7 +374,7 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
     }
     // ", or" and ", and" are the word: "a, b, or c" is a list closed by "or".
     const sep = separator[0].trim().toLowerCase();
-    separators.push(/\bor$/.test(sep) ? 'or' : /\band$/.test(sep) ? 'and' : sep || ' ');
+    separators.push(/(?:\bor|或者?)$/.test(sep) ? 'or' : /\band$/.test(sep) ? 'and' : sep === '、' ? ',' : sep || ' ');
     at += separator[0].length;
   }
   if (values.length < 2) return undefined;

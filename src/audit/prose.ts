@@ -46,6 +46,8 @@ const IS_IDENTIFIER = new RegExp(`^${IDENTIFIER}$`);
 
 /** A value glossed inside a bare list: "asc (default) or desc", "BACK (android only), HOME". */
 const MARKED = String.raw`(?:\s+\([^()\n]{1,40}\))?`;
+/** "or" between the last two values, in English or Chinese ("range或instant"). */
+const OR = String.raw`(?:\s+or\s+|\s*或者?\s*)`;
 
 /** Words for a class of characters, each with what it stands for in a `pattern` character class. */
 const CHARACTER_CLASS =
@@ -1383,6 +1385,9 @@ export const RULES: readonly Rule[] = [
         "Action: 'list' returns CSV of id, name, handle, 'join' adds you to a group, 'leave' removes you from it.",
         "Library: 'user' — the personal library; 'group' (default) — a group library; 'feeds' — RSS feeds.",
         "Attach mode: 'auto' (default) attaches a PDF, 'none' skips.",
+        '"true" for errored runs, "false" for successful runs.',
+        '(optional) "true" for only top-level traces, "false" to exclude roots.',
+        'Filter by visibility - "true" for public prompts, "false" for private prompts (default: "false")',
       ],
       no: [
         "Examples: 'react' finds React pages, 'vue' finds Vue pages.",
@@ -1392,9 +1397,14 @@ export const RULES: readonly Rule[] = [
         "Scope: 'user' returns user databases, 'all' returns every database, e.g. 'sys'.",
         "Note: 'a' is deprecated, 'b' is removed.",
         "First unfrozen cell: 'A2' freezes row 1; 'A1' unfreezes.",
+        "'foo' is deprecated, 'bar' replaces it.",
+        '"true" for errored runs.',
       ],
     },
-    matches: re(String.raw`(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])`),
+    // After a label, or opening the sentence when each gloss says what the value is for: '"true" for errored runs, ...'
+    // (there the opening quote is part of the match: an empty match at the sentence's start would be skipped), after
+    // a docstring entry's "(optional)".
+    matches: re(String.raw`(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])|^[ \t]*(?:\((?:optional|required)\)[ \t]*)?['\x60"]`),
     yields: (m, s) => glossedList(m, s),
   },
   // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"
@@ -1408,6 +1418,8 @@ export const RULES: readonly Rule[] = [
         'Output format ("markdown" or "csv").',
         'Action to perform - "create", "update", or "delete".',
         "Output format - 'yaml', 'json', 'wide', or 'jsonpath' (default: table format).",
+        "关系方向: 'in', 'out', 或 'both'",
+        "关系方向: 'in'或'out'",
       ],
       no: [
         "Examples: 'a', 'b'.",
@@ -1467,6 +1479,9 @@ export const RULES: readonly Rule[] = [
         'annotation or alert',
         'Alert state: firing, pending, normal',
         'Sort order: asc (default) or desc.',
+        '查询类型: range或instant',
+        'Output: table (default), wide, name, yaml or json.',
+        'Type of patch (strategic, merge, json)',
       ],
       no: [
         'The file to read (path or URL)',
@@ -1479,7 +1494,7 @@ export const RULES: readonly Rule[] = [
     matches: re(
       // The list's first letter is part of the match (a match at the sentence's start would otherwise be empty).
       String.raw`(?:^\s*|\(\s*|:[ \t]+)(?=[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED})*(?:\s*,)?` +
-        String.raw`\s+or\s+[A-Za-z][\w-]*${MARKED}\s*(?:[.;)]|\s+\(|$)|` +
+        String.raw`${OR}[A-Za-z][\w-]*${MARKED}\s*(?:[.;)]|\s+\(|$)|` +
         String.raw`[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED}){2,}\s*(?:[.;)]|\s+\(|$)|` +
         // Two identifiers by a comma ("describe-connection-type, list-connection-types."): bareValues asks for a label.
         String.raw`${IDENTIFIER}\s*,\s*${IDENTIFIER}\s*(?:[.;)]|\s+\(|$))[A-Za-z]`,
@@ -1727,8 +1742,10 @@ const CATEGORY_LABEL =
   /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices|targets?|platforms?|backends?|providers?|engines?|directions?|dimensions?|shapes?|interactions?|protocols?|algorithms?|alignments?|layouts?|variants?)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
 
 const GLOSSES = /\s+\([^()\n]{1,40}\)/g;
+/** Words that leave a list open ("application, host, or custom"). */
+const OPEN_WORDS = /^(?:custom|other|others|etc|any|more)$/i;
 const BARE_LIST = new RegExp(
-  String.raw`^([A-Za-z][\w-]*${MARKED}(?:\s*,\s*(?!or\b)[A-Za-z][\w-]*${MARKED})*(?:\s*,)?(?:\s+or\s+[A-Za-z][\w-]*${MARKED})?)`,
+  String.raw`^([A-Za-z][\w-]*${MARKED}(?:\s*,\s*(?!or\b)[A-Za-z][\w-]*${MARKED})*(?:\s*,)?(?:${OR}[A-Za-z][\w-]*${MARKED})?)`,
   'i',
 );
 
@@ -1748,9 +1765,9 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   const text = list[1] ?? '';
   const values = text
     .replace(GLOSSES, '')
-    .split(/\s*,\s*(?:or\s+)?|\s+or\s+/)
+    .split(/\s*,\s*(?:or\s+)?|\s+or\s+|\s*或者?\s*/)
     .filter((v) => v !== '');
-  const hasOr = /\sor\s/.test(text);
+  const hasOr = /\sor\s|或/.test(text);
   // Identifiers (`create-job`, `get-job-run`) are values, not words: a label's list of them may be long, or two.
   const identifiers = values.every((v) => IS_IDENTIFIER.test(v) || /^[A-Z][A-Z0-9_]+$/.test(v));
   // After a label's colon, or in parentheses right after the category they are values of ("Logging level (DEBUG,
@@ -1770,7 +1787,15 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   // "opened, closed, or all", "l26, win10, other": a catch-all last word beside two or more values is a value too.
   const things = values.filter((v) => THING_WORDS.test(v));
   const catchAll = things.length === 1 && /^(?:all|any|none|both|other|default)$/i.test(things[0] ?? '') && values.length >= 3;
-  if (!operations && !catchAll && things.length > 0) return [];
+  // "table (default), wide, name, yaml or json", "Type of patch (strategic, merge, json)": a list with its default
+  // marked, or glossing its category, is a choice, where a word that may name a thing among more words that don't is
+  // a value too.
+  const choice =
+    (/\(\s*default\s*\)/i.test(text) || categoryGloss) &&
+    values.length >= 3 &&
+    things.length * 2 < values.length &&
+    !things.some((v) => OPEN_WORDS.test(v));
+  if (!operations && !catchAll && !choice && things.length > 0) return [];
   // "object ID (task, project, or comment)": kinds of the thing named before the parenthesis, not its values.
   if (opener === '(' && THING_WORDS.test(/([\w-]+)\s*$/.exec(before)?.[1] ?? '')) return [];
   const end = start + text.length;
@@ -1810,6 +1835,10 @@ function useValues(m: RegExpExecArray, sentence: string): EnumCandidate[] {
 const ITEM_HEAD = /^(['\x60"])([\w.-]{1,40})\1(\s*\((?:the\s+)?default\))?[ \t]*(?:[-—–:=][ \t]*)?/;
 /** The separator before the next item's quoted value: ", 'b' ...", "; or 'c' ...". */
 const NEXT_ITEM = /[,;][ \t]*(?:(?:or|and)[ \t]+)?(?=(['\x60"])[\w.-]{1,40}\1[ \t(—–-])/g;
+/** "(default: "false")" in a gloss names the default, not another value. */
+const DEFAULT_GLOSS = /\s*\(\s*default\s*[:=]?\s*(['\x60"])[\w.-]{1,40}\1\s*\)/gi;
+/** A gloss that says what its value is for: "for errored runs", "to exclude roots", "means ...". */
+const PURPOSE_GLOSS = /^(?:for|to|means|selects|returns|shows|keeps|includes|excludes)\b/i;
 /** Labels of free text, whose quoted values are examples of it: "Search query: 'react' finds React pages". */
 const FREE_TEXT_LABEL = /\b(?:query|queries|search|terms?|keywords?|text|prompt|pattern|expression|regex)\s*$/i;
 
@@ -1821,7 +1850,8 @@ const FREE_TEXT_LABEL = /\b(?:query|queries|search|terms?|keywords?|text|prompt|
 function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const before = textBefore(sentence, m.index);
   if (EXAMPLE_LABEL.test(before) || FREE_TEXT_LABEL.test(before) || EXAMPLE_IN_LABEL.test(before)) return [];
-  const start = m.index + m[0].length;
+  const labelled = !/['\x60"]$/.test(m[0]);
+  const start = m.index + m[0].length - (labelled ? 0 : 1);
   const rest = sentence.slice(start, start + CLAUSE_CHARS);
   const separators = [...rest.matchAll(NEXT_ITEM)];
   const heads = [0, ...separators.map((n) => n.index + n[0].length)];
@@ -1829,9 +1859,11 @@ function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const values: string[] = [];
   for (const [i, at] of heads.entries()) {
     const head = ITEM_HEAD.exec(rest.slice(at));
-    const gloss = head === null ? '' : rest.slice(at + head[0].length, ends[i]);
-    // A gloss says something in words of its own, and quotes no other value ("e.g. 'sys'").
+    const gloss = head === null ? '' : rest.slice(at + head[0].length, ends[i]).replace(DEFAULT_GLOSS, '');
+    // A gloss says something in words of its own, and quotes no other value ("e.g. 'sys'"); with no label, it says
+    // what the value is for.
     if (head === null || !/^[(\p{L}]/u.test(gloss) || /(['\x60"])[\w.-]{1,40}\1/.test(gloss)) return [];
+    if (!labelled && !PURPOSE_GLOSS.test(gloss)) return [];
     values.push(head[2] ?? '');
   }
   // "First cell: 'A2' freezes row 1; 'A1' unfreezes": values that all hold a digit show a format, not the choices.
