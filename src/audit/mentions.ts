@@ -376,8 +376,13 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
     return quotedBefore;
   }
   if (conditionalClause(sentence, candidate.start)) return true;
+  // "Each task: {title: str, priority: int (0-5)}": inside an object written out, a constraint is of one of its keys.
+  if (candidate.kind !== 'requiredKeys' && OPEN_OBJECT_SPEC.test(prefix)) return true;
   return quotedBefore;
 }
+
+/** An object written out key by key and not yet closed at the end of the text: "{title: str, priority: int ". */
+const OPEN_OBJECT_SPEC = /\{\s*['"]?\w+['"]?\??\s*:[^{}]*$/;
 
 /** An object, or an object or null, and nothing else: a parameter whose description speaks of its keys. */
 function isObjectNode(node: AuditNode): boolean {

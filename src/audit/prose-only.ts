@@ -1017,6 +1017,9 @@ function propertyNames(root: JsonValue, out = new Set<string>()): Set<string> {
 function namesNoLiteral(literal: JsonValue | undefined, names: ReadonlySet<string>, own: string): boolean {
   if (typeof literal !== 'string') return false;
   if (literal !== own && names.has(literal)) return true;
+  // "defaults to due_date+1hr": a value computed from another parameter.
+  const operand = /^([A-Za-z_]\w*)\s*[-+*/]/.exec(literal)?.[1];
+  if (operand !== undefined && operand !== own && names.has(operand)) return true;
   return /[a-z]N$|<n>|\{n\}/.test(literal);
 }
 

@@ -627,7 +627,8 @@ export const RULES: readonly Rule[] = [
     // A bare value marked as the default after it, inside a list: a value only when the schema lists it.
     // Not a code's label ("1=Y (default)": the code-values rule reads the code as the default).
     matches: re(String.raw`(?<![\w'"\x60./=-])([A-Za-z][\w./-]{0,60}?)\s*\((?:the\s+)?default\)`),
-    yields: (m) => [bareDefault(m, m[1] ?? '')],
+    // "'both' searches names and content (default)": the mark ends the item of the quoted value that opens it.
+    yields: (m, s) => [bareDefault(m, GLOSSED_HEAD.exec(s.slice(lastSeparator(s, m.index) + 1, m.index))?.[2] ?? m[1] ?? '')],
   },
   {
     name: 'default-by-quoted',
@@ -774,7 +775,10 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'uuid',
-    examples: { yes: ['The project UUID.', 'GUIDs of the users.'], no: ['The project name.', 'The name or UUID of the field.'] },
+    examples: {
+      yes: ['The project UUID.', 'GUIDs of the users.'],
+      no: ['The project name.', 'The name or UUID of the field.', 'Entity id (STIX id or internal UUID)'],
+    },
     // "The name or UUID of the field", "its label, value or UUID": one alternative of several, no format.
     matches: re(String.raw`\b(?:UUID|GUID)s?\b`),
     yields: (m, s) =>
@@ -1376,6 +1380,19 @@ export const RULES: readonly Rule[] = [
     ),
     yields: (m, s) => requiredKeys(m, s),
   },
+  // ---- an object written out with its optional keys marked: "List of {task_id: int, position?: float}"
+  {
+    name: 'object-spec-keys',
+    examples: {
+      yes: [
+        'List of {task_id: int, bucket_id: int, position?: float}',
+        'Each task: {title: str (required), description: str, priority: int (0-5), ...}',
+      ],
+      no: ['List of {task_id: int, position: float}', 'Format: {name}-{id}', 'A map like {"a": 1, "b": 2}'],
+    },
+    matches: re(String.raw`\{(?=\s*['"]?\w+['"]?\??\s*:)`),
+    yields: (m, s) => objectSpecKeys(m, s),
+  },
   // ---- each value then what it does: "Scope: 'user' returns user databases, 'all' returns every database"
   {
     name: 'glossed-list',
@@ -1482,6 +1499,7 @@ export const RULES: readonly Rule[] = [
         '查询类型: range或instant',
         'Output: table (default), wide, name, yaml or json.',
         'Type of patch (strategic, merge, json)',
+        'View type: list, kanban, gantt, or table',
       ],
       no: [
         'The file to read (path or URL)',
@@ -1739,7 +1757,7 @@ const THING_WORDS =
 
 /** A short label naming a category of values ("State on execution error:", "Alert state:", "Log level:"). */
 const CATEGORY_LABEL =
-  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices|targets?|platforms?|backends?|providers?|engines?|directions?|dimensions?|shapes?|interactions?|protocols?|algorithms?|alignments?|layouts?|variants?)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
+  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|sort(?:\s+(?:field|key|by))?|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices|targets?|platforms?|backends?|providers?|engines?|directions?|dimensions?|shapes?|interactions?|protocols?|algorithms?|alignments?|layouts?|variants?)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
 
 const GLOSSES = /\s+\([^()\n]{1,40}\)/g;
 /** Words that leave a list open ("application, host, or custom"). */
@@ -1791,7 +1809,7 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   // marked, or glossing its category, is a choice, where a word that may name a thing among more words that don't is
   // a value too.
   const choice =
-    (/\(\s*default\s*\)/i.test(text) || categoryGloss) &&
+    (/\(\s*default\s*\)/i.test(text) || categoryGloss || labelled) &&
     values.length >= 3 &&
     things.length * 2 < values.length &&
     !things.some((v) => OPEN_WORDS.test(v));
@@ -1870,6 +1888,35 @@ function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   if (values.length < 2 || new Set(values).size !== values.length || values.every((v) => /\d/.test(v))) return [];
   // The span is the first item: a parameter named in a gloss ("adds missing collections") is not the one listed.
   return [enumSpan(sentence, values, true, start, start + (ITEM_HEAD.exec(rest)?.[0].length ?? 0), 'glossed-list')];
+}
+
+/** One key of an object written out: "task_id: int", "position?: float", "title: str (required)". */
+const SPEC_ENTRY = /\s*(?:(\.\.\.)|['"]?(\w{1,40})['"]?(\?)?\s*:\s*([^,{}()]{0,60}(?:\([^()]{0,60}\)[^,{}()]{0,20})?))\s*(,|\})/y;
+
+/**
+ * "{task_id: int, bucket_id: int, position?: float}", "{title: str (required), description: str}": the keys an object
+ * must have, where the text marks which: the keys said "(required)", else those not marked optional with "?".
+ */
+function objectSpecKeys(m: RegExpExecArray, sentence: string): RequiredKeysCandidate[] {
+  const entries: { key: string; optional: boolean; required: boolean }[] = [];
+  let at = m.index + 1;
+  for (let i = 0; i < 32; i++) {
+    SPEC_ENTRY.lastIndex = at;
+    const entry = SPEC_ENTRY.exec(sentence);
+    if (entry === null) return [];
+    at = SPEC_ENTRY.lastIndex;
+    if (entry[2] !== undefined) {
+      const type = entry[4] ?? '';
+      // A value, not a type: '{"a": 1}' is an example of the object, not its layout.
+      if (/^\s*(?:['"\d[{-]|true\b|false\b|null\b)/.test(type)) return [];
+      entries.push({ key: entry[2], optional: entry[3] === '?' || /\boptional\b/i.test(type), required: /\brequired\b/i.test(type) });
+    }
+    if (entry[5] === '}') break;
+  }
+  const marked = entries.some((e) => e.required);
+  const keys = entries.filter((e) => (marked ? e.required : !e.optional)).map((e) => e.key);
+  if (keys.length === 0 || (!marked && !entries.some((e) => e.optional))) return [];
+  return [{ kind: 'requiredKeys', keys, start: m.index, end: at, phrase: sentence.slice(m.index, at), rule: 'object-spec-keys' }];
 }
 
 /** A key in a list of required keys: `'name'`, `version (8)`, `type='single'`, `max_amount (positive number)`. */
@@ -2109,6 +2156,9 @@ function unspecifiedDefault(m: RegExpExecArray): Candidate {
   return { ...base, literal: parsed?.value, comparable: parsed !== undefined && parsed.plain && !measured };
 }
 
+/** A quoted value that opens an item of a glossed list ("'both' searches names and content"). */
+const GLOSSED_HEAD = /^\s*(['"\x60])([\w.-]{1,40})\1\s+[a-z]/;
+
 function bareDefault(m: RegExpExecArray, word: string): Candidate {
   return {
     kind: 'default',
@@ -2208,7 +2258,8 @@ export const OTHER_TIME_FORMS = /\brelative\b|\bunix\b|\bepoch\b|\bnow-\d/i;
  */
 export const UUID_ALTERNATIVE = {
   test(before: string, after: string): boolean {
-    return /\b(?:or|and\/or)\s+(?:an?\s+|the\s+|its\s+)?$/i.test(before) || /^\s*(?:\/|or\b|and\/or\b)/i.test(after);
+    // "STIX id or internal UUID": a word may qualify the UUID after "or".
+    return /\b(?:or|and\/or)\s+(?:an?\s+|the\s+|its\s+)?(?:[A-Za-z-]+\s+)?$/i.test(before) || /^\s*(?:\/|or\b|and\/or\b)/i.test(after);
   },
 };
 

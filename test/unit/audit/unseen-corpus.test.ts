@@ -22,7 +22,7 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth and twenty-third); a draw moves
-    // to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the twenty-first, twenty-second and twenty-fourth were). A draw holds three
+    // to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the twenty-first, twenty-second, twenty-fourth and twenty-fifth were). A draw holds three
     // ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
@@ -42,6 +42,7 @@ describe('the unseen corpus', () => {
       TWENTY_FIRST_DRAW,
       TWENTY_SECOND_DRAW,
       TWENTY_FOURTH_DRAW,
+      TWENTY_FIFTH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -220,6 +221,11 @@ const TWENTY_SECOND_DRAW_FLOOR = { precision: 0.78, recall: 0.74, high: 0.25 };
 // high 0.93 (14/15) at b3a4aac.
 const TWENTY_FOURTH_DRAW = ['sonarqube', 'pubmed', 'netbox', 'aliyun-observability', 'langsmith', 'kubectl-mcp'];
 const TWENTY_FOURTH_DRAW_FLOOR = { precision: 0.68, recall: 0.52, high: 0.93 };
+// The twenty-fifth draw (gongrzhe-gmail, google-docs: zod; mcp-email-server, opencti, vikunja: pydantic, no Go server to
+// be had; 221 tools), labelled blind, its unlabelled findings then classified: 0.81 (124/154), 0.60 (48/80), high 0.45
+// (17/38) at cb748bb (18 of the 21 wrong `high` one phrase: "Entity id (STIX id or internal UUID)" read as a UUID).
+const TWENTY_FIFTH_DRAW = ['gongrzhe-gmail', 'google-docs', 'mcp-email-server', 'opencti', 'vikunja'];
+const TWENTY_FIFTH_DRAW_FLOOR = { precision: 0.8, recall: 0.6, high: 0.44 };
 // Training (117 servers, 3,096 tools, every draw but the held-out ones): 0.92 (2187/2385), 0.86 (1667/1936), high 0.99
 // (692/701) at 267d0d9.
 const TRAINING_FLOOR = { precision: 0.91, recall: 0.84, high: 0.98 };
@@ -242,6 +248,7 @@ describe.each([
   { draw: 'twenty-first', servers: TWENTY_FIRST_DRAW, floor: TWENTY_FIRST_DRAW_FLOOR },
   { draw: 'twenty-second', servers: TWENTY_SECOND_DRAW, floor: TWENTY_SECOND_DRAW_FLOOR },
   { draw: 'twenty-fourth', servers: TWENTY_FOURTH_DRAW, floor: TWENTY_FOURTH_DRAW_FLOOR },
+  { draw: 'twenty-fifth', servers: TWENTY_FIFTH_DRAW, floor: TWENTY_FIFTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

@@ -1477,7 +1477,7 @@ describe('rules read from the twenty-first and twenty-second draws (after their 
   });
 });
 
-describe('rules read from the twenty-fourth draw (after its blind figures were taken)', () => {
+describe('rules read from the twenty-fourth and twenty-fifth draws (after their blind figures were taken)', () => {
   const optional = { anyOf: [{ type: 'string' }, { type: 'null' }], default: null };
   it('"Either a, b, or c must be provided" is anyOf over the three, not a required on each', () => {
     const found = tool(
@@ -1526,5 +1526,26 @@ describe('rules read from the twenty-fourth draw (after its blind figures were t
       `prose-only enum ${JSON.stringify({ enum: ['user', 'all'] })}`,
     ]);
     expect(of('enum', "Search query: 'react' finds React pages, 'vue' finds Vue pages.")).toEqual([]);
+  });
+  it('no default computed from another parameter, and a "(default)" mark ends the item of the quoted value opening it', () => {
+    const end_date = { type: 'string', default: '', description: 'Event end. Defaults to due_date+1hr if omitted.' };
+    expect(tool({ due_date: { type: 'string' }, end_date }).filter((f) => f.includes('default'))).toEqual([]);
+    const searchIn = {
+      type: 'string',
+      enum: ['name', 'content', 'both'],
+      default: 'both',
+      description:
+        'Where to search: "name" matches titles only, "content" searches inside files, "both" searches names and content (default).',
+    };
+    expect(tool({ searchIn })).toEqual([]);
+  });
+  it('inside an object written out key by key, a bound is of one of its keys; its optional keys are marked', () => {
+    const tasks = { type: 'array', items: { type: 'object' }, description: 'Each task: {title: str (required), priority: int (0-5)}' };
+    expect(tool({ tasks })).toEqual([`prose-only tasks required ${JSON.stringify({ required: ['title'] })}`]);
+    const positions = { type: 'array', items: { type: 'object' }, description: 'List of {task_id: int, position?: float}' };
+    expect(tool({ positions })).toEqual([`prose-only positions required ${JSON.stringify({ required: ['task_id'] })}`]);
+  });
+  it('"STIX id or internal UUID" is one alternative of two, no uuid format', () => {
+    expect(of('format', 'Entity id (STIX id or internal UUID)')).toEqual([]);
   });
 });
