@@ -2000,6 +2000,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 4.2.3 (pydantic 2.14.4)',
     split: 'training',
   },
+  // The twenty-sixth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twenty-sixth draw, part A
+  // twenty-sixth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
