@@ -859,12 +859,17 @@ export const RULES: readonly Rule[] = [
   {
     name: 'hex-color',
     examples: {
-      yes: ['Foreground text color (#RRGGBB)', 'Color as #RGB.', 'Hex color code for the calendar (e.g., "#1976D2" for blue)'],
+      yes: [
+        'Foreground text color (#RRGGBB)',
+        'Color as #RGB.',
+        'Hex color code for the calendar (e.g., "#1976D2" for blue)',
+        'Set text color using hex format (e.g., "#FF0000").',
+      ],
       no: ['Color name, e.g. red.', 'Issue #123.', 'Hex color, e.g. "#1976D2", "#FFF" or "red".'],
     },
-    // Or named, with an example that shows the layout: 'Hex color code (e.g., "#1976D2")'.
+    // Or named, with an example that shows the layout: 'Hex color code (e.g., "#1976D2")', 'hex format (e.g., "#FF0000")'.
     matches: re(
-      String.raw`#(?:RRGGBB(?:AA)?|AARRGGBB|RGB)\b|\bhex(?:adecimal)?\s+colou?r(?:\s+(?:code|value))?\b` +
+      String.raw`#(?:RRGGBB(?:AA)?|AARRGGBB|RGB)\b|\bhex(?:adecimal)?\s+(?:colou?r(?:\s+(?:code|value))?|format)\b` +
         String.raw`[^.;#]{0,30}?\be\.g\.,?\s*['"\x60]?(#[0-9A-Fa-f]{6})['"\x60]?(?=\s*(?:$|[.;)]|for\b))`,
     ),
     yields: (m) => {
