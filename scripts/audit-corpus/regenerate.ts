@@ -2003,6 +2003,35 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   // The twenty-sixth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-sixth draw, part A
   // twenty-sixth draw, part B
+  'fabric-rti': {
+    repository: 'microsoft/fabric-rti-mcp',
+    path: 'fabric_rti_mcp/services',
+    install: { pypi: 'microsoft-fabric-rti-mcp==0.6.2' },
+    // Over stdio with no Kusto service or Fabric credentials configured: Azure is called only when a tool runs.
+    command: ['bin/microsoft-fabric-rti-mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  keycloak: {
+    repository: 'shigechika/keycloak-mcp',
+    path: 'keycloak_mcp/server.py',
+    install: { pypi: 'keycloak-mcp==1.5.1' },
+    // Over stdio with placeholder service-account credentials and Keycloak on the loopback address: it is called
+    // only when a tool runs.
+    command: ['bin/keycloak-mcp'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      KEYCLOAK_URL: LOOPBACK,
+      KEYCLOAK_REALM: 'master',
+      KEYCLOAK_CLIENT_ID: 'placeholder',
+      KEYCLOAK_CLIENT_SECRET: 'placeholder',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer (FastMCP; pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
