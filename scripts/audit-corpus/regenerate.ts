@@ -2002,6 +2002,39 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-sixth draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-sixth draw, part A
+  lunchmoney: {
+    repository: 'akutishevsky/lunchmoney-mcp',
+    path: 'src/tools',
+    install: { npm: '@akutishevsky/lunchmoney-mcp@3.0.0' },
+    // Over stdio with a placeholder token: Lunch Money is called only when a tool runs.
+    command: npmBin('lunchmoney-mcp'),
+    env: { HOME: '{WORKDIR}/home', LUNCHMONEY_API_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'metabase-cognition': {
+    repository: 'CognitionAI/metabase-mcp-server',
+    path: 'src/tools',
+    install: { npm: '@cognitionai/metabase-mcp-server@2.2.0' },
+    // Over stdio with a placeholder API key and Metabase on the loopback address: it is called only when a tool runs.
+    command: npmBin('metabase-mcp-server'),
+    env: { HOME: '{WORKDIR}/home', METABASE_URL: LOOPBACK, METABASE_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: 'fastmcp 3.23.1 over @modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via xsschema 0.4.0-beta.5 and zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  rcsb: {
+    repository: 'rcsb/rcsb-mcp',
+    path: 'src/rcsb_mcp',
+    install: { pypi: 'rcsb-mcp==0.23.0' },
+    // Over stdio: the RCSB PDB APIs are public and called only when a tool runs.
+    command: ['bin/rcsb-mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-sixth draw, part B
   'fabric-rti': {
     repository: 'microsoft/fabric-rti-mcp',
