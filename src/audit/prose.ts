@@ -46,6 +46,10 @@ const IS_IDENTIFIER = new RegExp(`^${IDENTIFIER}$`);
 
 /** A value glossed inside a bare list: "asc (default) or desc", "BACK (android only), HOME". */
 const MARKED = String.raw`(?:\s+\([^()\n]{1,40}\))?`;
+/** A code's label: a few words ("0=from due date", "2=Process full mail as .eml"). */
+const CODE_LABEL = String.raw`[A-Za-z][\w-]{0,20}(?:[ \t]+[A-Za-z.][\w.-]{0,20}){0,5}`;
+/** Words that name a point of a scale ("1=highest, 9=lowest"), which a few codes gloss without listing every value. */
+const SCALE_POINT = /\b(?:highest|lowest|high|low|normal|medium|max(?:imum)?|min(?:imum)?|best|worst|most|least|fastest|slowest)\b/i;
 /** "or" between the last two values, in English or Chinese ("range或instant"). */
 const OR = String.raw`(?:\s+or\s+|\s*或者?\s*)`;
 
@@ -1042,22 +1046,37 @@ export const RULES: readonly Rule[] = [
         'Capsule direction: 0=X, 1=Y (default), 2=Z.',
         'Minimum severity, where 1=Error, 2=Warning, 3=Information, 4=Hint.',
         '0=enabled, 1=disabled.',
+        'Coarse access level (0=No access, 30=Developer, 40=Maintainer)',
+        '0=from due date, 1=monthly, 2=from completion date',
+        'Consumption scope: 1=Only process attachments, 2=Process full mail as .eml, 3=Process all',
       ],
-      no: ['Ratio (1: 2).', 'Set 0=off to disable.', 'At 10:30, 11:45.', 'Priority level 1-9 (1=highest, 9=lowest, 5=normal)'],
+      no: [
+        'Ratio (1: 2).',
+        'Set 0=off to disable.',
+        'At 10:30, 11:45.',
+        'Priority level 1-9 (1=highest, 9=lowest, 5=normal)',
+        'Priority level 1-9 (1=highest, 5=normal, 9=lowest)',
+        'Bitmask: 1=close problem, 2=acknowledge, 4=add message, 8=change severity.',
+      ],
     },
     // Also opening the sentence, or after a label's colon or "where", to the clause's end: "0=enabled, 1=disabled.",
     // "Capsule direction: 0=X, 1=Y (default), 2=Z".
     matches: re(
       String.raw`\(\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}(?:[,;]\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)|` +
-        String.raw`(?:^[ \t]*|(?::|\bwhere)[ \t]+)\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?` +
-        String.raw`(?:,[ \t]*\d{1,3}=[A-Za-z][\w-]{0,20}(?:[ \t]+\(default\))?){1,15}(?=[ \t]*(?:[.;]|$))`,
+        String.raw`(?:^[ \t]*|(?::|\bwhere)[ \t]+)\d{1,3}=${CODE_LABEL}(?:[ \t]+\(default\))?` +
+        String.raw`(?:,[ \t]*\d{1,3}=${CODE_LABEL}(?:[ \t]+\(default\))?){1,15}(?=[ \t]*(?:[.;](?:\s|$)|$))`,
     ),
     yields: (m) => {
       const values = [...m[0].matchAll(/(?:^\(|^:|^where|^|[,;])\s*(\d{1,3})\s*[:=]/gi)].map((x) => x[1] ?? '');
       if (new Set(values).size !== values.length) return [];
-      // "(1=highest, 9=lowest, 5=normal)": codes with gaps between them gloss points of a scale, not every value.
+      // "(1=highest, 9=lowest, 5=normal)": codes with gaps between them gloss points of a scale, not every value;
+      // "(0=No access, 30=Developer, 40=Maintainer)", written in order and naming no point of a scale, are every value.
       const codes = values.map(Number).sort((a, b) => a - b);
-      if ((codes.at(-1) ?? 0) - (codes[0] ?? 0) + 1 !== codes.length) return [];
+      const inOrder = values.every((v, i) => i === 0 || Number(v) > Number(values[i - 1]));
+      const gaps = (codes.at(-1) ?? 0) - (codes[0] ?? 0) + 1 !== codes.length;
+      // "1=close problem, 2=acknowledge, 4=add message, 8=...": bits that add up, not values to pick one of.
+      const bits = codes.length >= 3 && codes.every((n) => n > 0 && (n & (n - 1)) === 0);
+      if (gaps && (!inOrder || bits || SCALE_POINT.test(m[0]))) return [];
       const start = m.index + (/^[(:]/.test(m[0]) ? 0 : m[0].search(/\d/));
       const list: Candidate = { kind: 'enum', values, quoted: false, start, end: m.index + m[0].length, phrase: m[0], rule: 'code-values' };
       // "1=Y (default)": the code marked is the default.
