@@ -21,9 +21,9 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth and twenty-third); a draw moves
-    // to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the twenty-first, twenty-second, twenty-fourth and twenty-fifth were). A draw holds three
-    // ecosystems.
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
+    // and twenty-sixth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
+    // the twenty-first, twenty-second, twenty-fourth and twenty-fifth were). The held-out draws hold three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
       FIFTH_DRAW,
@@ -179,8 +179,11 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // (104/107);
 // - the twenty-third (sanity: zod; itential, prefect: pydantic; oastools: Go SDK; 143 tools): 0.90 (64/71), 0.73 (33/45),
 //   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
-// The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123). The floor is that.
-const HELD_OUT_FLOOR = { precision: 0.88, recall: 0.63, high: 0.97 };
+// The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
+// - the twenty-sixth (lunchmoney, metabase-cognition: zod; rcsb, fabric-rti, keycloak: pydantic, no Go server to be had;
+//   186 tools): 0.84 (112/134), 0.61 (46/76), high 0.83 (35/42) at 76f0bd0, after every rule of the twenty-first session.
+// The five together at 76f0bd0: 0.87 (445/513), 0.63 (266/420), high 0.94 (155/165). The floor is that.
+const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.63, high: 0.93 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -226,9 +229,9 @@ const TWENTY_FOURTH_DRAW_FLOOR = { precision: 0.68, recall: 0.52, high: 0.93 };
 // (17/38) at cb748bb (18 of the 21 wrong `high` one phrase: "Entity id (STIX id or internal UUID)" read as a UUID).
 const TWENTY_FIFTH_DRAW = ['gongrzhe-gmail', 'google-docs', 'mcp-email-server', 'opencti', 'vikunja'];
 const TWENTY_FIFTH_DRAW_FLOOR = { precision: 0.8, recall: 0.6, high: 0.44 };
-// Training (117 servers, 3,096 tools, every draw but the held-out ones): 0.92 (2187/2385), 0.86 (1667/1936), high 0.99
-// (692/701) at 267d0d9.
-const TRAINING_FLOOR = { precision: 0.91, recall: 0.84, high: 0.98 };
+// Training (128 servers, 3,443 tools, every draw but the held-out ones): 0.92 (2408/2628), 0.87 (1788/2066), high 0.99
+// (727/736) at 76f0bd0.
+const TRAINING_FLOOR = { precision: 0.91, recall: 0.86, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
