@@ -11,6 +11,7 @@
  *
  * Pure: no I/O.
  */
+import type { JsonObject } from '../core/shared/json.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { actionSignatures } from './action-signatures.js';
 import { bulletedLists, bulletedValues } from './bulleted-values.js';
@@ -21,6 +22,7 @@ import {
   attribute,
   findMentions,
   groupRule,
+  type GroupHolder,
   optionBlocks,
   mentionMatchers,
   namesParameters,
@@ -33,7 +35,7 @@ import {
 import { nullOffered, proseOnly } from './prose-only.js';
 import { splitSentences } from './prose-text.js';
 import { extractCandidates } from './prose.js';
-import { type AuditNode, auditNodes, listedValues } from './schema-nav.js';
+import { type AuditNode, auditNodes, listedValues, viewOf } from './schema-nav.js';
 import { schemaOnly } from './schema-only.js';
 import { annotationTypes } from './stated-types.js';
 import { headerNames, headerOfOwnValues, tableLists } from './table-values.js';
@@ -58,7 +60,9 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     list.push(sentence);
     mentioned.set(parameter, list);
   };
+  const inputHolder: GroupHolder = { parameter: null, label: '', location: '', pointer: '', view: rootView };
   const ownClaims = (node: AuditNode, description: string, layout = description): void => {
+    const scope = objectScope(root, node);
     const bulleted = bulletedValues(layout);
     if (bulleted !== undefined) claims.push({ node, candidate: bulleted, sentence: bulleted.phrase, fromTool: false });
     for (const table of tableLists(layout))
@@ -69,8 +73,11 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       // "Returns the list": the output. "Return issues with a specific state (default: opened)": what setting it does.
       if (/^\s*returns\b/i.test(sentence.text)) continue;
       // "Provide query or runId, not both" in a parameter's own description is a rule about the tool as a whole.
+      const following = sentences[i + 1]?.text;
+      // "Each comment must specify either taskId or projectId": a rule across the properties of the object it holds.
       const group =
-        node.location === '' && groupRule(sentence.text, topLevel, root, rootView, findings, false, node.parameter, sentences[i + 1]?.text);
+        (node.location === '' && groupRule(sentence.text, topLevel, root, inputHolder, findings, false, node.parameter, following)) ||
+        (scope !== undefined && groupRule(sentence.text, scope.members, root, scope.holder, findings, false, undefined, following));
       const condition = node.location === '' ? requiredOnValues(sentence.text, node.parameter, topLevel, rootView) : undefined;
       if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
         conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });
@@ -132,7 +139,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;
       const mentions = findMentions(sentence.text, matchers);
       for (const parameter of new Set(mentions.map((m) => m.parameter))) mention(parameter, sentence.text);
-      const group = groupRule(sentence.text, topLevel, root, rootView, findings, true, undefined, sentences[i + 1]?.text);
+      const group = groupRule(sentence.text, topLevel, root, inputHolder, findings, true, undefined, sentences[i + 1]?.text);
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;
         // "At least one of `email` or `phone` must be provided" requires neither on its own.
@@ -176,6 +183,34 @@ function saidOfAValue(sentence: string, start: number, node: AuditNode, topLevel
     (other) =>
       other !== node && (listedValues(other.view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === subject.toLowerCase()),
   );
+}
+
+/**
+ * The object a node's own text may set rules across: the node itself, or each of its items, when it declares
+ * properties; its properties stand as the names a rule may give.
+ */
+function objectScope(root: JsonObject, node: AuditNode): { holder: GroupHolder; members: AuditNode[] } | undefined {
+  const own =
+    node.view.properties.size > 0 ? { view: node.view, pointer: node.pointer, location: node.location, label: node.label } : undefined;
+  const items = node.view.items;
+  const itemView = own === undefined && items !== undefined ? viewOf(root, items.schema, items.pointer) : undefined;
+  const object =
+    own ??
+    (itemView !== undefined && itemView.properties.size > 0 && items !== undefined
+      ? { view: itemView, pointer: items.pointer, location: `${node.location}/items`, label: `${node.label}[]` }
+      : undefined);
+  if (object === undefined) return undefined;
+  const members = [...object.view.properties].map(([name, property]) => ({
+    parameter: name,
+    name,
+    label: name,
+    pointer: property.pointer,
+    location: '',
+    view: viewOf(root, property.schema, property.pointer),
+    parent: object.view,
+    ancestorDescriptions: [],
+  }));
+  return { holder: { parameter: node.parameter, ...object }, members };
 }
 
 const RESPONSE_SENTENCE =

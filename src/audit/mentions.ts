@@ -396,7 +396,20 @@ export function namesParameters(values: readonly string[], topLevel: readonly Au
 }
 
 /**
- * Rules about several parameters at once, whose homes are keywords of the tool as a whole:
+ * The object a rule across its properties is said of, and where its home goes: the input schema (`parameter` null),
+ * or an object a parameter holds (itself, or its items).
+ */
+export interface GroupHolder {
+  readonly parameter: string | null;
+  readonly label: string;
+  readonly location: string;
+  readonly pointer: string;
+  readonly view: SchemaView;
+}
+
+/**
+ * Rules about several parameters (or several properties of one object) at once, whose homes are keywords of the
+ * object that holds them:
  * - "at least one of `email` or `phone` must be provided": `anyOf` of `required` lists;
  * - "exactly one of `a` or `b`", "provide query or runId, not both": `oneOf` of `required` lists;
  * - "`start` and `end` must be provided together": `dependentRequired` (draft-07: `dependencies`);
@@ -407,7 +420,7 @@ export function groupRule(
   text: string,
   topLevel: readonly AuditNode[],
   root: JsonObject,
-  rootView: SchemaView,
+  holder: GroupHolder,
   findings: FindingList,
   fromTool: boolean,
   self?: string,
@@ -425,20 +438,25 @@ export function groupRule(
     return out;
   };
   const hasHome = (keywords: readonly string[]): boolean =>
-    keywords.some((k) => (rootView.keywords.get(k) ?? []).some((site) => site.pointer === '' || site.pointer.startsWith('/allOf')));
+    keywords.some((k) =>
+      (holder.view.keywords.get(k) ?? []).some(
+        (site) => site.pointer === holder.pointer || site.pointer.startsWith(`${holder.pointer}/allOf`),
+      ),
+    );
   const draft07 = typeof root.$schema === 'string' && /draft-0[467]/.test(root.$schema);
+  const where = holder.parameter === null ? 'at the root of the input schema' : `on "${holder.label}"`;
   const report = (keyword: string, names: readonly string[], set: JsonObject, what: string): void => {
     found = true;
     findings.add(
       'prose-only',
-      null,
+      holder.parameter,
       keyword,
-      '',
-      '',
+      holder.location,
+      holder.pointer,
       quote(sentence),
-      `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} at the root of the ` +
-        `input schema, so a call that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
-      { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: '', set } },
+      `Encode the rule in the schema: ${json(set).replace(/^\{|\}$/g, '')} ${where}, so a ` +
+        `${holder.parameter === null ? 'call' : 'value'} that ${what} of ${names.map((n) => `"${n}"`).join(', ')} is rejected.`,
+      { confidence: fromTool ? 'high' : 'medium', fix: hasHome([keyword]) ? undefined : { pointer: holder.pointer, set } },
     );
   };
   const ALL_HOMES = ['anyOf', 'oneOf', 'dependentRequired', 'dependencies', 'if', 'not', 'minProperties'];
@@ -519,7 +537,7 @@ export function groupRule(
   if (self === undefined && !found && AT_LEAST_ONE_UNNAMED.test(sentence)) {
     const names = topLevel
       // A default of null (pydantic's optional) is no value: such a parameter is still one the caller may give or not.
-      .filter((n) => !rootView.required.has(n.parameter) && !hasValueDefault(n.view) && !PAGING.test(n.parameter))
+      .filter((n) => !holder.view.required.has(n.parameter) && !hasValueDefault(n.view) && !PAGING.test(n.parameter))
       .map((n) => n.parameter);
     if (names.length >= 2) {
       found = true;
@@ -660,9 +678,9 @@ export function optionBlocks(
     blocks.push(names);
   }
   const all = [...new Set(blocks.flat())];
-  const holders: { parameter: string | null; location: string; pointer: string; view: SchemaView }[] = [
-    { parameter: null, location: '', pointer: '', view: rootView },
-    ...nodes.map((n) => ({ parameter: n.parameter, location: n.location, pointer: n.pointer, view: n.view })),
+  const holders: GroupHolder[] = [
+    { parameter: null, label: '', location: '', pointer: '', view: rootView },
+    ...nodes.map((n) => ({ parameter: n.parameter, label: n.label, location: n.location, pointer: n.pointer, view: n.view })),
   ];
   const holder = holders.find((h) => all.every((name) => h.view.properties.has(name)));
   if (holder === undefined) return;

@@ -105,7 +105,7 @@ describe('the group rules find what they found before', () => {
   ];
   it.each(sentences)('%s', (sentence) => {
     const findings = new FindingList('t');
-    groupRule(sentence, topLevel, root, rootView, findings, true);
+    groupRule(sentence, topLevel, root, { parameter: null, label: '', location: '', pointer: '', view: rootView }, findings, true);
     const names = (m: RegExpExecArray | null): string[] =>
       m === null ? [] : (m.slice(1) as (string | undefined)[]).filter((g): g is string => g !== undefined);
     const expected = [...names(TOGETHER_BEFORE.exec(sentence)), ...names(EXCLUSIVE_BEFORE.exec(sentence))]

@@ -1548,4 +1548,13 @@ describe('rules read from the twenty-fourth and twenty-fifth draws (after their 
   it('"STIX id or internal UUID" is one alternative of two, no uuid format', () => {
     expect(of('format', 'Entity id (STIX id or internal UUID)')).toEqual([]);
   });
+  it('a rule across the properties of the object a parameter holds has its home on that object', () => {
+    const item = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
+    const components = { type: 'array', items: item, description: 'Exactly one of `id` / `name` must be set.' };
+    expect(tool({ components })).toEqual([
+      `prose-only components oneOf ${JSON.stringify({ oneOf: [{ required: ['id'] }, { required: ['name'] }] })}`,
+    ]);
+    const destination = { ...item, description: 'Only one of id or name must be specified.' };
+    expect(tool({ destination }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['prose-only destination oneOf']);
+  });
 });
