@@ -25,6 +25,7 @@ import {
   type GroupHolder,
   optionBlocks,
   mentionMatchers,
+  nameTokens,
   namesParameters,
   ownClaimBelongsElsewhere,
   reportValueConditions,
@@ -33,8 +34,8 @@ import {
   type ValueCondition,
 } from './mentions.js';
 import { nullOffered, proseOnly } from './prose-only.js';
-import { splitSentences } from './prose-text.js';
-import { extractCandidates } from './prose.js';
+import { escapeRegExp, splitSentences } from './prose-text.js';
+import { extractCandidates, singular } from './prose.js';
 import { type AuditNode, auditNodes, listedValues, viewOf } from './schema-nav.js';
 import { schemaOnly } from './schema-only.js';
 import { annotationTypes } from './stated-types.js';
@@ -61,6 +62,10 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
     mentioned.set(parameter, list);
   };
   const inputHolder: GroupHolder = { parameter: null, label: '', location: '', pointer: '', view: rootView };
+  const scopes = topLevel.flatMap((node) => {
+    const scope = objectScope(root, node);
+    return scope === undefined ? [] : [{ node, scope }];
+  });
   const ownClaims = (node: AuditNode, description: string, layout = description): void => {
     const scope = objectScope(root, node);
     const bulleted = bulletedValues(layout);
@@ -139,7 +144,16 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       if (RESPONSE_SENTENCE.test(sentence.text)) continue;
       const mentions = findMentions(sentence.text, matchers);
       for (const parameter of new Set(mentions.map((m) => m.parameter))) mention(parameter, sentence.text);
-      const group = groupRule(sentence.text, topLevel, root, inputHolder, findings, true, undefined, sentences[i + 1]?.text);
+      const following = sentences[i + 1]?.text;
+      // "Each comment must specify either taskId or projectId": a rule across the properties of the objects a
+      // parameter it names ("comments", by its singular) holds.
+      const group =
+        groupRule(sentence.text, topLevel, root, inputHolder, findings, true, undefined, following) ||
+        scopes.some(
+          ({ node, scope }) =>
+            namedBySingular(sentence.text, node.parameter) &&
+            groupRule(sentence.text, scope.members, root, scope.holder, findings, true, undefined, following),
+        );
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;
         // "At least one of `email` or `phone` must be provided" requires neither on its own.
@@ -211,6 +225,14 @@ function objectScope(root: JsonObject, node: AuditNode): { holder: GroupHolder; 
     ancestorDescriptions: [],
   }));
   return { holder: { parameter: node.parameter, ...object }, members };
+}
+
+/** Whether `sentence` names `parameter` or one of what it holds: "comments" as "comment", "line_items" as "line item". */
+function namedBySingular(sentence: string, parameter: string): boolean {
+  const words = nameTokens(parameter);
+  if (words.length === 0) return false;
+  const phrase = [...words.slice(0, -1), singular(words.at(-1) ?? '')].map(escapeRegExp).join(String.raw`[\s_-]?`);
+  return new RegExp(String.raw`\b${phrase}s?\b`, 'i').test(sentence);
 }
 
 const RESPONSE_SENTENCE =

@@ -1557,4 +1557,14 @@ describe('rules read from the twenty-fourth and twenty-fifth draws (after their 
     const destination = { ...item, description: 'Only one of id or name must be specified.' };
     expect(tool({ destination }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['prose-only destination oneOf']);
   });
+  it("the tool's text may say it of the objects a parameter holds, naming the parameter by its singular", () => {
+    const item = { type: 'object', properties: { taskId: { type: 'string' }, projectId: { type: 'string' } } };
+    const comments = { type: 'array', items: item };
+    const set = { oneOf: [{ required: ['taskId'] }, { required: ['projectId'] }] };
+    expect(tool({ comments }, 'Add comments. Each comment must specify either taskId or projectId.')).toEqual([
+      `prose-only comments oneOf ${JSON.stringify(set)}`,
+    ]);
+    // A sentence that names no parameter holding them sets no rule on them.
+    expect(tool({ comments }, 'Add notes. Each note must specify either taskId or projectId.')).toEqual([]);
+  });
 });
