@@ -64,7 +64,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   const inputHolder: GroupHolder = { parameter: null, label: '', location: '', pointer: '', view: rootView };
   const scopes = topLevel.flatMap((node) => {
     const scope = objectScope(root, node);
-    return scope === undefined ? [] : [{ node, scope }];
+    return scope === undefined ? [] : [{ scope, named: singularName(node.parameter) }];
   });
   const ownClaims = (node: AuditNode, description: string, layout = description): void => {
     const scope = objectScope(root, node);
@@ -150,8 +150,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       const group =
         groupRule(sentence.text, topLevel, root, inputHolder, findings, true, undefined, following) ||
         scopes.some(
-          ({ node, scope }) =>
-            namedBySingular(sentence.text, node.parameter) &&
+          ({ scope, named }) =>
+            named?.test(sentence.text) === true &&
             groupRule(sentence.text, scope.members, root, scope.holder, findings, true, undefined, following),
         );
       for (const candidate of extractCandidates(sentence.text)) {
@@ -227,12 +227,12 @@ function objectScope(root: JsonObject, node: AuditNode): { holder: GroupHolder; 
   return { holder: { parameter: node.parameter, ...object }, members };
 }
 
-/** Whether `sentence` names `parameter` or one of what it holds: "comments" as "comment", "line_items" as "line item". */
-function namedBySingular(sentence: string, parameter: string): boolean {
+/** A parameter's name as prose writes one of what it holds: "comments" as "comment", "line_items" as "line item". */
+function singularName(parameter: string): RegExp | undefined {
   const words = nameTokens(parameter);
-  if (words.length === 0) return false;
+  if (words.length === 0) return undefined;
   const phrase = [...words.slice(0, -1), singular(words.at(-1) ?? '')].map(escapeRegExp).join(String.raw`[\s_-]?`);
-  return new RegExp(String.raw`\b${phrase}s?\b`, 'i').test(sentence);
+  return new RegExp(String.raw`\b${phrase}s?\b`, 'i');
 }
 
 const RESPONSE_SENTENCE =

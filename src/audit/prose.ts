@@ -1899,8 +1899,10 @@ function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   const heads = [0, ...separators.map((n) => n.index + n[0].length)];
   const ends = [...separators.map((n) => n.index), rest.length];
   const values: string[] = [];
+  let firstHead = 0;
   for (const [i, at] of heads.entries()) {
     const head = ITEM_HEAD.exec(rest.slice(at));
+    if (i === 0) firstHead = head?.[0].length ?? 0;
     const gloss = head === null ? '' : rest.slice(at + head[0].length, ends[i]).replace(DEFAULT_GLOSS, '');
     // A gloss says something in words of its own, and quotes no other value ("e.g. 'sys'"); with no label, it says
     // what the value is for.
@@ -1911,7 +1913,7 @@ function glossedList(m: RegExpExecArray, sentence: string): EnumCandidate[] {
   // "First cell: 'A2' freezes row 1; 'A1' unfreezes": values that all hold a digit show a format, not the choices.
   if (values.length < 2 || new Set(values).size !== values.length || values.every((v) => /\d/.test(v))) return [];
   // The span is the first item: a parameter named in a gloss ("adds missing collections") is not the one listed.
-  return [enumSpan(sentence, values, true, start, start + (ITEM_HEAD.exec(rest)?.[0].length ?? 0), 'glossed-list')];
+  return [enumSpan(sentence, values, true, start, start + firstHead, 'glossed-list')];
 }
 
 /** One key of an object written out: "task_id: int", "position?: float", "title: str (required)". */
