@@ -606,12 +606,33 @@ export function groupRule(
   // In a parameter's own description, "Cannot be combined with `cursor`" is said of that parameter.
   const withSelf = self === undefined ? null : EXCLUSIVE_SELF.exec(sentence);
   // The name ends the clause: "cannot be used with element screenshots" names no parameter.
-  const endsClause = withSelf !== null && /^\s*(?:[.,;)]|$)/.test(sentence.slice(withSelf.index + withSelf[0].length));
+  // A list ("mutually exclusive with `a`, `b`, and `c`") is read below, name by name.
+  const endsClause =
+    withSelf !== null &&
+    /^\s*(?:[.;)]|,(?!\s*(?:(?:and|or)\s+)?[\x60"']?[A-Za-z_][\w.-]*[\x60"']?\s*(?:[,.;)]|and\b|or\b|$))|$)/.test(
+      sentence.slice(withSelf.index + withSelf[0].length),
+    );
   if (withSelf !== null && endsClause && self !== undefined && exclusive === null) {
-    const names = namesIn([self, (withSelf[1] ?? withSelf[2] ?? withSelf[3] ?? '').replace(/[`"']|\.+$/g, '')]);
+    const other = withSelf[1] ?? withSelf[2] ?? withSelf[3] ?? withSelf[4] ?? withSelf[5] ?? '';
+    const names = namesIn([self, other.replace(/[`"']|\.+$/g, '')]);
     if (names.length === 2) {
       found = true;
       if (!hasHome(ALL_HOMES)) report('not', names, { not: { required: names } }, 'sends both');
+    }
+  }
+  // In the tool's text, "via `add_tags`/`remove_tags` (mutually exclusive with `tags`)": each named before it.
+  const glossed = self === undefined ? GLOSSED_EXCLUSIVE.exec(sentence) : null;
+  if (glossed !== null && exclusive === null) {
+    const pieces = (glossed[1] ?? '').split('/').map((n) => n.trim().replace(/[\x60"']/g, ''));
+    const subjects = namesIn(pieces);
+    const [other] = namesIn([(glossed[2] ?? '').replace(/[\x60"']/g, '')]);
+    if (other !== undefined && subjects.length === pieces.length && !subjects.includes(other)) {
+      found = true;
+      const set =
+        subjects.length === 1
+          ? { not: { required: [...subjects, other] } }
+          : { not: { anyOf: subjects.map((subject) => ({ required: [subject, other] })) } };
+      if (!hasHome(ALL_HOMES)) report('not', [...subjects, other], set, 'sends both');
     }
   }
   // In a parameter's own description, "(not compatible with `a` and `b`)": this one with none of the others.
@@ -638,8 +659,12 @@ export function groupRule(
   return found;
 }
 
-/** "(not compatible with `a` and `b`)", "Incompatible with x.": said in the parameter's own text, a list of names. */
-const NOT_COMPATIBLE_SELF = /(?:^|\(|[.;:,]\s)\s*(?:(?:this|it)\s+(?:is\s+)?)?(?:not\s+compatible|incompatible)\s+with\s+([^.;()]{1,200})/i;
+/**
+ * "(not compatible with `a` and `b`)", "Incompatible with x.", "Cannot be used with a, b, or c.": said in the
+ * parameter's own text, a list of names.
+ */
+const NOT_COMPATIBLE_SELF =
+  /(?:^|\(|[.;:,]\s)\s*(?:(?:this|it)\s+(?:is\s+)?)?(?:not\s+compatible|incompatible|mutually\s+exclusive|(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|combined|set|passed|provided)(?:\s+together)?)\s+with\s+([^.;()]{1,200})/i;
 
 /** "EXACTLY ONE of these THREE options must be used", "only one of the following ways". */
 const OPTIONS_INTRO =
@@ -737,6 +762,13 @@ const TOGETHER = new RegExp(
     // "always use city AND state together"
     String.raw`\b(?:always\s+)?(?:use|provide|pass|send|specify)\s+(${NAME_LIST})\s+together\b|` +
     String.raw`(${NAME_LIST})\s+are\s+(?:required|needed)\s+together\b`,
+  'i',
+);
+
+/** "`add_tags`/`remove_tags` (mutually exclusive with `tags`)": names, then a gloss that excludes another. */
+const GLOSSED_EXCLUSIVE = new RegExp(
+  String.raw`(${TOKEN_START}${NAME}(?:\s*\/\s*${NAME}){0,4})\s*\(\s*(?:mutually\s+exclusive|not\s+(?:together|combined))\s+` +
+    String.raw`with\s+(${NAME})\s*\)`,
   'i',
 );
 
@@ -907,12 +939,19 @@ const EXCLUSIVE_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+|simultaneously\s+|at\s+the\s+same\s+time\s+)?` +
     String.raw`with\s+(${NAME})|` +
-    // Also as a gloss: "Tags to add (mutually exclusive with `tags`)", "Session ID (not together with trace_id)".
-    String.raw`(?:^|\()\s*(?:(?:this\s+is|it\s+is)\s+)?(?:mutually\s+exclusive|not\s+(?:together|combined))\s+with\s+(${NAME})|` +
+    // Also as a gloss: "Tags to add (mutually exclusive with `tags`)", "Session ID (not together with trace_id)",
+    // "Capability invocation, mutually exclusive with url".
+    String.raw`(?:^|\(|[,;\u2013\u2014]|\band)\s*(?:(?:this\s+is|it\s+is|is)\s+)?(?:mutually\s+exclusive|not\s+(?:together|combined))\s+` +
+    String.raw`with\s+(${NAME})|` +
     // "Cannot be used if composition_plan is provided": the same, said as a condition.
     String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+(?:used|set|passed|provided|given|specified)\s+` +
     String.raw`(?:if|when)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+(?:is|are)\s+` +
-    String.raw`(?:provided|given|specified|set|passed|used|present|supplied)\b`,
+    String.raw`(?:provided|given|specified|set|passed|used|present|supplied)\b|` +
+    // "Don't set this param if "apexTests" is also set", "Do not combine with `cursor`".
+    String.raw`^\s*(?:do\s+not|don't|never)\s+(?:set|use|pass|provide|specify|send|combine)\s+` +
+    String.raw`(?:(?:this|it)(?:\s+(?:param|parameter|field|option|argument))?\s+)?(?:(?:together\s+)?with\s+(${NAME})|` +
+    String.raw`(?:if|when)\s+(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+is\s+(?:also\s+)?` +
+    String.raw`(?:provided|given|specified|set|passed|used|present|supplied)\b)`,
   'i',
 );
 

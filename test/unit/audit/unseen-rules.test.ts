@@ -1568,3 +1568,45 @@ describe('rules read from the twenty-fourth and twenty-fifth draws (after their 
     expect(tool({ comments }, 'Add notes. Each note must specify either taskId or projectId.')).toEqual([]);
   });
 });
+
+describe('the rules of the twenty-second session', () => {
+  const tags = { type: 'array', items: { type: 'string' } };
+  const notOf = (...names: string[]) => `prose-only - not ${JSON.stringify({ not: { required: names } })}`;
+
+  it('"mutually exclusive with" after a comma or "and is" in a parameter\'s own text is a not of the pair', () => {
+    const url = { type: 'string' };
+    expect(
+      tool({ url, alexandria: { type: 'object', description: 'Capability invocation, mutually exclusive with url. Pin a version.' } }),
+    ).toEqual([notOf('alexandria', 'url')]);
+    expect(tool({ url, mode: { type: 'string', description: 'Selects a mode and is mutually exclusive with `url`.' } })).toEqual([
+      notOf('mode', 'url'),
+    ]);
+    // A thing that is no parameter excludes nothing.
+    expect(tool({ url, mode: { type: 'string', description: 'The mode, mutually exclusive with batch jobs.' } })).toEqual([]);
+  });
+
+  it('"mutually exclusive with `a`, `b` and `c`" excludes each, not only the first', () => {
+    const one = { type: 'string' };
+    const scores = { type: 'array', description: 'Mutually exclusive with `issues`, `files`, and `results`.' };
+    const set = { not: { anyOf: ['issues', 'files', 'results'].map((n) => ({ required: ['scores', n] })) } };
+    expect(tool({ issues: one, files: one, results: one, scores })).toEqual([`prose-only - not ${JSON.stringify(set)}`]);
+  });
+
+  it('"Don\'t set this param if X is also set" and "Do not combine with X" in its own text exclude the pair', () => {
+    const tests = { type: 'array', items: { type: 'string' } };
+    const level = (description: string) => ({ tests, level: { type: 'string', description } });
+    expect(tool(level('Test level. Don\'t set this param if "tests" is also set.'))).toEqual([notOf('level', 'tests')]);
+    expect(tool(level('Test level. Do not combine with `tests`.'))).toEqual([notOf('level', 'tests')]);
+    expect(tool(level('Test level. Do not use with older servers.'))).toEqual([]);
+    expect(tool(level('Test level. Do not set it if unsure.'))).toEqual([]);
+  });
+
+  it('in the tool\'s text, "`a`/`b` (mutually exclusive with `c`)" excludes c with each of a and b', () => {
+    const text = 'Replace tags via `tags`, or edit them via `add_tags`/`remove_tags` (mutually exclusive with `tags`).';
+    const set = { not: { anyOf: [{ required: ['add_tags', 'tags'] }, { required: ['remove_tags', 'tags'] }] } };
+    expect(tool({ tags, add_tags: tags, remove_tags: tags }, text)).toEqual([`prose-only - not ${JSON.stringify(set)}`]);
+    // A name that is no parameter, on either side, sets nothing.
+    expect(tool({ tags, add_tags: tags }, 'Edit via `add_tags`/`drop_tags` (mutually exclusive with `tags`).')).toEqual([]);
+    expect(tool({ tags, add_tags: tags }, 'Edit via `add_tags` (mutually exclusive with `labels`).')).toEqual([]);
+  });
+});
