@@ -2067,6 +2067,43 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-seventh draw (zod, pydantic, Go), labelled blind before the audit ran on it.
   // twenty-seventh draw, part A
+  webflow: {
+    repository: 'webflow/mcp-server',
+    path: 'src/tools',
+    install: { npm: 'webflow-mcp-server@1.0.0' },
+    // Over stdio with a placeholder token: Webflow is called only when a tool runs.
+    command: npmBin('webflow-mcp-server'),
+    env: { HOME: '{WORKDIR}/home', WEBFLOW_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  '1password': {
+    repository: 'CakeRepository/1Password-MCP',
+    path: 'src/tools',
+    install: { npm: '@takescake/1password-mcp@4.0.2' },
+    // Over stdio with a placeholder service-account token: 1Password is called only when a tool runs.
+    command: npmBin('1password-mcp'),
+    env: { HOME: '{WORKDIR}/home', OP_SERVICE_ACCOUNT_TOKEN: 'ops_placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/server 2.4.0 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  activecampaign: {
+    // The PyPI package names no repository (its README says it is archived in favour of a remote server); the
+    // path is the tool module's place in the published wheel.
+    repository: 'ActiveCampaign/ac-mcp-server',
+    path: 'ac_mcp_server/tools.py',
+    // fastmcp 3 and later no longer accept the FastMCP(log_level=...) the server passes.
+    install: { pypi: 'ac-mcp-server==0.12.0 fastmcp==2.12.4' },
+    // Over stdio with a placeholder token and ActiveCampaign on the loopback address: it is called only when a tool
+    // runs.
+    command: ['bin/ac-mcp-server'],
+    env: { HOME: '{WORKDIR}/home', AC_API_URL: LOOPBACK, AC_API_TOKEN: 'placeholder' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 2.12.4 over mcp 1.30.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-seventh draw, part B
 };
 
