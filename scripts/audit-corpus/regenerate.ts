@@ -2105,6 +2105,44 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-seventh draw, part B
+  'sumo-logic': {
+    repository: 'rajfirke/sumo-logic-mcp',
+    path: 'src/sumo_logic_mcp/tools',
+    install: { pypi: 'sumo-logic-mcp==1.0.0' },
+    // Over stdio with placeholder access keys: Sumo Logic is called only when a tool runs.
+    command: ['bin/sumo-logic-mcp'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      SUMOLOGIC_ACCESS_ID: 'placeholder',
+      SUMOLOGIC_ACCESS_KEY: 'placeholder',
+      SUMOLOGIC_ENDPOINT: LOOPBACK,
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
+  'brave-search': {
+    repository: 'brave/brave-search-mcp-server',
+    path: 'src/tools',
+    install: { npm: '@brave/brave-search-mcp-server@2.1.4' },
+    // Over stdio with a placeholder API key: the Brave Search API is called only when a tool runs.
+    command: [...npmBin('brave-search-mcp-server'), '--transport', 'stdio'],
+    env: { HOME: '{WORKDIR}/home', BRAVE_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.30.0 (zod 4.3.6, re-emitted as JSON Schema 2020-12 by z.toJSONSchema)',
+    split: 'held-out',
+  },
+  ccxt: {
+    repository: 'doggybee/mcp-server-ccxt',
+    path: 'src/tools',
+    install: { npm: '@mcpfun/mcp-server-ccxt@1.2.1' },
+    // Over stdio with no exchange credentials: the exchanges are called only when a tool runs.
+    command: npmBin('mcp-server-ccxt'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
