@@ -392,7 +392,10 @@ function isObjectNode(node: AuditNode): boolean {
 
 export function namesParameters(values: readonly string[], topLevel: readonly AuditNode[]): boolean {
   const names = new Set(topLevel.map((n) => n.parameter.toLowerCase()));
-  return values.filter((v) => names.has(v.toLowerCase())).length >= 2;
+  // Two names among many values ("Valid sets: all, ..., firewall, graders, ...") are values that share a word with
+  // parameters; a list of parameters is mostly names.
+  const named = values.filter((v) => names.has(v.toLowerCase())).length;
+  return named >= 2 && named * 2 >= values.length;
 }
 
 /**

@@ -76,8 +76,10 @@ export function lastSeparator(text: string, upTo: number): number {
  */
 function wrappedLine(text: string, start: number, at: number): boolean {
   const before = text.slice(Math.max(start, at - 200), at).trimEnd();
-  if (before === '' || /[.!?:;,)\]}"'\x60]$/.test(before)) return false;
   const next = text.slice(at + 1, at + 201);
+  // "One of:\n"resource" (...),\n"span" (...)": a list of quoted values, one per line, is one sentence.
+  if (/[:,]$/.test(before) && /^[ \t]*(["'\x60])[^"'\x60\n]{1,60}\1(?=[ \t]*[(,.;:]|[ \t]*$)/.test(next.split('\n')[0] ?? '')) return true;
+  if (before === '' || /[.!?:;,)\]}"'\x60]$/.test(before)) return false;
   return /^[ \t]*[a-z(]/.test(next) && !/^[ \t]*[A-Za-z_][\w.-]*\s*(?:\([^()\n]*\))?\s*:/.test(next);
 }
 

@@ -1601,6 +1601,22 @@ describe('the rules of the twenty-second session', () => {
     expect(tool(level('Test level. Do not set it if unsure.'))).toEqual([]);
   });
 
+  it('a list of quoted values one per line, after "One of:", is one sentence and one value list', () => {
+    const text = 'Filter by scope. One of:\n"resource" (service attributes),\n"span" (span attributes, like status),\n"intrinsic".';
+    expect(of('enum', text)).toEqual([`prose-only enum ${JSON.stringify({ enum: ['resource', 'span', 'intrinsic'] })}`]);
+    // A line that ends a sentence is still its end.
+    expect(of('enum', 'Filter by scope.\n"resource" is the usual one.')).toEqual([]);
+  });
+
+  it('a value list that shares two words with parameter names is still a value list; a list of names is not', () => {
+    const sets = ['all', 'agent', 'firewall', 'graders', 'info', 'usage'];
+    const artifacts = { type: 'array', items: { type: 'string' }, description: `Valid sets: ${sets.join(', ')}.` };
+    const flag = { type: 'boolean' };
+    expect(tool({ artifacts, firewall: flag, graders: flag })).toEqual([`prose-only artifacts enum ${JSON.stringify({ enum: sets })}`]);
+    const fields = { type: 'array', items: { type: 'string' }, description: 'Valid sets: firewall, graders, info.' };
+    expect(tool({ fields, firewall: flag, graders: flag })).toEqual([]);
+  });
+
   it('in the tool\'s text, "`a`/`b` (mutually exclusive with `c`)" excludes c with each of a and b', () => {
     const text = 'Replace tags via `tags`, or edit them via `add_tags`/`remove_tags` (mutually exclusive with `tags`).';
     const set = { not: { anyOf: [{ required: ['add_tags', 'tags'] }, { required: ['remove_tags', 'tags'] }] } };
