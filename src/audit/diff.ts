@@ -68,6 +68,8 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
   });
   const ownClaims = (node: AuditNode, description: string, layout = description): void => {
     const scope = objectScope(root, node);
+    const parentScope =
+      node.location === '' ? undefined : scopes.find(({ scope: s }) => s.members.some((m) => m.pointer === node.pointer))?.scope;
     const bulleted = bulletedValues(layout);
     if (bulleted !== undefined) claims.push({ node, candidate: bulleted, sentence: bulleted.phrase, fromTool: false });
     for (const table of tableLists(layout))
@@ -82,7 +84,10 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       // "Each comment must specify either taskId or projectId": a rule across the properties of the object it holds.
       const group =
         (node.location === '' && groupRule(sentence.text, topLevel, root, inputHolder, findings, false, node.parameter, following)) ||
-        (scope !== undefined && groupRule(sentence.text, scope.members, root, scope.holder, findings, false, undefined, following));
+        (scope !== undefined && groupRule(sentence.text, scope.members, root, scope.holder, findings, false, undefined, following)) ||
+        // "Mutually exclusive with additional_tag_ids" on a property of an object a parameter holds: said of that property.
+        (parentScope !== undefined &&
+          groupRule(sentence.text, parentScope.members, root, parentScope.holder, findings, false, node.name, following));
       const condition = node.location === '' ? requiredOnValues(sentence.text, node.parameter, topLevel, rootView) : undefined;
       if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
         conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });

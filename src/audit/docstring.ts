@@ -117,7 +117,15 @@ export function docstringSections(text: string, parameters: readonly string[]): 
     const line = lines[i] ?? '';
     const sphinx = SPHINX_ENTRY.exec(line);
     if (sphinx !== null) {
-      const end = continuation(i + 1, indentOf(line));
+      const indent = indentOf(line);
+      let end = continuation(i + 1, indent);
+      // A field's text may go on at the field's own indent ("    :param a: one of "x",\n    "y"."), up to a blank line
+      // or the next field.
+      while (end < lines.length && (lines[end - 1] ?? '').trim() !== '') {
+        const next = lines[end] ?? '';
+        if (indentOf(next) !== indent || /^\s*:/.test(next)) break;
+        end = continuation(end + 1, indent);
+      }
       addEntry(sphinx[2] ?? '', sphinx[3] ?? '', i, end, sphinx[1]);
       i = end - 1;
       continue;

@@ -569,7 +569,7 @@ export function groupRule(
   // "'csv/table-uni' for unidirectional (requires source parameter)": said of one value of this one, an `if`.
   const ofValue = needs !== null && /['"\x60][^'"\x60]+['"\x60][^.;]*$/.test(sentence.slice(0, needs.index + 1));
   if (needs !== null && self !== undefined && !ofValue) {
-    const names = namesIn([self, (needs[1] ?? '').replace(/[`"']|\.+$/g, '')]);
+    const names = namesIn([self, (needs[1] ?? needs[2] ?? '').replace(/[`"']|\.+$/g, '')]);
     const [own, other] = names;
     if (names.length === 2 && own !== undefined && other !== undefined) {
       found = true;
@@ -612,7 +612,7 @@ export function groupRule(
   // A list ("mutually exclusive with `a`, `b`, and `c`") is read below, name by name.
   const endsClause =
     withSelf !== null &&
-    /^\s*(?:[.;)]|,(?!\s*(?:(?:and|or)\s+)?[\x60"']?[A-Za-z_][\w.-]*[\x60"']?\s*(?:[,.;)]|and\b|or\b|$))|$)/.test(
+    /^\s*(?:[.;()]|,(?!\s*(?:(?:and|or)\s+)?[\x60"']?[A-Za-z_][\w.-]*[\x60"']?\s*(?:[,.;)]|and\b|or\b|$))|$)/.test(
       sentence.slice(withSelf.index + withSelf[0].length),
     );
   if (withSelf !== null && endsClause && self !== undefined && exclusive === null) {
@@ -748,7 +748,7 @@ const NAME_LIST = String.raw`${LIST_START}(?:${NAME}\s*,\s*)*${NAME}\s+and\s+${N
  * criterion": at least one of the optional parameters, none named ("at least one of X or Y" names them).
  */
 const AT_LEAST_ONE_UNNAMED =
-  /\bat\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|criteria|search\s+criterion|property|update|change)s?\s+(?:must\s+be\s+(?:provided|given|specified|set|supplied|passed|included)|is\s+required|(?:needs|has)\s+to\s+be\s+(?:provided|given|specified|set))\b|\b(?:provide|specify|pass|supply|give|set)\s+at\s+least\s+one\s+(?:filter|field|parameter|argument|option|criterion|search\s+criterion|property|change)\b(?!\s+of\b)/i;
+  /\bat\s+least\s+one\s+(?:(?:writable|updatable|editable|optional|other|mutable)\s+)?(?:filter|field|parameter|argument|option|criterion|criteria|search\s+criterion|property|update|change)s?\s+(?:must\s+be\s+(?:provided|given|specified|set|supplied|passed|included)|is\s+required|(?:needs|has)\s+to\s+be\s+(?:provided|given|specified|set))\b|\b(?:provide|specify|pass|supply|give|set|include)\s+at\s+least\s+one\s+(?:(?:writable|updatable|editable|optional|other|mutable)\s+)?(?:filter|field|parameter|argument|option|criterion|search\s+criterion|property|change)\b(?!\s+of\b)/i;
 
 /** A `default` other than null: what omitting the parameter means, so it is no filter a caller must pick. */
 function hasValueDefault(view: SchemaView): boolean {
@@ -823,7 +823,11 @@ const AT_LEAST_ONE_OF_NAMED = /\(?\s*at\s+least\s+one\s+(?:is|must\s+be)\s+(?:re
 /** "Must be provided with `start`", "Must be used together with 'operations'": said in the parameter's own text. */
 const NEEDS_SELF = new RegExp(
   String.raw`^\s*(?:(?:this|it)\s+)?(?:must|has\s+to|needs\s+to)\s+be\s+(?:provided|used|given|passed|specified|set|sent|supplied)\s+` +
-    String.raw`(?:together\s+)?(?:with|alongside)\s+(${NAME})`,
+    String.raw`(?:together\s+)?(?:with|alongside)\s+(${NAME})|` +
+    // "If set, end_month is also required", "When provided, `end` must also be given".
+    String.raw`^\s*(?:if|when)\s+(?:it\s+is\s+|this\s+is\s+)?(?:set|provided|given|specified|used|passed|present)\s*,\s*` +
+    String.raw`(?:the\s+)?(${NAME})(?:\s+(?:parameter|field|argument|option))?\s+(?:is\s+also\s+required|` +
+    String.raw`(?:must|has\s+to|needs\s+to)\s+(?:also\s+)?be\s+(?:provided|given|passed|specified|set|sent|supplied))\b`,
   'i',
 );
 
@@ -939,7 +943,7 @@ export function requiredOnValues(
 
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */
 const EXCLUSIVE_SELF = new RegExp(
-  String.raw`^\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
+  String.raw`(?:^|[,;(])\s*(?:(?:this|it)\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+be\s+` +
     String.raw`(?:used|combined|set|passed|provided)\s+(?:together\s+|simultaneously\s+|at\s+the\s+same\s+time\s+)?` +
     String.raw`with\s+(${NAME})|` +
     // Also as a gloss: "Tags to add (mutually exclusive with `tags`)", "Session ID (not together with trace_id)",

@@ -77,7 +77,10 @@ function boundTargetOf(root: JsonObject, node: AuditNode, candidate: BoundCandid
   if (cls === 'properties') return view.types === undefined || hasObject ? { family: 'properties', onItems: false } : undefined;
   if (view.types === undefined) return { family: cls === 'items' ? 'items' : 'number', onItems: false };
   // "values between 0 and 1", "in [0, 1]" on a list of numbers: a range with no noun is of the numbers, not their count.
-  if (hasArray && !hasNumber && cls === undefined && RANGE_RULES.has(candidate.rule) && numericItems(root, node))
+  // Unless the list's own count already says the number: "Array of transaction IDs (1-500)" with maxItems 500.
+  const countKeyword = candidate.side === 'lower' ? 'minItems' : 'maxItems';
+  const countSaid = numberKeyword(view, countKeyword) === candidate.value;
+  if (hasArray && !hasNumber && cls === undefined && RANGE_RULES.has(candidate.rule) && !countSaid && numericItems(root, node))
     return { family: 'number', onItems: true };
   if (hasArray && !hasNumber && cls !== 'measure') return { family: 'items', onItems: false };
   if (hasNumber) return { family: 'number', onItems: false };
@@ -213,8 +216,12 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
       }
       case 'exactLength': {
         if (formatsByNode.has(node)) break;
-        const view = node.view;
-        if (!allows(view, 'string')) break;
+        // "4-character entry codes" on a list of strings: the width of each.
+        const items = allows(node.view, 'string') ? undefined : itemsOf(root, node);
+        const view = items?.view ?? node.view;
+        const pointer = items?.pointer ?? node.pointer;
+        const label = items === undefined ? node.label : `${node.label}[]`;
+        if (!allows(view, 'string') || view.types === undefined) break;
         const min = numberKeyword(view, 'minLength');
         const max = numberKeyword(view, 'maxLength');
         const home =
@@ -232,13 +239,14 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
           claim,
           keyword,
           keyword === 'pattern'
-            ? `Add "pattern": ${json(pattern)} to "${node.label}" (the description says ` +
+            ? `Add "pattern": ${json(pattern)} to "${label}" (the description says ` +
                 `"${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
-            : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${node.label}" (the description says ${c.phrase}).`,
+            : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${label}" (the description says ${c.phrase}).`,
           {
-            confidence: code || claim.fromTool ? 'medium' : 'high',
-            fix: { pointer: node.pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } },
+            confidence: code || claim.fromTool || items !== undefined ? 'medium' : 'high',
+            fix: { pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } },
           },
+          items === undefined ? undefined : { location: `${node.location}/items`, pointer },
         );
         break;
       }
@@ -451,11 +459,29 @@ function characterClass(c: BoundCandidate): boolean {
 const CHARACTER_CLASS =
   /\b(?:upper-?case|lower-?case|capital|alphanumeric|ascii|hex(?:adecimal)?|numeric|latin|printable|non-whitespace)\b/i;
 
-/** "At most 2 decimal places" on a number: `multipleOf: 0.01`. */
+/**
+ * "At most 2 decimal places" on a number: `multipleOf: 0.01`; on a string, a decimal numeral ("a numeric string with
+ * up to 18 decimal places"): a `pattern`. A value that may be either is left alone: its string form is the precise one.
+ */
 function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList): void {
   const { node } = claim;
-  if (c.side !== 'upper' || !allows(node.view, 'number') || node.view.types === undefined) return;
-  if (hasKeyword(node.view, 'multipleOf')) return;
+  if (c.side !== 'upper' || node.view.types === undefined || !Number.isInteger(c.value) || c.value < 1) return;
+  const numeric = allows(node.view, 'number');
+  const text = node.view.types.has('string');
+  if (text && !numeric) {
+    if (hasKeyword(node.view, 'pattern') || hasKeyword(node.view, 'format') || hasKeyword(node.view, 'enum')) return;
+    const pattern = `^-?\\d+(?:\\.\\d{1,${c.value}})?$`;
+    addClaimFinding(
+      findings,
+      claim,
+      'pattern',
+      `Add "pattern": ${json(pattern)} to "${node.label}" (the description says ${c.phrase}), so a string that is no ` +
+        `decimal number of that precision is rejected.`,
+      { fix: { pointer: node.pointer, set: { pattern } } },
+    );
+    return;
+  }
+  if (!numeric || text || hasKeyword(node.view, 'multipleOf')) return;
   const step = Number((10 ** -c.value).toFixed(Math.max(0, Math.min(20, Math.round(c.value)))));
   addClaimFinding(findings, claim, 'multipleOf', `Add "multipleOf": ${step} to "${node.label}" (the description says ${c.phrase}).`, {
     fix: { pointer: node.pointer, set: { multipleOf: step } },

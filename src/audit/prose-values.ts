@@ -107,11 +107,16 @@ const CONDITIONAL_AFTER =
   /^\s+(?:or\s+(?:[\x60'"][^\x60'"\n]{0,60}[\x60'"]|[\w.-]+)\s*,?\s+(?:depending|based)\s+on\b|depending\s+on\b|based\s+on\b)|^\s+on\s+(?:create|creation|update|insert|new\s+[\w-]+)\b|^\s+(?:when|if|for)\s+(?!(?:omitted|not\s+(?:specified|provided|set|given|passed|supplied)|unset|unspecified|none|empty|all|each|every|the\s+(?:call|request|tool))\b)/i;
 
 export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
+  // "stops after KEYCLOAK_DEADLINE seconds (default 45)": the default of a setting of the server, not of a parameter.
+  if (SETTING_BEFORE.test(sentence.slice(Math.max(0, m.index - 80), m.index))) return [];
   // Whatever the literal, a condition right after it makes it the default of some calls only.
   return readDefault(m, sentence).map((c) =>
     CONDITIONAL_AFTER.test(sentence.slice(c.end)) ? { ...c, literal: undefined, comparable: false } : c,
   );
 }
+
+/** An environment variable or constant (`KEYCLOAK_MAX_USERS`), maybe with its unit, just before a gloss. */
+const SETTING_BEFORE = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b[\x60"']?(?:\s+[a-z]+)?\s*\(?\s*$/;
 
 function readDefault(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
   // "Default is boolean false": the type named before the literal.

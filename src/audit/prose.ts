@@ -278,8 +278,14 @@ export const RULES: readonly Rule[] = [
   {
     name: 'n-to-m',
     examples: {
-      yes: ['Page size (1-100).', 'Name, 3 to 64 characters.', 'Number of results 1-50 (default: 10)', 'Weight (100-900 in steps of 100)'],
-      no: ['Released 2020-2024 under the MIT license, see the notes for details.', 'Between 1 and 5.'],
+      yes: [
+        'Page size (1-100).',
+        'Name, 3 to 64 characters.',
+        'Number of results 1-50 (default: 10)',
+        'Weight (100-900 in steps of 100)',
+        '2-10 residues defining the motif',
+      ],
+      no: ['Released 2020-2024 under the MIT license, see the notes for details.', 'Between 1 and 5.', '2020-2024 releases are covered.'],
     },
     matches: re(String.raw`(${NUM})\s*(?:to|through|\.\.|–|—|-)\s*(${NUM})${UNIT}`),
     yields: (m, s) => {
@@ -295,10 +301,23 @@ export const RULES: readonly Rule[] = [
       const introduced = /\b(?:range(?:\s+of)?|values?|between|from|of)\s*:?\s*$/i.test(before);
       // "Number of results 1-50 (default: 10)": a short label, then the range, then the clause ends.
       const labelled = /^(?:[A-Za-z]+\s+){1,5}$/.test(before) && /^\s*(?:$|[(.;,])/.test(after);
+      // "2-10 residues defining the motif": a sentence that opens with the range counts what it names.
+      const opening =
+        /^\s*(?:optional(?:ly)?,?\s+)?$/i.test(before) &&
+        unit !== undefined &&
+        /^[a-z]{3,}s$/i.test(unit) &&
+        !/^(?:19|20)\d\d$/.test(m[1] ?? '');
       // Words: "5 to 1440" after a comma or "is"; dashes only where nothing else reads that way (not dates).
       const wordy = separator === 'to' || separator === 'through' || separator === '..';
       if (/\bbetween\s+$|\bfrom\s+$/i.test(before)) return [];
-      if (!(lengthOrItems || parenthesized || introduced || labelled || (wordy && (copulaGuard(s, m.index) || /^\s*$/.test(before)))))
+      if (!(
+        lengthOrItems ||
+        parenthesized ||
+        introduced ||
+        labelled ||
+        opening ||
+        (wordy && (copulaGuard(s, m.index) || /^\s*$/.test(before)))
+      ))
         return [];
       return rangeCandidates(m, 'n-to-m', false);
     },
@@ -385,17 +404,19 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'upper-symbol',
-    examples: { yes: ['Limit (<= 100).'], no: ['Filter `<=5` in a query.', 'Only when size <= 10.'] },
+    examples: { yes: ['Limit (<= 100).'], no: ['Filter `<=5` in a query.', 'Only when size <= 10.', '(default 200; <=0 means none)'] },
     requires: ['not-a-condition'],
     matches: re(String.raw`(?<![\w:'"\`])(?:<=|≤)\s*(${NUM})${UNIT}`),
-    yields: (m) => bound(m, 'upper', false, 1, 'upper-symbol'),
+    // "<=0 means no entries": what those values do, not a bound.
+    yields: (m, s) => (SAYS_MEANING.test(s.slice(m.index, m.index + m[0].length + 12)) ? [] : bound(m, 'upper', false, 1, 'upper-symbol')),
   },
   {
     name: 'upper-symbol-exclusive',
-    examples: { yes: ['Ratio (< 1).'], no: ['Tags like <b> are stripped.', 'If count < 5, all are shown.'] },
+    examples: { yes: ['Ratio (< 1).'], no: ['Tags like <b> are stripped.', 'If count < 5, all are shown.', '< 0 means no limit.'] },
     requires: ['not-a-condition'],
     matches: re(String.raw`(?<![<>=\w:'"\`])<(?![=>])\s*(${NUM})${UNIT}`),
-    yields: (m) => bound(m, 'upper', true, 1, 'upper-symbol-exclusive'),
+    yields: (m, s) =>
+      SAYS_MEANING.test(s.slice(m.index, m.index + m[0].length + 12)) ? [] : bound(m, 'upper', true, 1, 'upper-symbol-exclusive'),
   },
   {
     name: 'or-less',
@@ -431,14 +452,19 @@ export const RULES: readonly Rule[] = [
   // ---- exact lengths: "exactly 3 characters", "3-letter", "two-letter"
   {
     name: 'exact-length',
-    examples: { yes: ['Exactly 6 digits.', 'A 3-letter code.', '2 character country codes.'], no: ['Several characters.'] },
+    examples: {
+      yes: ['Exactly 6 digits.', 'A 3-letter code.', '2 character country codes.'],
+      no: ['Several characters.', 'One-letter sequence; whitespace is ignored.'],
+    },
     matches: re(
       String.raw`\bexactly\s+(${NUM})\s+(?:characters?|chars?|letters?|digits?)\b|(${NUM})-(?:letter|character|char|digit)\b|` +
         String.raw`(${NUM})[ -]?(?:characters?|chars?|letters?)(?=\s+(?:[\w-]+\s+)?codes?\b)`,
     ),
-    yields: (m) => {
+    yields: (m, s) => {
       const parsed = parseNumber(m[1] ?? m[2] ?? m[3] ?? '');
       if (parsed === undefined) return [];
+      // "One-letter sequence": the width of each symbol of a longer text, not of the value.
+      if (/^\s+(?:sequences?|strings?|texts?)\b/i.test(s.slice(m.index + m[0].length))) return [];
       return [
         { kind: 'exactLength', value: parsed.value, start: m.index, end: m.index + m[0].length, phrase: m[0].trim(), rule: 'exact-length' },
       ];
@@ -781,13 +807,18 @@ export const RULES: readonly Rule[] = [
     name: 'uuid',
     examples: {
       yes: ['The project UUID.', 'GUIDs of the users.'],
-      no: ['The project name.', 'The name or UUID of the field.', 'Entity id (STIX id or internal UUID)'],
+      no: [
+        'The project name.',
+        'The name or UUID of the field.',
+        'Entity id (STIX id or internal UUID)',
+        'The clientId (not the internal UUID).',
+      ],
     },
     // "The name or UUID of the field", "its label, value or UUID": one alternative of several, no format.
     matches: re(String.raw`\b(?:UUID|GUID)s?\b`),
     yields: (m, s) =>
       UUID_ALTERNATIVE.test(s.slice(Math.max(0, m.index - 40), m.index), s.slice(m.index + m[0].length)) ||
-      /\bno\s+(?:[\w-]+\s+){0,2}$/i.test(textBefore(s, m.index))
+      /\b(?:no|not(?:\s+(?:a|an|the))?)\s+(?:[\w-]+\s+){0,2}$/i.test(textBefore(s, m.index))
         ? []
         : [formatCandidate(m, 'uuid', 'uuid')],
   },
@@ -1244,13 +1275,19 @@ export const RULES: readonly Rule[] = [
     name: 'numeric-string',
     examples: {
       yes: ["must be a numeric ID from the provider's index", 'The account, a numeric string.', 'Numeric ID of the base run.'],
-      no: ['A numeric value.', 'Numeric IDs are faster.', 'Numeric ID or name of the project.'],
+      no: [
+        'A numeric value.',
+        'Numeric IDs are faster.',
+        'Numeric ID or name of the project.',
+        'As a numeric string with up to 4 decimal places.',
+      ],
     },
     matches: re(
       String.raw`\b(?:must\s+be|is|as)\s+an?\s+numeric\s+(?:id|identifier|string|code)\b|` +
         String.raw`,\s*an?\s+numeric\s+(?:id|identifier|string|code)\b|^\s*(?:the\s+)?numeric\s+(?:id|identifier)\b(?!\s+or\b)`,
     ),
-    yields: (m) => [{ ...formatCandidate(m, undefined, 'numeric-string'), pattern: '^[0-9]+$' }],
+    // A string with decimal places holds more than digits; the precision rule reads it.
+    yields: (m, s) => (/\bdecimals?\b/i.test(s) ? [] : [{ ...formatCandidate(m, undefined, 'numeric-string'), pattern: '^[0-9]+$' }]),
   },
   // ---- two names joined by a slash, called a format: "Repository in owner/repo format", "(namespace/name format)"
   {
@@ -1509,6 +1546,22 @@ export const RULES: readonly Rule[] = [
     },
     matches: re(String.raw`:[ \t]*(?=[A-Za-z][\w-]*[ \t]*,)`),
     yields: (m, s) => labelledDefaultValues(m, s),
+  },
+  // ---- codes in capitals after "a comma-separated list of": "Comma-separated list of CREATE, UPDATE, DELETE, ACTION."
+  {
+    name: 'separated-codes',
+    examples: {
+      yes: ['Comma-separated list of CREATE, UPDATE, DELETE, ACTION.', 'A comma separated list of GET, POST or PUT'],
+      no: ['Comma-separated list of ids.', 'Comma-separated list of CREATE events, e.g. CREATE, UPDATE.', 'List of A, B.'],
+    },
+    matches: re(String.raw`\b(?:comma|space)[- ]separated\s+list\s+of\s+(?=[A-Z][A-Z0-9_]+\s*,)`),
+    yields: (m, s) => {
+      const start = m.index + m[0].length;
+      const list = parseValueList(s, start);
+      if (list === undefined || list.values.length < 3 || !list.values.every((v) => /^[A-Z][A-Z0-9_]+$/.test(v))) return [];
+      if (!/^\s*(?:[.;)]|$)/.test(s.slice(list.end))) return [];
+      return [enumSpan(s, list.values, false, start, list.end, 'separated-codes')];
+    },
   },
   // ---- a bare list that fills its place: "(proxy or direct)", "Theme: light or dark.", "annotation or alert"
   {
@@ -2390,3 +2443,6 @@ export function singular(word: string): string {
   if (/s$/.test(word) && !/ss$/.test(word) && word.length > 3) return word.slice(0, -1);
   return word;
 }
+
+/** "<=0 means no entries", "< 0 disables it": a symbol and a number whose values the sentence gives a meaning. */
+const SAYS_MEANING = /^[<≤=]+\s*[-−]?[\d.]+\s*(?:means|disables|turns|returns|is\s+treated|are\s+treated)\b/i;

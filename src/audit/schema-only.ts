@@ -201,8 +201,15 @@ export const IDENTIFIER_ONLY = new Set(['id', 'ids', 'uuid', 'guid', 'sha', 'has
  * "the paper ID" misleads no one. Bounds on how many ids a list holds are not its shape, and are still reported.
  */
 export function identifierShape(keyword: string, name: string): boolean {
-  return (keyword === 'minLength' || keyword === 'maxLength' || keyword === 'pattern') && namedAs(IDENTIFIER_ONLY, name);
+  const shape = keyword === 'minLength' || keyword === 'maxLength' || keyword === 'pattern';
+  return shape && (namedAs(IDENTIFIER_ONLY, name) || namedAs(STANDARD_CODE, name));
 }
+
+/**
+ * The last words of a parameter whose values have one standard written form (`start_date` as YYYY-MM-DD, a
+ * `currency` as its three-letter code): a pattern or width there is that form, as intrinsic as an id's.
+ */
+const STANDARD_CODE = new Set(['date', 'currency', 'currencycode']);
 
 /** A parameter that caps how many results come back: a cap of a thousand and more is never the caller's concern. */
 export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults', 'maxcount']);

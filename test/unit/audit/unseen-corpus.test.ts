@@ -22,8 +22,9 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
-    // and twenty-sixth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
-    // the twenty-first, twenty-second, twenty-fourth and twenty-fifth were). The held-out draws hold three ecosystems.
+    // and twenty-seventh); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the
+    // eighteenth, the twenty-first, twenty-second and twenty-fourth to twenty-sixth were). The held-out draws hold
+    // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
       FIFTH_DRAW,
@@ -43,6 +44,7 @@ describe('the unseen corpus', () => {
       TWENTY_SECOND_DRAW,
       TWENTY_FOURTH_DRAW,
       TWENTY_FIFTH_DRAW,
+      TWENTY_SIXTH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -180,11 +182,11 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the twenty-third (sanity: zod; itential, prefect: pydantic; oastools: Go SDK; 143 tools): 0.90 (64/71), 0.73 (33/45),
 //   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
 // The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
-// - the twenty-sixth (lunchmoney, metabase-cognition: zod; rcsb, fabric-rti, keycloak: pydantic, no Go server to be had;
-//   186 tools): 0.84 (112/134), 0.61 (46/76), high 0.83 (35/42) at 76f0bd0, after the twenty-first session's
-//   rules but its nested group rules.
-// The five together at 76f0bd0: 0.87 (445/513), 0.63 (266/420), high 0.94 (155/165). The floor is that.
-const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.63, high: 0.93 };
+// - the twenty-seventh (webflow, 1password, ccxt, brave-search: zod; activecampaign, sumo-logic: pydantic, no Go server
+//   to be had; 170 tools): 0.91 (85/93), 0.60 (48/80), high 1.00 (9/9) at d8d8688.
+// The five together at the twenty-second session's end: 0.89 (419/473), 0.63 (269/424), high 0.98 (129/132). The
+// floor is that.
+const HELD_OUT_FLOOR = { precision: 0.88, recall: 0.63, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -230,8 +232,15 @@ const TWENTY_FOURTH_DRAW_FLOOR = { precision: 0.68, recall: 0.52, high: 0.93 };
 // (17/38) at cb748bb (18 of the 21 wrong `high` one phrase: "Entity id (STIX id or internal UUID)" read as a UUID).
 const TWENTY_FIFTH_DRAW = ['gongrzhe-gmail', 'google-docs', 'mcp-email-server', 'opencti', 'vikunja'];
 const TWENTY_FIFTH_DRAW_FLOOR = { precision: 0.8, recall: 0.6, high: 0.44 };
-// Training (128 servers, 3,443 tools, every draw but the held-out ones): 0.92 (2408/2628), 0.87 (1788/2066), high 0.99
-// (727/736) at 76f0bd0.
+// The twenty-sixth draw (lunchmoney, metabase-cognition: zod; rcsb, fabric-rti, keycloak: pydantic, no Go server to be
+// had; 186 tools), labelled blind, its unlabelled findings then classified: 0.84 (112/134), 0.61 (46/76), high 0.83
+// (35/42) at 76f0bd0 (its 7 wrong `high`: "(1-500)" on a list of ids read as bounds of each id, twice; decimal places
+// of a numeric string as `multipleOf`, twice; "not the internal UUID" as a UUID; a server setting's default; "One-letter
+// sequence" as a width). Read since: 0.95 (124/130), 0.79 (60/76), high 1.00 (39/39), not blind.
+const TWENTY_SIXTH_DRAW = ['lunchmoney', 'metabase-cognition', 'rcsb', 'fabric-rti', 'keycloak'];
+const TWENTY_SIXTH_DRAW_FLOOR = { precision: 0.83, recall: 0.6, high: 0.83 };
+// Training (133 servers, 3,629 tools, every draw but the held-out ones): 0.92 (2547/2769), 0.87 (1860/2141), high 0.99
+// (767/776) at the twenty-second session's end.
 const TRAINING_FLOOR = { precision: 0.91, recall: 0.86, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
@@ -253,6 +262,7 @@ describe.each([
   { draw: 'twenty-second', servers: TWENTY_SECOND_DRAW, floor: TWENTY_SECOND_DRAW_FLOOR },
   { draw: 'twenty-fourth', servers: TWENTY_FOURTH_DRAW, floor: TWENTY_FOURTH_DRAW_FLOOR },
   { draw: 'twenty-fifth', servers: TWENTY_FIFTH_DRAW, floor: TWENTY_FIFTH_DRAW_FLOOR },
+  { draw: 'twenty-sixth', servers: TWENTY_SIXTH_DRAW, floor: TWENTY_SIXTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

@@ -1625,4 +1625,94 @@ describe('the rules of the twenty-second session', () => {
     expect(tool({ tags, add_tags: tags }, 'Edit via `add_tags`/`drop_tags` (mutually exclusive with `tags`).')).toEqual([]);
     expect(tool({ tags, add_tags: tags }, 'Edit via `add_tags` (mutually exclusive with `labels`).')).toEqual([]);
   });
+
+  it('decimal places on a numeric string are a pattern; on a string or number, left alone', () => {
+    const pattern = '^-?\\d+(?:\\.\\d{1,18})?$';
+    expect(of('pattern', 'A balance as a numeric string, up to 18 decimal places.')).toEqual([
+      `prose-only pattern ${JSON.stringify({ pattern })}`,
+    ]);
+    const either = { balance: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'Up to 18 decimal places.' } };
+    expect(tool(either)).toEqual([]);
+    expect(of('multipleOf', 'Amount, up to 2 decimal places.', 'number')).toEqual(['prose-only multipleOf {"multipleOf":0.01}']);
+  });
+
+  it('"(1-500)" on a list of numbers whose count already says 1 and 500 bounds no number', () => {
+    const ids = {
+      type: 'array',
+      items: { type: 'integer' },
+      minItems: 1,
+      maxItems: 500,
+      description: 'Transaction IDs to delete (1-500).',
+    };
+    expect(tool({ ids })).toEqual([]);
+    const scores = { type: 'array', items: { type: 'number' }, description: 'Scores (0-100).' };
+    expect(tool({ scores }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual([
+      'prose-only scores maximum',
+      'prose-only scores minimum',
+    ]);
+  });
+
+  it("a default given after a server setting (an environment variable) is the setting's", () => {
+    expect(of('default', 'Stops after KEYCLOAK_DEADLINE seconds (default 45).', 'integer')).toEqual([]);
+    expect(of('default', '0 falls back to MAX_USERS (default 5000).', 'integer')).toEqual([]);
+    expect(of('default', 'Window in seconds (default 45).', 'integer')).toEqual(['prose-only default {"default":45}']);
+  });
+
+  it('"If set, end_month is also required" in its own text: this one needs the other', () => {
+    const month = { type: 'string' };
+    const set = { dependentRequired: { start_month: ['end_month'] } };
+    expect(tool({ start_month: { ...month, description: 'First month. If set, end_month is also required.' }, end_month: month })).toEqual([
+      `prose-only - dependentRequired ${JSON.stringify(set)}`,
+    ]);
+    expect(tool({ start_month: { ...month, description: 'If set, a report is also required.' }, end_month: month })).toEqual([]);
+  });
+
+  it('a property of the objects a parameter holds may exclude a sibling in its own text', () => {
+    const ids = { type: 'array', items: { type: 'integer' } };
+    const item = {
+      type: 'object',
+      properties: { tag_ids: { ...ids, description: 'Mutually exclusive with extra_tag_ids.' }, extra_tag_ids: ids },
+    };
+    expect(tool({ transactions: { type: 'array', items: item } })).toEqual([
+      `prose-only transactions not ${JSON.stringify({ not: { required: ['tag_ids', 'extra_tag_ids'] } })}`,
+    ]);
+  });
+
+  it('"cannot be combined with offset" after a comma is said of the parameter', () => {
+    const props = {
+      all_hits: { type: 'string', description: 'Ignores limit, cannot be combined with offset (no paging).' },
+      offset: { type: 'integer' },
+    };
+    expect(tool(props)).toEqual([`prose-only - not ${JSON.stringify({ not: { required: ['all_hits', 'offset'] } })}`]);
+  });
+
+  it('a width of each code on a list of strings is of its items', () => {
+    const codes = { type: 'array', items: { type: 'string' }, description: 'The 3-letter codes of the airports.' };
+    expect(tool({ codes })).toEqual([`prose-only codes pattern ${JSON.stringify({ pattern: '^[A-Za-z]{3}$' })}`]);
+  });
+
+  it('a pattern or width on a date or a currency by its name is its standard form, not worth a word', () => {
+    const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Start of the range.' };
+    const currency = { type: 'string', minLength: 3, maxLength: 3 };
+    expect(tool({ start_date: date, currency })).toEqual([]);
+    expect(tool({ start_code: date }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['schema-only start_code pattern']);
+  });
+
+  it('a Sphinx field goes on at its own indent until a blank line or the next field', () => {
+    const text = '    List.\n\n    :param kind: Type to list: "databases", "tables",\n    "functions".\n    :param other: Else.\n';
+    expect(tool({ kind: { type: 'string' }, other: { type: 'string' } }, text)).toEqual([
+      `prose-only kind enum ${JSON.stringify({ enum: ['databases', 'tables', 'functions'] })}`,
+    ]);
+  });
+
+  it('"Provide at least one writable field" on an object asks for one of its properties', () => {
+    const update = {
+      type: 'object',
+      properties: { date: { type: 'string' }, notes: { type: 'string' } },
+      description: 'Fields to update. Provide at least one writable field.',
+    };
+    expect(tool({ update })).toEqual([
+      `prose-only update anyOf ${JSON.stringify({ anyOf: [{ required: ['date'] }, { required: ['notes'] }] })}`,
+    ]);
+  });
 });
