@@ -2143,6 +2143,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
     split: 'held-out',
   },
+  // The twenty-eighth draw (zod, pydantic), labelled blind before the audit ran on it.
+  // twenty-eighth draw, part A
+  // twenty-eighth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
