@@ -2145,6 +2145,46 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-eighth draw (zod, pydantic), labelled blind before the audit ran on it.
   // twenty-eighth draw, part A
+  'calc-mcp': {
+    repository: 'coo-quack/calc-mcp',
+    path: 'src/tools',
+    install: { npm: '@coo-quack/calc-mcp@2.1.1' },
+    // Over stdio; every tool computes locally.
+    command: npmBin('calc-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.30.0 (zod 4.6.2)',
+    split: 'held-out',
+  },
+  drawio: {
+    repository: 'lgazo/drawio-mcp-server',
+    path: 'src/tools',
+    install: { npm: 'drawio-mcp-server@2.3.0' },
+    // Over stdio, its browser-extension WebSocket on a free high port: the Draw.io editor is reached only when a
+    // tool runs.
+    command: [...npmBin('drawio-mcp-server'), '--extension-port', '43917', '--transport', 'stdio'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.30.0 (zod 4.2.1)',
+    split: 'held-out',
+  },
+  'allure-testops': {
+    repository: 'mshegolev/allure-testops-mcp',
+    path: 'allure_testops_mcp',
+    install: { pypi: 'allure-testops-mcp==0.9.3' },
+    // Over stdio with the opt-in write tools on, a placeholder token and Allure TestOps on the loopback address: it
+    // is called only when a tool runs.
+    command: ['bin/allure-testops-mcp'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      ALLURE_URL: LOOPBACK,
+      ALLURE_TOKEN: 'placeholder',
+      ALLURE_ENABLE_WRITE: 'true',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-eighth draw, part B
 };
 
