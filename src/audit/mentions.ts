@@ -862,12 +862,12 @@ const REQUIRED_WHEN_VALUE = new RegExp(
 const AFTER_VALUES = /^\s*(?:(?:operations?|actions?|modes?|commands?|methods?|types?|requests?|calls?)\b)?\s*(?:[.;,)]|$)/i;
 
 /** The values read at `at`: a list, or one quoted or bare value. */
-function valuesAt(sentence: string, at: number): { values: string[]; end: number } | undefined {
+function valuesAt(sentence: string, at: number): { values: string[]; end: number; quoted: boolean } | undefined {
   const list = parseValueList(sentence, at);
-  if (list !== undefined) return { values: list.values, end: list.end };
+  if (list !== undefined) return { values: list.values, end: list.end, quoted: list.quoted };
   const one = /^(?:`([^`\n]{1,60})`|"([^"\n]{1,60})"|'([^'\n]{1,60})'|([A-Za-z0-9_][\w-]*(?:\.[\w-]+)*))/.exec(sentence.slice(at));
   if (one === null) return undefined;
-  return { values: [one[1] ?? one[2] ?? one[3] ?? one[4] ?? ''], end: at + one[0].length };
+  return { values: [one[1] ?? one[2] ?? one[3] ?? one[4] ?? ''], end: at + one[0].length, quoted: one[4] === undefined };
 }
 
 /** The schema's own spelling of each value in `listed`, or undefined when one of them is not listed. */
@@ -937,8 +937,17 @@ export function requiredOnValues(
   const read = valuesAt(sentence, when.index + when[0].length);
   if (node === undefined || read === undefined || !AFTER_VALUES.test(sentence.slice(read.end))) return undefined;
   const listed = listedValues(node.view) ?? (node.view.types?.has('boolean') === true ? [true, false] : undefined);
-  const values = listed === undefined ? undefined : spelledAsListed(read.values, listed);
+  // On a text that lists no values, a value quoted or written as a code ("is 'pod'", "is CALL_NOW") is its literal.
+  const literal =
+    listed === undefined && isTextNode(node) && (read.quoted || read.values.every((v) => /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(v)));
+  const values = literal ? read.values : listed === undefined ? undefined : spelledAsListed(read.values, listed);
   return values === undefined ? undefined : { other: node.parameter, values };
+}
+
+/** A string, or a string or null, and nothing else. */
+function isTextNode(node: AuditNode): boolean {
+  const types = node.view.types;
+  return types !== undefined && types.has('string') && [...types].every((t) => t === 'string' || t === 'null');
 }
 
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */

@@ -1466,6 +1466,7 @@ export const RULES: readonly Rule[] = [
         '"true" for errored runs, "false" for successful runs.',
         '(optional) "true" for only top-level traces, "false" to exclude roots.',
         'Filter by visibility - "true" for public prompts, "false" for private prompts (default: "false")',
+        "Set to 'Y' to exclude, 'N' to include all (default: 'N').",
       ],
       no: [
         "Examples: 'react' finds React pages, 'vue' finds Vue pages.",
@@ -1482,7 +1483,10 @@ export const RULES: readonly Rule[] = [
     // After a label, or opening the sentence when each gloss says what the value is for: '"true" for errored runs, ...'
     // (there the opening quote is part of the match: an empty match at the sentence's start would be skipped), after
     // a docstring entry's "(optional)".
-    matches: re(String.raw`(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])|^[ \t]*(?:\((?:optional|required)\)[ \t]*)?['\x60"]`),
+    matches: re(
+      String.raw`(?::|(?<=\w)[ \t]+[-—–])[ \t]*(?=['\x60"])|` +
+        String.raw`^[ \t]*(?:\((?:optional|required)\)[ \t]*|(?:set(?:[ \t]+it)?[ \t]+to|use|pass)[ \t]+)?['\x60"]`,
+    ),
     yields: (m, s) => glossedList(m, s),
   },
   // ---- value lists under a label, without "one of": "State: 'active', 'pending', 'expired'", "(true/false)", "(draft|open|merged)"

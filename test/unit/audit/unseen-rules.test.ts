@@ -1715,4 +1715,24 @@ describe('the rules of the twenty-second session', () => {
       `prose-only update anyOf ${JSON.stringify({ anyOf: [{ required: ['date'] }, { required: ['notes'] }] })}`,
     ]);
   });
+
+  it("\"Set to 'Y' to exclude, 'N' to include all\" lists the values it sets", () => {
+    expect(of('enum', "Exclude system tables. Set to 'Y' to exclude, 'N' to include all (default: 'N').")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['Y', 'N'] })}`,
+    ]);
+    expect(of('enum', "Set to 'Y' to exclude.")).toEqual([]);
+  });
+
+  it('"Required when target_type is \'pod\'" on a text that lists no values: the quoted value or code is its literal', () => {
+    const props = (description: string) => ({ namespace: { type: 'string', description }, target_type: { type: 'string' } });
+    const set = (value: string) => ({
+      allOf: [{ if: { properties: { target_type: { enum: [value] } }, required: ['target_type'] }, then: { required: ['namespace'] } }],
+    });
+    expect(tool(props("Namespace. Required when target_type is 'pod'."))).toEqual([`prose-only - if ${JSON.stringify(set('pod'))}`]);
+    expect(tool(props('Namespace. Required when target_type is CALL_NOW.'))).toEqual([
+      `prose-only - if ${JSON.stringify(set('CALL_NOW'))}`,
+    ]);
+    // A bare word may be prose, not a value.
+    expect(tool(props('Namespace. Required when target_type is pod.'))).toEqual([]);
+  });
 });
