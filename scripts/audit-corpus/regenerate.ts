@@ -2186,6 +2186,39 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     split: 'held-out',
   },
   // twenty-eighth draw, part B
+  'shinzo-gmail': {
+    repository: 'shinzo-labs/gmail-mcp',
+    path: 'src/index.ts',
+    install: { npm: '@shinzolabs/gmail-mcp@1.7.4' },
+    // Over stdio with no OAuth credentials: Gmail is called only when a tool runs.
+    command: npmBin('gmail-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.16.0 (zod 3.22.4 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'shopify-geli': {
+    repository: 'GeLi2001/shopify-mcp',
+    path: 'src/tools',
+    install: { npm: 'shopify-mcp@1.0.8' },
+    // Over stdio with a placeholder token and shop domain: Shopify is called only when a tool runs.
+    command: [...npmBin('shopify-mcp'), '--accessToken', 'placeholder', '--domain', 'placeholder.myshopify.com'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  wikipedia: {
+    repository: 'Rudra-ravi/wikipedia-mcp',
+    path: 'wikipedia_mcp/server.py',
+    install: { pypi: 'wikipedia-mcp==2.0.1' },
+    // Over stdio: Wikipedia is called only when a tool runs.
+    command: ['bin/wikipedia-mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
