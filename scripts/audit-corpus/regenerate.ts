@@ -2065,7 +2065,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'mcp 2.3.0 MCPServer (FastMCP; pydantic 2.14.4)',
     split: 'training',
   },
-  // The twenty-seventh draw (zod, pydantic, Go), labelled blind before the audit ran on it.
+  // The twenty-seventh draw (zod, pydantic; no Go server to be had), labelled blind before the audit ran on it.
   // twenty-seventh draw, part A
   webflow: {
     repository: 'webflow/mcp-server',
