@@ -378,8 +378,14 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
   if (conditionalClause(sentence, candidate.start)) return true;
   // "Each task: {title: str, priority: int (0-5)}": inside an object written out, a constraint is of one of its keys.
   if (candidate.kind !== 'requiredKeys' && OPEN_OBJECT_SPEC.test(prefix)) return true;
+  // "ListParams object containing: - limit: Number of results (default 20)": in a list of an object's keys, a value
+  // said after a key is that key's.
+  if (candidate.kind !== 'requiredKeys' && isObjectNode(node) && KEY_BULLET.test(prefix)) return true;
   return quotedBefore;
 }
+
+/** A bullet naming a key ("- limit: ", "- name (str): ") with no sentence end after it. */
+const KEY_BULLET = /(?:^|\s)[-*]\s+[A-Za-z_][\w.]*(?:\s*\([^()\n]{0,40}\))?:[^.;\n]*$/;
 
 /** An object written out key by key and not yet closed at the end of the text: "{title: str, priority: int ". */
 const OPEN_OBJECT_SPEC = /\{\s*['"]?\w+['"]?\??\s*:[^{}]*$/;

@@ -104,7 +104,7 @@ export function leadingWord(text: string): { token: string; punctuation: string 
  * say what omitting means, which is the default itself.
  */
 const CONDITIONAL_AFTER =
-  /^\s+(?:or\s+(?:[\x60'"][^\x60'"\n]{0,60}[\x60'"]|[\w.-]+)\s*,?\s+(?:depending|based)\s+on\b|depending\s+on\b|based\s+on\b)|^\s+on\s+(?:create|creation|update|insert|new\s+[\w-]+)\b|^\s+(?:when|if|for)\s+(?!(?:omitted|not\s+(?:specified|provided|set|given|passed|supplied)|unset|unspecified|none|empty|all|each|every|the\s+(?:call|request|tool))\b)/i;
+  /^\s+(?:or\s+(?:[\x60'"][^\x60'"\n]{0,60}[\x60'"]|[\w.-]+)\s*,?\s+(?:depending|based)\s+on\b|depending\s+on\b|based\s+on\b)|^\s+on\s+(?:create|creation|update|insert|new\s+[\w-]+)\b|^\s+(?:when|if|for)\s+(?!(?:omitted|not\s+(?:specified|provided|set|given|passed|supplied)|unset|unspecified|none|empty|all|each|every|the\s+(?:call|request|tool))\b|(?:security|safety|privacy|performance|speed|compatibility|backward\s+compatibility)\s*(?:$|[.;,)]))/i;
 
 export function defaultCandidate(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
   // "stops after KEYCLOAK_DEADLINE seconds (default 45)": the default of a setting of the server, not of a parameter.
@@ -337,7 +337,8 @@ export function parseValueList(text: string, from: number): ParsedList | undefin
   let quoted = true;
   for (let i = 0; i < 64; i++) {
     const rest = text.slice(at);
-    const q = /^(?:`([^`]+)`|"([^"]+)"|'([^']+)'|“([^”]+)”)/.exec(rest);
+    // An empty pair of quotes is a value too: "'dead', or '' for all".
+    const q = /^(?:`([^`]+)`|"([^"]*)"|'([^']*)'|“([^”]+)”)/.exec(rest);
     if (q !== null) {
       values.push(q[1] ?? q[2] ?? q[3] ?? q[4] ?? '');
       at += q[0].length;

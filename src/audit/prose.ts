@@ -232,7 +232,8 @@ export const UPPER_INCLUSIVE =
   String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+greater\s+than|` +
   String.raw`not\s+greater\s+than|no\s+larger\s+than|no\s+longer\s+than|` +
   String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+(?:value\s+)?(?:of|is))?:?|` +
-  String.raw`max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|(?:cannot|can't|mustn't|won't|never)\s+exceeds?|` +
+  String.raw`max\s+(?:limit|value)\s*:|max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|` +
+  String.raw`(?:cannot|can't|mustn't|won't|never)\s+exceeds?|` +
   String.raw`not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to|` +
   String.raw`(?:cannot|can't|must\s+not|may\s+not|should\s+not|shall\s+not)\s+be\s+(?:greater|more|larger|higher|bigger)\s+than`;
 
@@ -395,7 +396,13 @@ export const RULES: readonly Rule[] = [
   {
     name: 'upper-inclusive',
     examples: {
-      yes: ['At most 50 items.', 'Must not exceed 10.', 'Up to 100 rows.', 'Cannot be greater than 100.'],
+      yes: [
+        'At most 50 items.',
+        'Must not exceed 10.',
+        'Up to 100 rows.',
+        'Cannot be greater than 100.',
+        'Records to return (max limit: 100)',
+      ],
       no: ['At most one of `a` or `b` may be set.', 'Results are limited to 100 symbols.'],
     },
     matches: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
@@ -1808,7 +1815,8 @@ export function labelledValues(m: RegExpExecArray, sentence: string): EnumCandid
     if (!list.quoted || EXAMPLE_LABEL.test(textBefore(sentence, m.index))) return [];
     if (list.values.some((v) => SENTENCE_VALUE.test(v))) return [];
     if (EXAMPLE_IN_LABEL.test(clauseBefore(sentence, lastSeparator(sentence, m.index) + 1, m.index))) return [];
-    if (!/^\s*(?:$|[.;)(]|-\s|—)/.test(after)) return [];
+    // "..., 'dead', or '' for all": the last value glossed with what it stands for.
+    if (!/^\s*(?:$|[.;)(]|-\s|—|for\s+(?:all|default|none|any|both)\s*(?:$|[.;,)]))/i.test(after)) return [];
   }
   const start = m.index + m[0].length;
   // "'3d' (default) or '2d'": a value marked as the default makes the list a choice, not examples of a measure.
@@ -1838,7 +1846,7 @@ const THING_WORDS =
 
 /** A short label naming a category of values ("State on execution error:", "Alert state:", "Log level:"). */
 const CATEGORY_LABEL =
-  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|sort(?:\s+(?:field|key|by))?|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices|targets?|platforms?|backends?|providers?|engines?|directions?|dimensions?|shapes?|interactions?|protocols?|algorithms?|alignments?|layouts?|variants?)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
+  /^\W*(?:\S+\s+){0,5}?(?:states?|status|types?|modes?|kinds?|levels?|themes?|formats?|styles?|order|sort(?:\s+(?:field|key|by))?|scope|strategy|method|severity|priority|access|resource|operations?|actions?|commands?|values|categor(?:y|ies)|options|choices|targets?|platforms?|backends?|providers?|engines?|directions?|dimensions?|shapes?|interactions?|protocols?|algorithms?|alignments?|layouts?|variants?|operators?|comparators?|aggregations?)\b(?:\s+\S+){0,4}\s*$|^\W*(?:\S+\s+){0,3}?(?:supported|available|allowed|valid|accepted|possible)\s+(?!units?\b)[\w-]+(?:\s*\([\w\s-]{1,20}\))?\s*$/i;
 
 const GLOSSES = /\s+\([^()\n]{1,40}\)/g;
 /** Words that leave a list open ("application, host, or custom"). */

@@ -1735,4 +1735,31 @@ describe('the rules of the twenty-second session', () => {
     // A bare word may be prose, not a value.
     expect(tool(props('Namespace. Required when target_type is pod.'))).toEqual([]);
   });
+
+  it("a quoted list may end with '' for all; a list of operators under its label is a value list", () => {
+    expect(of('enum', "Filter: 'hosted', 'installed', or '' for all")).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['hosted', 'installed', ''] })}`,
+    ]);
+    expect(of('enum', "Label: 'a', 'b' for all users.")).toEqual([]);
+    expect(of('enum', 'Comparison operator: GreaterThan, LessThan, Equal')).toEqual([
+      `prose-only enum ${JSON.stringify({ enum: ['GreaterThan', 'LessThan', 'Equal'] })}`,
+    ]);
+  });
+
+  it('"(max limit: 100)" is an upper bound; "Defaults to false for security" a default, not a conditional one', () => {
+    expect(of('maximum', 'Records to return (max limit: 100)', 'integer')).toEqual(['prose-only maximum {"maximum":100}']);
+    expect(of('default', 'Include the secret. Defaults to false for security.', 'boolean')).toEqual([
+      'prose-only default {"default":false}',
+    ]);
+    expect(of('default', 'Defaults to 5 for video creatives.', 'integer')).toEqual([]);
+  });
+
+  it("a value said after a key in a list of an object's keys is that key's", () => {
+    const params = {
+      type: 'object',
+      properties: { limit: { type: 'integer' } },
+      description: 'ListParams object containing:\n- limit: Number of results to return (default 20)',
+    };
+    expect(tool({ params }, 'A tool.', ['params']).filter((f) => f.includes(' params required '))).toEqual([]);
+  });
 });
