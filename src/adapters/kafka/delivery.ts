@@ -216,19 +216,46 @@ export class OutputGuard {
   }
 }
 
-/** Creates the topics that are missing (CREATE_TOPICS), or fails naming them. */
+/**
+ * Broker answers to creating topics that mean "not yet": a topic created a moment ago whose metadata has not reached
+ * the broker asked, or one another client created at the same time.
+ */
+const TOPICS_NOT_READY = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS', 'NOT_CONTROLLER']);
+
+/** How `ensureTopics` waits between attempts; tests pass one that does not sleep. */
+export interface TopicRetry {
+  readonly attempts: number;
+  readonly wait: (ms: number) => Promise<void>;
+}
+
+const TOPIC_RETRY: TopicRetry = { attempts: 8, wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/**
+ * Creates the topics that are missing (CREATE_TOPICS), or fails naming them. A "not yet" answer (a loaded broker
+ * still spreading the new topics' metadata) is asked again, from the listing, with a growing pause (about 30 s in all).
+ */
 export async function ensureTopics(
   options: StreamOptions,
   list: () => Promise<readonly string[]>,
   create: (missing: string[]) => Promise<void>,
   log: Logger,
+  retry: TopicRetry = TOPIC_RETRY,
 ): Promise<void> {
   const { input, output, rejected, dlq } = options.topics;
   const wanted = [input, output, rejected, dlq];
-  const existing = new Set(await list());
-  const missing = wanted.filter((t) => !existing.has(t));
-  if (missing.length === 0) return;
-  if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
-  log.info({ topics: missing }, 'creating missing topics');
-  await create(missing);
+  for (let attempt = 1; ; attempt++) {
+    const existing = new Set(await list());
+    const missing = wanted.filter((t) => !existing.has(t));
+    if (missing.length === 0) return;
+    if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
+    log.info({ topics: missing }, 'creating missing topics');
+    try {
+      await create(missing);
+      return;
+    } catch (error) {
+      if (attempt >= retry.attempts || !errorTypes(error).some((t) => TOPICS_NOT_READY.has(t))) throw error;
+      log.warn({ topics: missing, attempt, err: describeError(error) }, 'topics not ready yet; asking again');
+      await retry.wait(Math.min(8000, 250 * 2 ** attempt));
+    }
+  }
 }
