@@ -179,8 +179,8 @@ describe.skipIf(SKIP !== '')('KEDA scales the worker on consumer lag', () => {
       ).catch(() => undefined);
       // A pod whose worker never started ("failed to sync configmap cache" on a loaded node) has no exit to judge.
       const ended = (watch?.terminated() ?? []).filter((pod) => pod.started);
-      // The pod of the install (scaled away) and at least the one that consumed the lag.
-      expect(ended.length).toBeGreaterThanOrEqual(2);
+      // At least the pod that consumed the lag; the install's pod too (scaled away) when its worker started.
+      expect(ended.length).toBeGreaterThanOrEqual(1);
       for (const pod of ended) expect(pod, JSON.stringify(ended)).toMatchObject({ exitCode: 0, reason: 'Completed', inGrace: true });
     } catch (error) {
       process.stderr.write(`keda: diagnostics of the failed test:\n${await kedaDiagnostics(namespace)}\n${watch?.logs() ?? ''}\n`);
