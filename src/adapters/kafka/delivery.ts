@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { OutputMessage } from '../../core/records/output.js';
+import { BACKOFF_POLICIES, retry } from '../shared/retry.js';
 import type { StreamOptions } from './port.js';
 
 /**
@@ -222,40 +223,44 @@ export class OutputGuard {
  */
 const TOPICS_NOT_READY = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS', 'NOT_CONTROLLER']);
 
-/** How `ensureTopics` waits between attempts; tests pass one that does not sleep. */
-export interface TopicRetry {
-  readonly attempts: number;
-  readonly wait: (ms: number) => Promise<void>;
-}
-
-const TOPIC_RETRY: TopicRetry = { attempts: 8, wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+/** Retries of topic creation after a "not yet" answer (BACKOFF_POLICIES.topicCreation: about 30 s in all). */
+export const TOPIC_CREATION_RETRIES = 7;
 
 /**
  * Creates the topics that are missing (CREATE_TOPICS), or fails naming them. A "not yet" answer (a loaded broker
- * still spreading the new topics' metadata) is asked again, from the listing, with a growing pause (about 30 s in all).
+ * still spreading the new topics' metadata) is asked again, from the listing; any other failure ends it at once.
+ * `sleep` is injectable for tests.
  */
 export async function ensureTopics(
   options: StreamOptions,
   list: () => Promise<readonly string[]>,
   create: (missing: string[]) => Promise<void>,
   log: Logger,
-  retry: TopicRetry = TOPIC_RETRY,
+  sleep?: (ms: number) => Promise<unknown>,
 ): Promise<void> {
   const { input, output, rejected, dlq } = options.topics;
   const wanted = [input, output, rejected, dlq];
-  for (let attempt = 1; ; attempt++) {
-    const existing = new Set(await list());
-    const missing = wanted.filter((t) => !existing.has(t));
-    if (missing.length === 0) return;
-    if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
-    log.info({ topics: missing }, 'creating missing topics');
-    try {
-      await create(missing);
-      return;
-    } catch (error) {
-      if (attempt >= retry.attempts || !errorTypes(error).some((t) => TOPICS_NOT_READY.has(t))) throw error;
-      log.warn({ topics: missing, attempt, err: describeError(error) }, 'topics not ready yet; asking again');
-      await retry.wait(Math.min(8000, 250 * 2 ** attempt));
-    }
-  }
+  await retry<undefined, Error>(
+    async () => {
+      const existing = new Set(await list());
+      const missing = wanted.filter((t) => !existing.has(t));
+      if (missing.length === 0) return { done: true, value: undefined };
+      if (!options.createTopics) throw new Error(`topics missing and CREATE_TOPICS=false: ${missing.join(', ')}`);
+      log.info({ topics: missing }, 'creating missing topics');
+      try {
+        await create(missing);
+        return { done: true, value: undefined };
+      } catch (error) {
+        if (!(error instanceof Error) || !errorTypes(error).some((t) => TOPICS_NOT_READY.has(t))) throw error;
+        log.warn({ topics: missing, err: describeError(error) }, 'topics not ready yet; asking again');
+        return { done: false, failure: error };
+      }
+    },
+    {
+      policy: BACKOFF_POLICIES.topicCreation,
+      maxRetries: TOPIC_CREATION_RETRIES,
+      giveUp: (error) => error,
+      ...(sleep === undefined ? {} : { sleep }),
+    },
+  );
 }

@@ -42,6 +42,11 @@ export const BACKOFF_POLICIES = {
    * is not met with a busy loop of new streams.
    */
   platformaticRedelivery: { firstMs: 500, factor: 1, maxMs: 500, jitter: 'none' },
+  /**
+   * Creating the missing topics at start while the broker answers "not yet" (src/adapters/kafka/delivery.ts): 7
+   * retries, about 30 s in all.
+   */
+  topicCreation: { firstMs: 500, factor: 2, maxMs: 8_000, jitter: 'none' },
 } as const satisfies Record<string, BackoffPolicy>;
 
 /**
