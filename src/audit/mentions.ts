@@ -370,7 +370,7 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
       // "Must include a 'type' field": a requirement on the value's contents, not on the parameter.
       if (/^\s+(?:an?\s+|the\s+)?[`"']?[\w-]+[`"']?\s+(?:field|property|key|attribute|entry|column|member)s?\b/i.test(suffix)) return true;
       // "Must include instance groups or ..." of an object: its contents, which its own keywords describe.
-      if (/\b(?:include|contain)$/i.test(candidate.phrase) && isObjectNode(node)) return true;
+      if (/\b(?:include|contain)$/i.test(candidate.phrase) && holdsOnly(node, 'object')) return true;
       return others.some((other) => new RegExp(`^\\s+(?:the\\s+)?[\`"']${escapeRegExp(other.parameter)}[\`"']`, 'i').test(suffix));
     }
     return quotedBefore;
@@ -380,7 +380,7 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
   if (candidate.kind !== 'requiredKeys' && OPEN_OBJECT_SPEC.test(prefix)) return true;
   // "ListParams object containing: - limit: Number of results (default 20)": in a list of an object's keys, a value
   // said after a key is that key's.
-  if (candidate.kind !== 'requiredKeys' && isObjectNode(node) && KEY_BULLET.test(prefix)) return true;
+  if (candidate.kind !== 'requiredKeys' && holdsOnly(node, 'object') && KEY_BULLET.test(prefix)) return true;
   return quotedBefore;
 }
 
@@ -390,10 +390,10 @@ const KEY_BULLET = /(?:^|\s)[-*]\s+[A-Za-z_][\w.]*(?:\s*\([^()\n]{0,40}\))?:[^.;
 /** An object written out key by key and not yet closed at the end of the text: "{title: str, priority: int ". */
 const OPEN_OBJECT_SPEC = /\{\s*['"]?\w+['"]?\??\s*:[^{}]*$/;
 
-/** An object, or an object or null, and nothing else: a parameter whose description speaks of its keys. */
-function isObjectNode(node: AuditNode): boolean {
+/** A node of `type`, or of `type` or null, and nothing else: an object one is a parameter whose text speaks of its keys. */
+function holdsOnly(node: AuditNode, type: string): boolean {
   const types = node.view.types;
-  return types !== undefined && types.has('object') && [...types].every((t) => t === 'object' || t === 'null');
+  return types !== undefined && types.has(type) && [...types].every((t) => t === type || t === 'null');
 }
 
 export function namesParameters(values: readonly string[], topLevel: readonly AuditNode[]): boolean {
@@ -945,15 +945,9 @@ export function requiredOnValues(
   const listed = listedValues(node.view) ?? (node.view.types?.has('boolean') === true ? [true, false] : undefined);
   // On a text that lists no values, a value quoted or written as a code ("is 'pod'", "is CALL_NOW") is its literal.
   const literal =
-    listed === undefined && isTextNode(node) && (read.quoted || read.values.every((v) => /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(v)));
+    listed === undefined && holdsOnly(node, 'string') && (read.quoted || read.values.every((v) => /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(v)));
   const values = literal ? read.values : listed === undefined ? undefined : spelledAsListed(read.values, listed);
   return values === undefined ? undefined : { other: node.parameter, values };
-}
-
-/** A string, or a string or null, and nothing else. */
-function isTextNode(node: AuditNode): boolean {
-  const types = node.view.types;
-  return types !== undefined && types.has('string') && [...types].every((t) => t === 'string' || t === 'null');
 }
 
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */

@@ -217,11 +217,9 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
       case 'exactLength': {
         if (formatsByNode.has(node)) break;
         // "4-character entry codes" on a list of strings: the width of each.
-        const items = allows(node.view, 'string') ? undefined : itemsOf(root, node);
-        const view = items?.view ?? node.view;
-        const pointer = items?.pointer ?? node.pointer;
-        const label = items === undefined ? node.label : `${node.label}[]`;
-        if (!allows(view, 'string') || view.types === undefined) break;
+        const { view, location, pointer, label } = valueSite(root, node);
+        const onItems = location !== node.location;
+        if (!allows(view, 'string')) break;
         const min = numberKeyword(view, 'minLength');
         const max = numberKeyword(view, 'maxLength');
         const home =
@@ -243,10 +241,10 @@ export function proseOnly(root: JsonObject, claims: readonly Claim[], findings: 
                 `"${c.phrase}${code ? ' ... code' : ''}"), or "minLength"/"maxLength": ${c.value}.`
             : `Add "minLength": ${c.value} and "maxLength": ${c.value} to "${label}" (the description says ${c.phrase}).`,
           {
-            confidence: code || claim.fromTool || items !== undefined ? 'medium' : 'high',
+            confidence: code || claim.fromTool || onItems ? 'medium' : 'high',
             fix: { pointer, set: keyword === 'pattern' ? { pattern } : { minLength: c.value, maxLength: c.value } },
           },
-          items === undefined ? undefined : { location: `${node.location}/items`, pointer },
+          onItems ? { location, pointer } : undefined,
         );
         break;
       }
@@ -488,6 +486,14 @@ function precisionClaim(claim: Claim, c: BoundCandidate, findings: FindingList):
   });
 }
 
+/** Where a claim about the values lands: the node, or the items of a list that is no string. */
+function valueSite(root: JsonObject, node: AuditNode): { view: SchemaView; location: string; pointer: string; label: string } {
+  const types = node.view.types;
+  const items = types !== undefined && types.has('array') && !types.has('string') ? itemsOf(root, node) : undefined;
+  if (items === undefined) return { view: node.view, location: node.location, pointer: node.pointer, label: node.label };
+  return { view: items.view, location: `${node.location}/items`, pointer: items.pointer, label: `${node.label}[]` };
+}
+
 function itemsOf(root: JsonObject, node: AuditNode): { view: SchemaView; pointer: string } | undefined {
   const items = node.view.items;
   if (items === undefined || !isJsonObject(items.schema)) return undefined;
@@ -724,17 +730,7 @@ function valueMentionKey(value: JsonValue): string {
 
 function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: FindingList): void {
   const { node } = claim;
-  let view = node.view;
-  let location = node.location;
-  let pointer = node.pointer;
-  if (view.types !== undefined && view.types.has('array') && !view.types.has('string')) {
-    const items = itemsOf(root, node);
-    if (items !== undefined) {
-      view = items.view;
-      location = `${node.location}/items`;
-      pointer = items.pointer;
-    }
-  }
+  const { view, location, pointer } = valueSite(root, node);
   // A bare list of words ("(Point, LineString, or Polygon)") is a value list of a string only: on an object or a
   // number it names kinds of the value, not values.
   if (c.rule === 'bare-values' && view.types?.has('string') !== true) return;
