@@ -2222,6 +2222,46 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   // The twenty-ninth draw (zod, pydantic), labelled blind before the audit ran on it.
   // twenty-ninth draw, part A
   // twenty-ninth draw, part B
+  openzeppelin: {
+    repository: 'OpenZeppelin/contracts-wizard',
+    path: 'packages/mcp/src',
+    install: { npm: '@openzeppelin/contracts-mcp@0.7.1' },
+    // Over stdio: every tool generates contract source locally.
+    command: npmBin('contracts-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  'unifi-protect': {
+    repository: 'owine/unifi-protect-mcp',
+    path: 'src/tools',
+    install: { npm: '@owine/unifi-protect-mcp@2.14.0' },
+    // Over stdio in its default read-only mode, with a placeholder API key and the console on the loopback address:
+    // it is called only when a tool runs.
+    command: npmBin('unifi-protect-mcp'),
+    env: { HOME: '{WORKDIR}/home', UNIFI_PROTECT_HOST: '127.0.0.1:1', UNIFI_PROTECT_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.30.0 (zod 4.6.5)',
+    split: 'held-out',
+  },
+  servicenow: {
+    repository: 'jschuller/mcp-server-servicenow',
+    path: 'src/servicenow_mcp/tools',
+    install: { pypi: 'mcp-server-servicenow==0.9.2' },
+    // Over stdio with placeholder basic-auth credentials and the instance on the loopback address: ServiceNow is
+    // called only when a tool runs.
+    command: ['bin/mcp-server-servicenow'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      SERVICENOW_INSTANCE_URL: LOOPBACK,
+      SERVICENOW_USERNAME: 'placeholder',
+      SERVICENOW_PASSWORD: 'placeholder',
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
