@@ -2221,6 +2221,48 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The twenty-ninth draw (zod, pydantic), labelled blind before the audit ran on it.
   // twenty-ninth draw, part A
+  'cursor-talk-to-figma': {
+    repository: 'sonnylazuardi/cursor-talk-to-figma-mcp',
+    path: 'src/talk_to_figma_mcp/server.ts',
+    install: { npm: 'cursor-talk-to-figma-mcp@0.3.5' },
+    // Over stdio: its WebSocket to the Figma plugin's relay (localhost:3055) finds nothing and retries; Figma is
+    // reached only when a tool runs.
+    command: npmBin('cursor-talk-to-figma-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.13.1 (zod 3.22.4 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'mcp-ssh-manager': {
+    repository: 'bvisible/mcp-ssh-manager',
+    path: 'src/index.js',
+    install: { npm: 'mcp-ssh-manager@3.8.5' },
+    // Over stdio with no servers configured and no tool configuration (so every tool is on): SSH connections are
+    // opened only when a tool runs.
+    command: npmBin('mcp-ssh-manager'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7, z.toJSONSchema draft-07)',
+    split: 'held-out',
+  },
+  mikrotik: {
+    repository: 'StefanKnol/mikrotik-mcp',
+    path: 'mikrotik_mcp/tools.py',
+    install: { pypi: 'mikrotik-mcp==0.3.0' },
+    // Over stdio with a placeholder user and the router on the loopback address (port 1): RouterOS is reached only
+    // when a tool runs.
+    command: ['bin/mikrotik-mcp'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      MIKROTIK_HOST: '127.0.0.1',
+      MIKROTIK_PORT: '1',
+      MIKROTIK_USERNAME: 'placeholder',
+      MIKROTIK_PASSWORD: 'placeholder',
+    },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // twenty-ninth draw, part B
   openzeppelin: {
     repository: 'OpenZeppelin/contracts-wizard',
