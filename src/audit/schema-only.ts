@@ -219,8 +219,15 @@ export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults
  * (`page_size` → `pagesize`).
  */
 export function lastWord(name: string): string {
-  const parts = name.split(/[_\s-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((p) => p !== '');
+  const parts = nameWords(name)
+    .split(' ')
+    .filter((p) => p !== '');
   return (parts[parts.length - 1] ?? '').toLowerCase();
+}
+
+/** A parameter name as the words it is made of (`contactEmail` → `contact Email`, `website_url` → `website url`). */
+export function nameWords(name: string): string {
+  return name.split(/[_\s-]+|(?<=[a-z0-9])(?=[A-Z])/).join(' ');
 }
 
 /** The name an identifier check reads: a list's items go by the list's name (`paper_ids` items are ids). */
@@ -353,7 +360,8 @@ export function schemaOnly(
       const name = format.value;
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format');
       const vocabulary = FORMAT_VOCABULARY[name] ?? new RegExp(`\\b(?:${escapeRegExp(name)}|format)\\b`, 'i');
-      if (!spoken && !vocabulary.test(text)) {
+      // A parameter named for its format (`email`, `contactEmail`, `website_url`) says it as plainly as prose would.
+      if (!spoken && !vocabulary.test(text) && !vocabulary.test(nameWords(idName(node)))) {
         findings.add(
           'schema-only',
           node.parameter,

@@ -21,8 +21,8 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
-    // and twenty-eighth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third,
+    // twenty-eighth and twenty-ninth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the
     // eighteenth, the twenty-first, twenty-second and twenty-fourth to twenty-seventh were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
@@ -185,8 +185,12 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
 // - the twenty-eighth (calc-mcp, drawio, shinzo-gmail, shopify-geli: zod; allure-testops, wikipedia: pydantic; 171
 //   tools): 0.94 (89/95), 0.79 (46/58), high 1.00 (8/8) at d0166f4.
-// The five together at the twenty-second session's end: 0.89 (423/475), 0.66 (267/402), high 0.98 (128/131). The floor
-// is that.
+// The five together at the twenty-second session's end: 0.89 (423/475), 0.66 (267/402), high 0.98 (128/131);
+// - the twenty-ninth (cursor-talk-to-figma, mcp-ssh-manager, openzeppelin, unifi-protect: zod; mikrotik, servicenow:
+//   pydantic; 202 tools): 0.83 (101/121), 0.65 (85/131), high 0.67 (2/3) with the format-named-by-its-parameter rule
+//   of the twenty-third session (79 of its must-finds are openzeppelin's, most one default repeated on each tool:
+//   without it 0.85 (44/52), 0.65 (34/52)).
+// The six together then: 0.88 (524/594), 0.66 (352/533), high 0.97 (130/134). The floor is that.
 const HELD_OUT_FLOOR = { precision: 0.88, recall: 0.66, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at

@@ -1763,3 +1763,12 @@ describe('the rules of the twenty-second session', () => {
     expect(tool({ params }, 'A tool.', ['params']).filter((f) => f.includes(' params required '))).toEqual([]);
   });
 });
+
+describe('the rules of the twenty-third session', () => {
+  it('a format the parameter is named for (`email`, `contactEmail`, `website_url`) needs no word in its prose', () => {
+    const email = { type: 'string', format: 'email', description: 'Where receipts go.' };
+    const url = { type: 'string', format: 'uri', description: 'The company homepage.' };
+    expect(tool({ email, contactEmail: email, website_url: url })).toEqual([]);
+    expect(tool({ recipient: email }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['schema-only recipient format']);
+  });
+});
