@@ -118,6 +118,11 @@ export function nameTokens(name: string): string[] {
     .filter((t) => t !== '');
 }
 
+/** The last word of the name a node goes by, a list's items by the list's (`cell_id` → `id`, `paper_ids` items → `ids`). */
+export function lastNameWord(node: AuditNode): string {
+  return nameTokens(node.name === 'items' ? node.parameter : node.name).at(-1) ?? '';
+}
+
 export function plural(word: string): string {
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
   if (/(?:s|x|z|ch|sh)$/.test(word)) return `${word}es`;
@@ -361,7 +366,8 @@ export function ownClaimBelongsElsewhere(candidate: Candidate, sentence: string,
   const others = topLevel.filter((n) => n.parameter !== node.parameter && n.parameter !== node.name);
   const prefix = textBefore(sentence, candidate.start);
   const quotedBefore = others.some((other) =>
-    new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"'],?\\s+(?:\\w+\\s+){0,3}$`, 'i').test(prefix),
+    // "Raise ``size`` (max 200)": a constraint right after another parameter's quoted name, or glossing it, is its.
+    new RegExp(`[\`"']${escapeRegExp(other.parameter)}[\`"']{1,2},?\\s+(?:\\w+\\s+){0,3}\\(?$`, 'i').test(prefix),
   );
   if (candidate.kind === 'required' || candidate.kind === 'optional') {
     // "Must be after `start`, which is required": the requirement is about `start`.

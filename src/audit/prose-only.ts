@@ -16,7 +16,7 @@ import type {
   TypeCandidate,
 } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
-import { nameTokens, unitClass } from './mentions.js';
+import { lastNameWord, nameTokens, unitClass } from './mentions.js';
 import { CLAUSE_CHARS, escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
 import { PLACEHOLDER_LAYOUT, PREFIXED_ID, PREFIXED_PLACEHOLDER, singular, templateShape } from './prose.js';
 import {
@@ -728,6 +728,9 @@ function valueMentionKey(value: JsonValue): string {
   return typeof value === 'string' ? value.toLowerCase() : JSON.stringify(value);
 }
 
+/** The last word of a parameter that holds identifiers (`cell_id`, `userIds`). */
+const IDENTIFIER_WORDS = new Set(['id', 'ids', 'uuid', 'uuids', 'guid', 'guids']);
+
 function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: FindingList): void {
   const { node } = claim;
   const { view, location, pointer } = valueSite(root, node);
@@ -737,6 +740,9 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   // An object (or a list of objects) has no values to list: "Each comment must specify either taskId or projectId"
   // speaks of its fields.
   if (view.types !== undefined && ![...view.types].some((t) => t !== 'object' && t !== 'array')) return;
+  // "The cell can be either vertex or edge" on `cell_id`: words name kinds of the thing identified; an id is copied.
+  const identifiers = IDENTIFIER_WORDS.has(lastNameWord(node));
+  if (identifiers && !c.quoted && c.values.every((v) => /^[A-Za-z]+$/.test(v))) return;
   // "'2025-01-01T10:00:00' (timed) or '2025-01-01' (all-day)": dates shown as examples of a layout, never the values.
   if (c.values.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v))) return;
   const claimed = c.values.map((v) => v.toLowerCase());
@@ -966,10 +972,16 @@ function codePattern(sentence: string, c: FormatCandidate): string | undefined {
   return undefined;
 }
 
+/** The last word of a parameter whose value is a layout for other values, or the name of one. */
+const LAYOUT_WORDS = new Set(['format', 'pattern', 'template', 'layout', 'mask']);
+
 function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, findings: FindingList): void {
   const { node } = claim;
   if (negated(claim.sentence, c.start)) return;
   if (c.keyword === 'format' && formatIsPartial(claim.sentence, c)) return;
+  // A value named as a format (`dateFormat`, `output_format`, `template`) is a layout or a format's name: "yyyy/MM/dd"
+  // or "RFC3339" in its text is what it may say, not its shape.
+  if (LAYOUT_WORDS.has(lastNameWord(node))) return;
   let view = node.view;
   let location = node.location;
   let pointer = node.pointer;

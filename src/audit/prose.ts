@@ -658,12 +658,17 @@ export const RULES: readonly Rule[] = [
   {
     name: 'default-marked-bare',
     examples: {
-      yes: ['Possible values are: duration (default), distance, or both.', '- mapbox/driving-traffic (default): with traffic'],
+      yes: [
+        'Possible values are: duration (default), distance, or both.',
+        '- mapbox/driving-traffic (default): with traffic',
+        'UUID version: v4 (random, default) or v7 (time-ordered)',
+      ],
       no: ['Uses the default sort.', "Sort by 'relevance' (default)."],
     },
     // A bare value marked as the default after it, inside a list: a value only when the schema lists it.
     // Not a code's label ("1=Y (default)": the code-values rule reads the code as the default).
-    matches: re(String.raw`(?<![\w'"\x60./=-])([A-Za-z][\w./-]{0,60}?)\s*\((?:the\s+)?default\)`),
+    // The mark may close a gloss: "v4 (random, default)".
+    matches: re(String.raw`(?<![\w'"\x60./=-])([A-Za-z][\w./-]{0,60}?)\s*\((?:[^(),\n]{1,30},\s*)?(?:the\s+)?default\)`),
     // "'both' searches names and content (default)": the mark ends the item of the quoted value that opens it.
     yields: (m, s) => [bareDefault(m, GLOSSED_HEAD.exec(s.slice(lastSeparator(s, m.index) + 1, m.index))?.[2] ?? m[1] ?? '')],
   },
@@ -918,6 +923,16 @@ export const RULES: readonly Rule[] = [
       const digits = (m[1] ?? m[0]).length - 1;
       return [{ ...formatCandidate(m, undefined, 'hex-color'), pattern: `^#[0-9A-Fa-f]{${digits}}$` }];
     },
+  },
+  {
+    name: 'hex-text',
+    examples: {
+      yes: ['The text color of the label as hex string', 'Digest, as a hexadecimal string.', 'Background in hex colour.'],
+      no: ['Convert the value to a hex string.', 'Hex strings are accepted too.'],
+    },
+    // Said to be hex with no example of its layout: a `pattern` to write, none to suggest (a '#' or a width unsaid).
+    matches: re(String.raw`\b(?:as|in)\s+(?:an?\s+)?hex(?:adecimal)?\s+(?:strings?|text|colou?rs?|codes?|values?|digits)\b`),
+    yields: (m) => [formatCandidate(m, undefined, 'hex-text')],
   },
   // ---- required / optional
   {

@@ -7,6 +7,7 @@
 import type { JsonObject, JsonValue } from '../core/shared/json.js';
 import { type Claim, FindingList, json, quote } from './findings.js';
 import { boundTarget, type Family, holderOf, isInteger, templatePattern } from './prose-only.js';
+import { nameTokens } from './mentions.js';
 import { escapeRegExp, mentionsNumber } from './prose-text.js';
 import { type AuditNode, firstSite } from './schema-nav.js';
 import type { Confidence } from './types.js';
@@ -219,15 +220,7 @@ export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults
  * (`page_size` → `pagesize`).
  */
 export function lastWord(name: string): string {
-  const parts = nameWords(name)
-    .split(' ')
-    .filter((p) => p !== '');
-  return (parts[parts.length - 1] ?? '').toLowerCase();
-}
-
-/** A parameter name as the words it is made of (`contactEmail` → `contact Email`, `website_url` → `website url`). */
-export function nameWords(name: string): string {
-  return name.split(/[_\s-]+|(?<=[a-z0-9])(?=[A-Z])/).join(' ');
+  return nameTokens(name).at(-1) ?? '';
 }
 
 /** The name an identifier check reads: a list's items go by the list's name (`paper_ids` items are ids). */
@@ -361,7 +354,7 @@ export function schemaOnly(
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format');
       const vocabulary = FORMAT_VOCABULARY[name] ?? new RegExp(`\\b(?:${escapeRegExp(name)}|format)\\b`, 'i');
       // A parameter named for its format (`email`, `contactEmail`, `website_url`) says it as plainly as prose would.
-      if (!spoken && !vocabulary.test(text) && !vocabulary.test(nameWords(idName(node)))) {
+      if (!spoken && !vocabulary.test(text) && !vocabulary.test(nameTokens(idName(node)).join(' '))) {
         findings.add(
           'schema-only',
           node.parameter,

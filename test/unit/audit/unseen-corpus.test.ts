@@ -21,9 +21,9 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third,
-    // twenty-eighth and twenty-ninth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the
-    // eighteenth, the twenty-first, twenty-second and twenty-fourth to twenty-seventh were). The held-out draws hold
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
+    // and twenty-ninth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
+    // the twenty-first, twenty-second and twenty-fourth to twenty-eighth were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
@@ -46,6 +46,7 @@ describe('the unseen corpus', () => {
       TWENTY_FIFTH_DRAW,
       TWENTY_SIXTH_DRAW,
       TWENTY_SEVENTH_DRAW,
+      TWENTY_EIGHTH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -183,15 +184,12 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the twenty-third (sanity: zod; itential, prefect: pydantic; oastools: Go SDK; 143 tools): 0.90 (64/71), 0.73 (33/45),
 //   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
 // The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
-// - the twenty-eighth (calc-mcp, drawio, shinzo-gmail, shopify-geli: zod; allure-testops, wikipedia: pydantic; 171
-//   tools): 0.94 (89/95), 0.79 (46/58), high 1.00 (8/8) at d0166f4.
-// The five together at the twenty-second session's end: 0.89 (423/475), 0.66 (267/402), high 0.98 (128/131);
 // - the twenty-ninth (cursor-talk-to-figma, mcp-ssh-manager, openzeppelin, unifi-protect: zod; mikrotik, servicenow:
-//   pydantic; 202 tools): 0.83 (101/121), 0.65 (85/131), high 0.67 (2/3) with the format-named-by-its-parameter rule
-//   of the twenty-third session (79 of its must-finds are openzeppelin's, most one default repeated on each tool:
-//   without it 0.85 (44/52), 0.65 (34/52)).
-// The six together then: 0.88 (524/594), 0.66 (352/533), high 0.97 (130/134). The floor is that.
-const HELD_OUT_FLOOR = { precision: 0.88, recall: 0.66, high: 0.97 };
+//   pydantic; 202 tools): 0.83 (101/121), 0.65 (85/131), high 0.67 (2/3) at ae8affa (79 of its must-finds are
+//   openzeppelin's, most one default repeated on each tool: without it 0.85 (44/52), 0.65 (34/52)).
+// The five together at the twenty-third session's end: 0.87 (435/501), 0.64 (306/475), high 0.97 (122/126). The floor
+// is that.
+const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.64, high: 0.96 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -249,9 +247,14 @@ const TWENTY_SIXTH_DRAW_FLOOR = { precision: 0.83, recall: 0.6, high: 0.83 };
 // high 1.00 (9/9) at d8d8688. Read since: 0.96 (96/100), 0.74 (59/80), high 1.00 (15/15), not blind.
 const TWENTY_SEVENTH_DRAW = ['webflow', '1password', 'ccxt', 'brave-search', 'activecampaign', 'sumo-logic'];
 const TWENTY_SEVENTH_DRAW_FLOOR = { precision: 0.91, recall: 0.6, high: 1 };
-// Training (139 servers, 3,799 tools, every draw but the held-out ones): 0.92 (2646/2872), 0.87 (1922/2221), high 0.99
-// (782/791) at the twenty-second session's end.
-const TRAINING_FLOOR = { precision: 0.91, recall: 0.86, high: 0.98 };
+// The twenty-eighth draw (calc-mcp, drawio, shinzo-gmail, shopify-geli: zod; allure-testops, wikipedia: pydantic; 171
+// tools), labelled blind, its unlabelled findings then classified: 0.94 (89/95), 0.79 (46/58), high 1.00 (8/8) at
+// d0166f4. Read since: 0.99 (97/98), 0.86 (50/58), high 1.00 (8/8), not blind.
+const TWENTY_EIGHTH_DRAW = ['calc-mcp', 'drawio', 'shinzo-gmail', 'shopify-geli', 'allure-testops', 'wikipedia'];
+const TWENTY_EIGHTH_DRAW_FLOOR = { precision: 0.94, recall: 0.79, high: 1 };
+// Training (145 servers, 3,970 tools, every draw but the held-out ones): 0.93 (2741/2955), 0.86 (1971/2279), high 0.99
+// (790/799) at the twenty-third session's end.
+const TRAINING_FLOOR = { precision: 0.92, recall: 0.86, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
@@ -274,6 +277,7 @@ describe.each([
   { draw: 'twenty-fifth', servers: TWENTY_FIFTH_DRAW, floor: TWENTY_FIFTH_DRAW_FLOOR },
   { draw: 'twenty-sixth', servers: TWENTY_SIXTH_DRAW, floor: TWENTY_SIXTH_DRAW_FLOOR },
   { draw: 'twenty-seventh', servers: TWENTY_SEVENTH_DRAW, floor: TWENTY_SEVENTH_DRAW_FLOOR },
+  { draw: 'twenty-eighth', servers: TWENTY_EIGHTH_DRAW, floor: TWENTY_EIGHTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

@@ -1771,4 +1771,37 @@ describe('the rules of the twenty-third session', () => {
     expect(tool({ email, contactEmail: email, website_url: url })).toEqual([]);
     expect(tool({ recipient: email }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['schema-only recipient format']);
   });
+
+  it('a bound right after another parameter\'s quoted name is that parameter\'s ("Raise ``size`` (max 200)")', () => {
+    const text = 'List.\n\n    Args:\n        owner: A username. A page may shrink: raise ``size`` (max 200) or iterate ``page``.\n';
+    const properties = { owner: { type: 'string' }, size: { type: 'integer' }, page: { type: 'integer' } };
+    expect(tool(properties, text)).toEqual([]);
+    expect(tool(properties, 'List.\n\n    Args:\n        owner: A username (max 200).\n')).toEqual([
+      `prose-only owner maxLength ${JSON.stringify({ maxLength: 200 })}`,
+    ]);
+  });
+
+  it('words said of the thing an id names ("The cell can be either vertex or edge") are not the id\'s values', () => {
+    const description = 'The ID of a cell to delete. The cell can be either vertex or edge.';
+    expect(tool({ cell_id: { type: 'string', description } })).toEqual([]);
+    expect(tool({ cell_kind: { type: 'string', description } })).toEqual([
+      `prose-only cell_kind enum ${JSON.stringify({ enum: ['vertex', 'edge'] })}`,
+    ]);
+  });
+
+  it('a value named as a format is a layout: "yyyy/MM/dd" in its text is what it may say, not its shape', () => {
+    const description = 'Output format: iso, full, or a date-fns pattern (e.g. yyyy/MM/dd HH:mm).';
+    expect(tool({ format: { type: 'string', description }, dateFormat: { type: 'string', description } })).toEqual([]);
+    expect(tool({ day: { type: 'string', description: 'The day, yyyy/MM/dd.' } }).map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual([
+      'prose-only day pattern',
+    ]);
+  });
+
+  it('"(random, default)" marks a default; "as hex string" asks for a pattern it cannot write', () => {
+    const uuidVersion = { type: 'string', enum: ['v4', 'v7'], description: 'UUID version: v4 (random, default) or v7 (time-ordered)' };
+    expect(tool({ uuidVersion })).toEqual([`prose-only uuidVersion default ${JSON.stringify({ default: 'v4' })}`]);
+    expect(tool({ color: { type: 'string', description: 'The text color of the label as hex string' } })).toEqual([
+      'prose-only color pattern null',
+    ]);
+  });
 });
