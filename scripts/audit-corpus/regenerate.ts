@@ -2304,6 +2304,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
     split: 'held-out',
   },
+  // The thirtieth draw (zod, pydantic), labelled blind before the audit ran on it.
+  // thirtieth draw, part A
+  // thirtieth draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
