@@ -118,10 +118,18 @@ export function nameTokens(name: string): string[] {
     .filter((t) => t !== '');
 }
 
-/** The last word of the name a node goes by, a list's items by the list's (`cell_id` → `id`, `paper_ids` items → `ids`). */
-export function lastNameWord(node: AuditNode): string {
-  return nameTokens(node.name === 'items' ? node.parameter : node.name).at(-1) ?? '';
+/** The name a node goes by: a list's items go by the list's name (`paper_ids` items are ids). */
+export function nodeName(node: AuditNode): string {
+  return node.name === 'items' ? node.parameter : node.name;
 }
+
+/** The last word of the name a node goes by (`cell_id` → `id`, `paper_ids` items → `ids`). */
+export function lastNameWord(node: AuditNode): string {
+  return nameTokens(nodeName(node)).at(-1) ?? '';
+}
+
+/** The last words of a parameter that names a thing by its identifier (`paper_id`, `commitSha`, `requestUuid`). */
+export const IDENTIFIER_ONLY: ReadonlySet<string> = new Set(['id', 'ids', 'uuid', 'guid', 'sha', 'hash', 'digest']);
 
 export function plural(word: string): string {
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;

@@ -16,7 +16,7 @@ import type {
   TypeCandidate,
 } from './candidates.js';
 import { type Claim, FindingList, type FindingMeta, json, quote } from './findings.js';
-import { lastNameWord, nameTokens, unitClass } from './mentions.js';
+import { IDENTIFIER_ONLY, lastNameWord, nameTokens, unitClass } from './mentions.js';
 import { CLAUSE_CHARS, escapePattern, escapeRegExp, mentionsNumber, textBefore } from './prose-text.js';
 import { PLACEHOLDER_LAYOUT, PREFIXED_ID, PREFIXED_PLACEHOLDER, singular, templateShape } from './prose.js';
 import {
@@ -728,9 +728,6 @@ function valueMentionKey(value: JsonValue): string {
   return typeof value === 'string' ? value.toLowerCase() : JSON.stringify(value);
 }
 
-/** The last word of a parameter that holds identifiers (`cell_id`, `userIds`). */
-const IDENTIFIER_WORDS = new Set(['id', 'ids', 'uuid', 'uuids', 'guid', 'guids']);
-
 function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: FindingList): void {
   const { node } = claim;
   const { view, location, pointer } = valueSite(root, node);
@@ -741,7 +738,7 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   // speaks of its fields.
   if (view.types !== undefined && ![...view.types].some((t) => t !== 'object' && t !== 'array')) return;
   // "The cell can be either vertex or edge" on `cell_id`: words name kinds of the thing identified; an id is copied.
-  const identifiers = IDENTIFIER_WORDS.has(lastNameWord(node));
+  const identifiers = IDENTIFIER_ONLY.has(lastNameWord(node));
   if (identifiers && !c.quoted && c.values.every((v) => /^[A-Za-z]+$/.test(v))) return;
   // "'2025-01-01T10:00:00' (timed) or '2025-01-01' (all-day)": dates shown as examples of a layout, never the values.
   if (c.values.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v))) return;

@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from '../core/shared/json.js';
 import { type Claim, FindingList, json, quote } from './findings.js';
 import { boundTarget, type Family, holderOf, isInteger, templatePattern } from './prose-only.js';
-import { nameTokens } from './mentions.js';
+import { IDENTIFIER_ONLY, nameTokens, nodeName } from './mentions.js';
 import { escapeRegExp, mentionsNumber } from './prose-text.js';
 import { type AuditNode, firstSite } from './schema-nav.js';
 import type { Confidence } from './types.js';
@@ -139,7 +139,7 @@ const POSITION_TEXT = { test: (text: string): boolean => POSITION_WORDS.test(tex
 const LINE_TEXT = /\b(?:line|linestring|polyline|multilinestring)\b/i;
 
 export function naturalDomain(keyword: string, value: number, node: AuditNode, text: string): boolean {
-  const name = lastWord(node.name === 'items' ? node.parameter : node.name);
+  const name = lastWord(nodeName(node));
   if (keyword === 'minimum' || keyword === 'maximum') {
     const side = keyword === 'minimum' ? 'min' : 'max';
     const own = /^[a-z]+$/.test(name) ? name : '';
@@ -193,9 +193,6 @@ export const STORED_TEXT = new Set([
   'formula',
 ]);
 
-/** The last words of a parameter that names a thing by its identifier (`paper_id`, `commitSha`, `requestUuid`). */
-export const IDENTIFIER_ONLY = new Set(['id', 'ids', 'uuid', 'guid', 'sha', 'hash', 'digest']);
-
 /**
  * Length bounds and a pattern on an identifier are the identifier's own shape (a fixed width, a hex alphabet, the
  * id scheme's longest form): a model copies ids from earlier results and never makes one up, so prose that only says
@@ -221,11 +218,6 @@ export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults
  */
 export function lastWord(name: string): string {
   return nameTokens(name).at(-1) ?? '';
-}
-
-/** The name an identifier check reads: a list's items go by the list's name (`paper_ids` items are ids). */
-function idName(node: AuditNode): string {
-  return node.name === 'items' ? node.parameter : node.name;
 }
 
 const namedAs = (words: ReadonlySet<string>, name: string): boolean =>
@@ -282,8 +274,8 @@ export function schemaOnly(
       const site = firstSite(view, spec.keyword);
       if (site === undefined || typeof site.value !== 'number') continue;
       const value = site.value;
-      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value, idName(node))) continue;
-      if (spec.family === 'length' && identifierShape(spec.keyword, idName(node))) continue;
+      if (trivialBound(spec.keyword, value) || unrealisticBound(spec.keyword, value, nodeName(node))) continue;
+      if (spec.family === 'length' && identifierShape(spec.keyword, nodeName(node))) continue;
       if (naturalDomain(spec.keyword, value, node, text)) continue;
       const spoken = nodeClaims.some(({ candidate: c, node: owner }) => {
         if (c.kind === 'bound') {
@@ -332,7 +324,7 @@ export function schemaOnly(
     }
 
     const pattern = firstSite(view, 'pattern');
-    if (pattern !== undefined && typeof pattern.value === 'string' && !identifierShape('pattern', idName(node))) {
+    if (pattern !== undefined && typeof pattern.value === 'string' && !identifierShape('pattern', nodeName(node))) {
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format' || c.kind === 'exactLength' || c.kind === 'enum');
       if (!spoken && !PATTERN_VOCABULARY.test(text) && !hasMatchingExample(text, pattern.value)) {
         findings.add(
@@ -354,7 +346,7 @@ export function schemaOnly(
       const spoken = nodeClaims.some(({ candidate: c }) => c.kind === 'format');
       const vocabulary = FORMAT_VOCABULARY[name] ?? new RegExp(`\\b(?:${escapeRegExp(name)}|format)\\b`, 'i');
       // A parameter named for its format (`email`, `contactEmail`, `website_url`) says it as plainly as prose would.
-      if (!spoken && !vocabulary.test(text) && !vocabulary.test(nameTokens(idName(node)).join(' '))) {
+      if (!spoken && !vocabulary.test(text) && !vocabulary.test(nameTokens(nodeName(node)).join(' '))) {
         findings.add(
           'schema-only',
           node.parameter,
