@@ -2307,6 +2307,47 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   // The thirtieth draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirtieth draw, part A
   // thirtieth draw, part B
+  strava: {
+    repository: 'r-huijts/strava-mcp',
+    path: 'src/tools',
+    install: { npm: '@r-huijts/strava-mcp-server@1.2.1' },
+    // Over stdio with placeholder OAuth credentials: Strava is called only when a tool runs.
+    command: npmBin('strava-mcp-server'),
+    env: {
+      HOME: '{WORKDIR}/home',
+      STRAVA_CLIENT_ID: '1',
+      STRAVA_CLIENT_SECRET: 'placeholder',
+      STRAVA_ACCESS_TOKEN: 'placeholder',
+      STRAVA_REFRESH_TOKEN: 'placeholder',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  omnifocus: {
+    repository: 'themotionmachine/OmniFocus-MCP',
+    path: 'src/tools/definitions',
+    install: { npm: 'omnifocus-mcp@1.16.0' },
+    // Over stdio without its shared daemon (OMNIFOCUS_MCP_NO_DAEMON, so nothing outlives the listing): OmniFocus
+    // (osascript, macOS) is reached only when a tool runs.
+    command: npmBin('omnifocus-mcp'),
+    env: { HOME: '{WORKDIR}/home', OMNIFOCUS_MCP_NO_DAEMON: '1' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  packetfabric: {
+    repository: 'PacketFabric/public-mcp',
+    path: 'packetfabric_mcp/server.py',
+    install: { pypi: 'packetfabric-mcp==0.2.4' },
+    // Over stdio with a placeholder token and the API on the loopback address, writes left disabled (the default):
+    // PacketFabric is called only when a tool runs.
+    command: ['bin/packetfabric-mcp'],
+    env: { HOME: '{WORKDIR}/home', PF_TOKEN: 'placeholder', PF_API_URL: LOOPBACK },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
