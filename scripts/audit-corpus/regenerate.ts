@@ -2306,6 +2306,58 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The thirtieth draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirtieth draw, part A
+  cloudinary: {
+    repository: 'cloudinary/asset-management-mcp',
+    path: 'src/mcp-server/tools',
+    install: { npm: '@cloudinary/asset-management-mcp@0.11.0' },
+    // Placeholder credentials and a loopback server URL, used only on a tool call.
+    command: [
+      ...npmBin('mcp'),
+      'start',
+      '--api-key',
+      'placeholder',
+      '--api-secret',
+      'placeholder',
+      '--cloud-name',
+      'placeholder',
+      '--server-url',
+      LOOPBACK,
+    ],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.26.0 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  gsc: {
+    repository: 'ahonn/mcp-server-gsc',
+    path: 'src/schemas.ts',
+    install: { npm: 'mcp-server-gsc@0.3.0' },
+    // A placeholder service-account path (nothing there): the credentials are read only on a tool call.
+    command: npmBin('mcp-server-gsc'),
+    env: { HOME: '{WORKDIR}/home', GOOGLE_APPLICATION_CREDENTIALS: '{WORKDIR}/home/placeholder.json' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  hologres: {
+    repository: 'aliyun/alibabacloud-hologres-mcp-server',
+    path: 'src/hologres_mcp_server/server.py',
+    install: { pypi: 'hologres-mcp-server==1.0.3' },
+    // Over stdio with placeholder credentials and the database on a loopback port nothing listens on: its start-up
+    // connection check only warns.
+    command: ['bin/hologres-mcp-server'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      HOLOGRES_HOST: '127.0.0.1',
+      HOLOGRES_PORT: '1',
+      HOLOGRES_USER: 'placeholder',
+      HOLOGRES_PASSWORD: 'placeholder',
+      HOLOGRES_DATABASE: 'placeholder',
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // thirtieth draw, part B
   strava: {
     repository: 'r-huijts/strava-mcp',
