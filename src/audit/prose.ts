@@ -870,11 +870,19 @@ export const RULES: readonly Rule[] = [
   {
     name: 'in-format',
     examples: {
-      yes: ['In YYYY format.', 'In the form of a slug.', 'Must match the pattern.', 'A path of the form owner/repo.'],
+      yes: [
+        'In YYYY format.',
+        'In the form of a slug.',
+        'Must match the pattern.',
+        'A path of the form owner/repo.',
+        'Secret reference in op://vault/item/field format',
+        "Repository in format 'repo_name=repo_url'",
+      ],
       no: ['In JSON format.', 'In Markdown format.', 'Time in any format.', 'The description of the form.', 'The ID of the form to get.'],
     },
     matches: re(
-      String.raw`\bin\s+(?:the\s+)?([\w.+-]+(?:\s+[\w.+-]+)?)\s+format\b|` +
+      // The layout named before "format" may be a template ("in op://vault/item/field format", "in owner/repo format").
+      String.raw`\bin\s+(?:the\s+)?([\w.+:/=<>{}-]+(?:\s+[\w.+-]+)?)\s+format\b|\bin\s+format\s+(?=['"\x60])|` +
         String.raw`\bformatted\s+(?:as|like)\b|\bin\s+the\s+(?:form|format)\s+(?:of\s+)?|` +
         String.raw`\bof\s+the\s+form\b|\bmust\s+match\s+(?:the\s+)?(?:pattern|regex|regular\s+expression)\b`,
     ),
@@ -927,12 +935,16 @@ export const RULES: readonly Rule[] = [
   {
     name: 'hex-text',
     examples: {
-      yes: ['The text color of the label as hex string', 'Digest, as a hexadecimal string.', 'Background in hex colour.'],
-      no: ['Convert the value to a hex string.', 'Hex strings are accepted too.'],
+      yes: ['The text color of the label as hex string', 'Digest, as a hexadecimal string.', 'Background in hex colour.', 'Hex color'],
+      no: ['Convert the value to a hex string.', 'Hex strings are accepted too.', 'Hex color, e.g. #1976D2'],
     },
     // Said to be hex with no example of its layout: a `pattern` to write, none to suggest (a '#' or a width unsaid).
-    matches: re(String.raw`\b(?:as|in)\s+(?:an?\s+)?hex(?:adecimal)?\s+(?:strings?|text|colou?rs?|codes?|values?|digits)\b`),
-    yields: (m) => [formatCandidate(m, undefined, 'hex-text')],
+    matches: re(
+      String.raw`\b(?:as|in)\s+(?:an?\s+)?hex(?:adecimal)?\s+(?:strings?|text|colou?rs?|codes?|values?|digits)\b|` +
+        String.raw`\bhex(?:adecimal)?\s+colou?r\b`,
+    ),
+    // With an example ("#1976D2") the hex-color rule writes the pattern.
+    yields: (m, s) => (/#[0-9A-Fa-f]{3}/.test(s) ? [] : [formatCandidate(m, undefined, 'hex-text')]),
   },
   // ---- required / optional
   {
