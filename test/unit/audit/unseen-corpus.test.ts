@@ -21,8 +21,8 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
-    // and twenty-ninth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third,
+    // twenty-ninth and thirtieth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
     // the twenty-first, twenty-second and twenty-fourth to twenty-eighth were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
@@ -187,9 +187,13 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the twenty-ninth (cursor-talk-to-figma, mcp-ssh-manager, openzeppelin, unifi-protect: zod; mikrotik, servicenow:
 //   pydantic; 202 tools): 0.83 (101/121), 0.65 (85/131), high 0.67 (2/3) at ae8affa (79 of its must-finds are
 //   openzeppelin's, most one default repeated on each tool: without it 0.85 (44/52), 0.65 (34/52)).
-// The five together at the twenty-third session's end: 0.87 (435/501), 0.64 (306/475), high 0.97 (122/126). The floor
+// The five together then: 0.87 (435/501), 0.64 (306/475), high 0.97 (122/126);
+// - the thirtieth (cloudinary, gsc, strava, omnifocus: zod; hologres, packetfabric: pydantic; 128 tools): 0.85
+//   (99/117), 0.61 (74/122), high 0.92 (23/25) at 3bceb81 (72 of its must-finds are cloudinary's: without it 0.78
+//   (47/60), 0.66 (33/50)).
+// The six together at the twenty-third session's end: 0.86 (535/619), 0.64 (381/597), high 0.96 (145/151). The floor
 // is that.
-const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.64, high: 0.96 };
+const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.63, high: 0.96 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -252,7 +256,7 @@ const TWENTY_SEVENTH_DRAW_FLOOR = { precision: 0.91, recall: 0.6, high: 1 };
 // d0166f4. Read since: 0.99 (97/98), 0.86 (50/58), high 1.00 (8/8), not blind.
 const TWENTY_EIGHTH_DRAW = ['calc-mcp', 'drawio', 'shinzo-gmail', 'shopify-geli', 'allure-testops', 'wikipedia'];
 const TWENTY_EIGHTH_DRAW_FLOOR = { precision: 0.94, recall: 0.79, high: 1 };
-// Training (145 servers, 3,970 tools, every draw but the held-out ones): 0.93 (2741/2955), 0.86 (1971/2279), high 0.99
+// Training (145 servers, 3,970 tools, every draw but the held-out ones): 0.93 (2749/2963), 0.87 (1979/2279), high 0.99
 // (790/799) at the twenty-third session's end.
 const TRAINING_FLOOR = { precision: 0.92, recall: 0.86, high: 0.98 };
 
