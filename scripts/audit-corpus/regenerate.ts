@@ -2219,7 +2219,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
     split: 'training',
   },
-  // The twenty-ninth draw (zod, pydantic), labelled blind before the audit ran on it.
+  // The twenty-ninth draw (zod, pydantic), labelled blind before the audit ran on it; training since its blind figures.
   // twenty-ninth draw, part A
   'cursor-talk-to-figma': {
     repository: 'sonnylazuardi/cursor-talk-to-figma-mcp',
@@ -2231,7 +2231,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.13.1 (zod 3.22.4 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   'mcp-ssh-manager': {
     repository: 'bvisible/mcp-ssh-manager',
@@ -2243,7 +2243,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7, z.toJSONSchema draft-07)',
-    split: 'held-out',
+    split: 'training',
   },
   mikrotik: {
     repository: 'StefanKnol/mikrotik-mcp',
@@ -2261,7 +2261,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // twenty-ninth draw, part B
   openzeppelin: {
@@ -2273,7 +2273,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
-    split: 'held-out',
+    split: 'training',
   },
   'unifi-protect': {
     repository: 'owine/unifi-protect-mcp',
@@ -2285,7 +2285,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', UNIFI_PROTECT_HOST: '127.0.0.1:1', UNIFI_PROTECT_API_KEY: 'placeholder' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.30.0 (zod 4.6.5)',
-    split: 'held-out',
+    split: 'training',
   },
   servicenow: {
     repository: 'jschuller/mcp-server-servicenow',
@@ -2302,7 +2302,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // The thirtieth draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirtieth draw, part A

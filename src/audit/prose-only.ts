@@ -1026,6 +1026,9 @@ function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, finding
 function sameDefault(a: JsonValue, b: JsonValue): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
   if (typeof a === 'number' && typeof b === 'number') return a === b;
+  // Prose writes 0 and "0" alike: a number said of a numeric string is that string.
+  if (typeof a === 'number' && typeof b === 'string') return NUMERIC_TEXT.test(b) && Number(b) === a;
+  if (typeof a === 'string' && typeof b === 'number') return NUMERIC_TEXT.test(a) && Number(a) === b;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -1066,6 +1069,10 @@ const SWITCH_WORDS = new Map([
 
 /** A number shown quoted, as the text of a string: "(e.g., '1800' for 30 minutes)". */
 const QUOTED_NUMBER = /(['"\x60])-?\d+(?:\.\d+)?\1/;
+/** A text of a number written as a string ("18", "-0.5"). */
+const NUMERIC_TEXT = /^-?\d+(?:\.\d+)?$/;
+/** A description that calls its value a number: "The number of decimals", "Minimum number of votes". */
+const SAYS_NUMBER = /\b(?:number|count)\s+of\b|\bhow\s+many\b/i;
 
 function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, names: ReadonlySet<string> = new Set()): void {
   const { node } = claim;
@@ -1099,8 +1106,15 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
     defaultClaim(claim, { ...c, literal: c.written, comparable: true }, findings, names);
     return;
   }
-  // "defaults to 1800 seconds" on a string its examples show holding numbers ("e.g., '1800'"): the default is that text.
-  if (typeof c.literal === 'number' && !allows(view, 'number') && allows(view, 'string') && QUOTED_NUMBER.test(view.description ?? '')) {
+  // "defaults to 1800 seconds" on a string its examples show holding numbers ("e.g., '1800'"), or that it calls a
+  // number ("The number of decimals. Defaults to 18."): the default is that text.
+  const description = view.description ?? '';
+  if (
+    typeof c.literal === 'number' &&
+    !allows(view, 'number') &&
+    allows(view, 'string') &&
+    (QUOTED_NUMBER.test(description) || SAYS_NUMBER.test(description))
+  ) {
     defaultClaim(claim, { ...c, literal: String(c.literal), comparable: true }, findings, names);
     return;
   }

@@ -144,6 +144,12 @@ function readDefault(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
       return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: undefined, comparable: false }];
     return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal, comparable: true }];
   }
+  // "(default: 127.0.0.1)", "defaults to 1.2.3": an address or a version, text the schema holds, not a number.
+  const dotted = /^\d+(?:\.\d+){2,}(?=[\s,;)]|\.(?:\s|$)|$)/.exec(rest);
+  if (dotted !== null) {
+    const end = at + dotted[0].length;
+    return [{ ...base, end, phrase: sentence.slice(m.index, end).trim(), literal: dotted[0], comparable: true }];
+  }
   const number = new RegExp(String.raw`^(${NUM})${UNIT}`, 'i').exec(rest);
   // "Default is 7-day click": a number joined to a word names a kind of thing, no number the schema holds.
   if (number !== null && /^[-−]?[\d.,]+-[A-Za-z]/.test(rest)) {

@@ -570,7 +570,13 @@ export const RULES: readonly Rule[] = [
   {
     name: 'default',
     examples: {
-      yes: ['Defaults to 10.', '(default: `open`)', '(Optional, default true)', 'Default value will be `mine`.'],
+      yes: [
+        'Defaults to 10.',
+        '(default: `open`)',
+        '(Optional, default true)',
+        'Default value will be `mine`.',
+        'Local host (default: 127.0.0.1)',
+      ],
       no: ['No fallback is given.'],
     },
     matches: re(
@@ -1399,10 +1405,13 @@ export const RULES: readonly Rule[] = [
   // ---- one value only: "('indexed' only)"
   {
     name: 'only-value',
-    examples: { yes: ["Status ('indexed' only).", "Species (currently only 'human' supported)"], no: ['Only indexed documents.'] },
+    examples: {
+      yes: ["Status ('indexed' only).", "Species (currently only 'human' supported)", "(only 'animations' is currently supported)"],
+      no: ['Only indexed documents.'],
+    },
     matches: re(
       String.raw`\(\s*(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+only\s*\)|` +
-        String.raw`\bonly\s+(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+(?:is\s+)?(?:supported|allowed|accepted)\b`,
+        String.raw`\bonly\s+(?:\x60([^\x60]+)\x60|'([^']+)'|"([^"]+)")\s+(?:is\s+)?(?:currently\s+)?(?:supported|allowed|accepted)\b`,
     ),
     yields: (m) => [
       {

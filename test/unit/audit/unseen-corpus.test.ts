@@ -21,9 +21,9 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third,
-    // twenty-ninth and thirtieth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
-    // the twenty-first, twenty-second and twenty-fourth to twenty-eighth were). The held-out draws hold
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
+    // and thirtieth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the
+    // twenty-first, twenty-second and twenty-fourth to twenty-ninth were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
@@ -47,6 +47,7 @@ describe('the unseen corpus', () => {
       TWENTY_SIXTH_DRAW,
       TWENTY_SEVENTH_DRAW,
       TWENTY_EIGHTH_DRAW,
+      TWENTY_NINTH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -184,15 +185,12 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the twenty-third (sanity: zod; itential, prefect: pydantic; oastools: Go SDK; 143 tools): 0.90 (64/71), 0.73 (33/45),
 //   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
 // The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
-// - the twenty-ninth (cursor-talk-to-figma, mcp-ssh-manager, openzeppelin, unifi-protect: zod; mikrotik, servicenow:
-//   pydantic; 202 tools): 0.83 (101/121), 0.65 (85/131), high 0.67 (2/3) at ae8affa (79 of its must-finds are
-//   openzeppelin's, most one default repeated on each tool: without it 0.85 (44/52), 0.65 (34/52)).
-// The five together then: 0.87 (435/501), 0.64 (306/475), high 0.97 (122/126);
 // - the thirtieth (cloudinary, gsc, strava, omnifocus: zod; hologres, packetfabric: pydantic; 128 tools): 0.85
 //   (99/117), 0.61 (74/122), high 0.92 (23/25) at 3bceb81 (72 of its must-finds are cloudinary's: without it 0.78
 //   (47/60), 0.66 (33/50)).
-// The six together at the twenty-third session's end: 0.86 (535/619), 0.64 (381/597), high 0.96 (145/151). The floor
-// is that.
+// The five together at the twenty-third session's end: 0.87 (434/498), 0.64 (296/466), high 0.97 (143/148); with the
+// twenty-ninth still among them, before its reading: 0.86 (535/619), 0.64 (381/597), high 0.96 (145/151). The floor is
+// the lower.
 const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.63, high: 0.96 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
@@ -256,8 +254,14 @@ const TWENTY_SEVENTH_DRAW_FLOOR = { precision: 0.91, recall: 0.6, high: 1 };
 // d0166f4. Read since: 0.99 (97/98), 0.86 (50/58), high 1.00 (8/8), not blind.
 const TWENTY_EIGHTH_DRAW = ['calc-mcp', 'drawio', 'shinzo-gmail', 'shopify-geli', 'allure-testops', 'wikipedia'];
 const TWENTY_EIGHTH_DRAW_FLOOR = { precision: 0.94, recall: 0.79, high: 1 };
-// Training (145 servers, 3,970 tools, every draw but the held-out ones): 0.93 (2749/2963), 0.87 (1979/2279), high 0.99
-// (790/799) at the twenty-third session's end.
+// The twenty-ninth draw (cursor-talk-to-figma, mcp-ssh-manager, openzeppelin, unifi-protect: zod; mikrotik, servicenow:
+// pydantic; 202 tools), labelled blind, its unlabelled findings then classified: 0.83 (101/121), 0.65 (85/131), high
+// 0.67 (2/3) at ae8affa (79 of its must-finds are openzeppelin's, most one default repeated on each tool: without it
+// 0.85 (44/52), 0.65 (34/52)). Read since: 0.86 (115/134), 0.75 (98/131), high 1.00 (2/2), not blind.
+const TWENTY_NINTH_DRAW = ['cursor-talk-to-figma', 'mcp-ssh-manager', 'openzeppelin', 'unifi-protect', 'mikrotik', 'servicenow'];
+const TWENTY_NINTH_DRAW_FLOOR = { precision: 0.83, recall: 0.65, high: 0.66 };
+// Training (151 servers, 4,172 tools, every draw but the held-out ones): 0.92 (2864/3097), 0.86 (2077/2410), high 0.99
+// (792/801) at the twenty-third session's end.
 const TRAINING_FLOOR = { precision: 0.92, recall: 0.86, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
@@ -282,6 +286,7 @@ describe.each([
   { draw: 'twenty-sixth', servers: TWENTY_SIXTH_DRAW, floor: TWENTY_SIXTH_DRAW_FLOOR },
   { draw: 'twenty-seventh', servers: TWENTY_SEVENTH_DRAW, floor: TWENTY_SEVENTH_DRAW_FLOOR },
   { draw: 'twenty-eighth', servers: TWENTY_EIGHTH_DRAW, floor: TWENTY_EIGHTH_DRAW_FLOOR },
+  { draw: 'twenty-ninth', servers: TWENTY_NINTH_DRAW, floor: TWENTY_NINTH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

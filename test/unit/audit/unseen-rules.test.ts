@@ -1797,6 +1797,20 @@ describe('the rules of the twenty-third session', () => {
     ]);
   });
 
+  it('a number said as the default of a string that holds a number is that text; "0" and 0 are one default', () => {
+    const decimals = { type: 'string', description: 'The number of decimals used to represent token amounts. Defaults to 18.' };
+    expect(tool({ decimals })).toEqual([`prose-only decimals default ${JSON.stringify({ default: '18' })}`]);
+    expect(tool({ label: { type: 'string', description: 'The label. Defaults to 18.' } })).toEqual([]);
+    expect(tool({ fee: { type: 'string', default: '0', description: 'Fee percent. Defaults to 0 (no fee).' } })).toEqual([]);
+  });
+
+  it('"(default: 127.0.0.1)" is an address, not the number 127', () => {
+    expect(tool({ localHost: { type: 'string', description: 'Local host (default: 127.0.0.1)' } })).toEqual([
+      `prose-only localHost default ${JSON.stringify({ default: '127.0.0.1' })}`,
+    ]);
+    expect(tool({ port: { type: 'number', description: 'Bind address (default: 127.0.0.1)' } })).toEqual([]);
+  });
+
   it('"(random, default)" marks a default; "as hex string" asks for a pattern it cannot write', () => {
     const uuidVersion = { type: 'string', enum: ['v4', 'v7'], description: 'UUID version: v4 (random, default) or v7 (time-ordered)' };
     expect(tool({ uuidVersion })).toEqual([`prose-only uuidVersion default ${JSON.stringify({ default: 'v4' })}`]);
