@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from '../core/shared/json.js';
 import { type Claim, FindingList, json, quote } from './findings.js';
 import { boundTarget, type Family, holderOf, isInteger, templatePattern } from './prose-only.js';
-import { IDENTIFIER_ONLY, nameTokens, nodeName } from './mentions.js';
+import { IDENTIFIER_ONLY, lastNameWord, nameTokens, nodeName } from './mentions.js';
 import { escapeRegExp, mentionsNumber } from './prose-text.js';
 import { type AuditNode, firstSite } from './schema-nav.js';
 import type { Confidence } from './types.js';
@@ -139,7 +139,7 @@ const POSITION_TEXT = { test: (text: string): boolean => POSITION_WORDS.test(tex
 const LINE_TEXT = /\b(?:line|linestring|polyline|multilinestring)\b/i;
 
 export function naturalDomain(keyword: string, value: number, node: AuditNode, text: string): boolean {
-  const name = lastWord(nodeName(node));
+  const name = lastNameWord(node);
   if (keyword === 'minimum' || keyword === 'maximum') {
     const side = keyword === 'minimum' ? 'min' : 'max';
     const own = /^[a-z]+$/.test(name) ? name : '';
