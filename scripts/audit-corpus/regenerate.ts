@@ -2400,6 +2400,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
     split: 'held-out',
   },
+  // The thirty-first draw (zod, pydantic), labelled blind before the audit ran on it.
+  // thirty-first draw, part A
+  // thirty-first draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
