@@ -11,12 +11,10 @@
  *
  * Pure: no I/O.
  */
-import { Ajv } from 'ajv';
 import type { Options } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/shared/json.js';
 import { valueAt } from '../core/shared/json-pointer.js';
+import { newAjv } from '../core/validation/ajv-instance.js';
 import { isDateTime } from '../core/validation/date-time-format.js';
 import { schemaDraftOf, type SchemaChecker, type SchemaDraft } from '../core/schema/meta-schema.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
@@ -159,9 +157,6 @@ function ownDefault(root: JsonObject, draft: SchemaDraft, pointer: string): { te
   return [{ text: json(value), value, isDefault: true }];
 }
 
-// ajv-formats is CommonJS; see core/validation/validate.ts for why `.default` is the plugin.
-const addFormats = formatsModule.default;
-
 const OPTIONS: Options = { strict: false, allErrors: false, validateSchema: false, logger: false, validateFormats: true };
 
 /** RFC 3339 `date-time`: ajv's reading, with the offset `Z` or `±hh:mm` (RFC 3339 section 5.6). */
@@ -184,8 +179,7 @@ function accepts(root: JsonObject, draft: SchemaDraft, pointer: string, value: J
     if (defs !== undefined && !Object.hasOwn(standalone, key)) standalone[key] = defs;
   }
   try {
-    const ajv = draft === '2020-12' ? new Ajv2020(OPTIONS) : new Ajv(OPTIONS);
-    addFormats(ajv);
+    const ajv = newAjv(draft, OPTIONS);
     ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime });
     return ajv.compile(standalone)(value);
   } catch {

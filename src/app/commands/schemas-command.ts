@@ -4,11 +4,11 @@
  * (the input schema with `x-tool: {name, description}`, see core/schema/registry-document.ts).
  */
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { loadSchemaDir } from '../../adapters/files/schema-dir.js';
 import { validityFindings } from '../../audit/validity.js';
 import { createSchemaChecker } from '../../core/schema/meta-schema.js';
+import { newAjv } from '../../core/validation/ajv-instance.js';
 import { DEFAULT_REGISTRY_CONFIG, RegistryClient, RegistryError } from '../../adapters/registry/client.js';
 import { isJsonObject } from '../../core/shared/json.js';
 import { forTerminal } from '../../core/shared/text.js';
@@ -242,7 +242,7 @@ function registrationAjv(): { addSchema: Ajv['addSchema']; compile: (schema: unk
       const { $schema } = schema;
       const draft07 = typeof $schema === 'string' && /draft-0[67]\/schema/.test($schema);
       const root = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
-      return draft07 ? new Ajv(REGISTRATION_AJV_OPTIONS).compile(root) : new Ajv2020(REGISTRATION_AJV_OPTIONS).compile(root);
+      return newAjv(draft07 ? 'draft-07' : '2020-12', REGISTRATION_AJV_OPTIONS).compile(root);
     },
   };
 }

@@ -9,20 +9,15 @@
  *
  * Pure: no I/O, no environment, no logging (ajv's logger is off), inputs never mutated.
  */
-import { Ajv } from 'ajv';
 import type { ErrorObject, Options } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import { fragmentOf, valueAt } from '../shared/json-pointer.js';
 import type { Diagnostic } from '../shared/types.js';
+import { newAjv, type AjvDraft, type AjvInstance } from '../validation/ajv-instance.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../validation/validate.js';
 
-// ajv-formats is CommonJS; see core/validation/validate.ts for why `.default` is the plugin.
-const addFormats = formatsModule.default;
-
 /** The drafts we check against; draft-06 schemas are checked against draft-07, as core/validation/validate.ts reads them. */
-export type SchemaDraft = '2020-12' | 'draft-07';
+export type SchemaDraft = AjvDraft;
 
 const META_URI: Record<SchemaDraft, string> = {
   '2020-12': 'https://json-schema.org/draft/2020-12/schema',
@@ -102,12 +97,12 @@ export interface SchemaChecker {
 
 /** Creates a checker; its meta-schema validators are compiled once, on first use. */
 export function createSchemaChecker(): SchemaChecker {
-  const metaInstances = new Map<SchemaDraft, Ajv | Ajv2020>();
+  const metaInstances = new Map<SchemaDraft, AjvInstance>();
   let compiler: SchemaCompiler | undefined;
-  const metaInstance = (draft: SchemaDraft): Ajv | Ajv2020 => {
+  const metaInstance = (draft: SchemaDraft): AjvInstance => {
     let ajv = metaInstances.get(draft);
     if (ajv === undefined) {
-      ajv = newInstance(draft);
+      ajv = newAjv(draft, OPTIONS);
       metaInstances.set(draft, ajv);
     }
     return ajv;
@@ -157,7 +152,7 @@ function validateAt(root: JsonObject, draft: SchemaDraft, pointer: string, value
   try {
     // Not validated against the meta-schema here: a mistake elsewhere in the schema (the validity layer reports
     // it) must not hide whether this value fits its own subschema.
-    const ajv = newInstance(draft, VALUE_OPTIONS);
+    const ajv = newAjv(draft, VALUE_OPTIONS);
     const copy = withoutKey(root, '$schema');
     const id = typeof copy.$id === 'string' && copy.$id !== '' ? copy.$id.replace(/#$/, '') : ROOT_KEY;
     ajv.addSchema(copy, id === ROOT_KEY ? ROOT_KEY : undefined);
@@ -172,12 +167,6 @@ function validateAt(root: JsonObject, draft: SchemaDraft, pointer: string, value
   } catch {
     return undefined;
   }
-}
-
-function newInstance(draft: SchemaDraft, options: Options = OPTIONS): Ajv | Ajv2020 {
-  const ajv = draft === '2020-12' ? new Ajv2020(options) : new Ajv(options);
-  addFormats(ajv);
-  return ajv;
 }
 
 function toMetaError(error: ErrorObject): MetaSchemaError {

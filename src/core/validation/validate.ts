@@ -11,10 +11,8 @@
  * diagnostics.ts (ajv errors to diagnostics), ajv-error-tree.ts, schema-index.ts (schema navigation,
  * `$ref` cycles), shared/text.ts (previews and phrasing) and url-format.ts (the linear-time `url` format).
  */
-import { Ajv, MissingRefError } from 'ajv';
+import { MissingRefError } from 'ajv';
 import type { AnySchema, ErrorObject, FormatDefinition, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { preview, previewValue, truncate } from '../shared/text.js';
 import { isJsonObject } from '../shared/json.js';
@@ -34,12 +32,8 @@ import {
   UnsupportedPatternError,
   type LinearPattern,
 } from '../shared/patterns.js';
-import { useExactValueKeywords } from './keywords/value-keywords.js';
+import { newAjv, type AjvDraft as Draft, type AjvInstance } from './ajv-instance.js';
 import { restateProtoKeys } from './keywords/proto-keys.js';
-
-// ajv-formats is CommonJS; under NodeNext the default import is `module.exports`, whose `default` is the plugin
-// (at runtime `module.exports.default === module.exports`, so this works in tsc, node and vitest alike).
-const addFormats = formatsModule.default;
 
 /** Compiles tool input schemas. Holds one Ajv instance per supported draft, reused for every compile. */
 export interface SchemaCompiler {
@@ -74,9 +68,6 @@ export const DEFAULT_MAX_DIAGNOSTICS = 20;
 
 /** The `$schema` URIs we accept; a schema without `$schema` is read as 2020-12 (MCP's default). */
 export const SUPPORTED_DRAFTS = ['2020-12', 'draft-07', 'draft-06'] as const;
-type Draft = '2020-12' | 'draft-07';
-
-type AjvInstance = Ajv | Ajv2020;
 
 const AJV_DATE_TIME = fullFormats['date-time'] as FormatDefinition<string>;
 
@@ -110,18 +101,14 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
     { code: 'linearPattern' },
   );
   const ajvOptions = { ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, regExp } };
+  // Equality that treats own `valueOf`/`toString` keys as data, `uniqueItems` hashed in one pass (ajv's compares
+  // untyped items pairwise: 100,000 numbers took 17 s), and `multipleOf` exact in decimal (ajv-instance.ts).
   const instances: Record<Draft, AjvInstance> = {
-    '2020-12': new Ajv2020(ajvOptions),
-    'draft-07': new Ajv(ajvOptions),
+    '2020-12': newAjv('2020-12', ajvOptions),
+    'draft-07': newAjv('draft-07', ajvOptions),
   };
-  addFormats(instances['2020-12']);
-  addFormats(instances['draft-07']);
   useGeneratedMetaValidator(instances['2020-12'], validate2020Schema);
   useGeneratedMetaValidator(instances['draft-07'], validate07Schema);
-  // Equality that treats own `valueOf`/`toString` keys as data, `uniqueItems` hashed in one pass (ajv's compares
-  // untyped items pairwise: 100,000 numbers took 17 s), and `multipleOf` exact in decimal.
-  useExactValueKeywords(instances['2020-12']);
-  useExactValueKeywords(instances['draft-07']);
   // ajv-formats' `url` regex backtracks quadratically on untrusted values (see isUrl): same language, linear time.
   instances['2020-12'].addFormat('url', { type: 'string', validate: isUrl });
   instances['draft-07'].addFormat('url', { type: 'string', validate: isUrl });

@@ -85,6 +85,24 @@ describe('validity layer', () => {
     expect(where(validityFindings(definition))).toEqual(['validity size default']);
   });
 
+  it('compares values as the worker does: own toString/constructor keys are data, multipleOf is exact in decimal', () => {
+    const definition: ToolDefinition = {
+      name: 't',
+      description: undefined,
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {
+          shape: { enum: [{}, { toString: '' }], default: { toString: '' } },
+          owner: { enum: [{ constructor: {} }, 1], default: { constructor: {} } },
+          price: { type: 'number', multipleOf: 0.01, default: 0.07 },
+          twice: { type: 'array', uniqueItems: true, default: [{ valueOf: 1 }, { valueOf: 1 }] },
+        },
+      },
+    };
+    expect(where(validityFindings(definition))).toEqual(['validity twice default']);
+  });
+
   it('reports meta-schema violations on the parameter and keyword concerned', () => {
     const findings = validityFindings(tool({ q: { type: 'strng' }, size: { type: 'integer', minimum: '5' } }, { required: 'q' }));
     expect(where(findings)).toEqual(['validity - required', 'validity q type', 'validity size minimum']);

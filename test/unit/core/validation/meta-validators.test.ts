@@ -27,6 +27,38 @@ const GENERATED: Record<'2020-12' | 'draft-07', MetaValidator> = { '2020-12': va
 const essentials = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map(({ instancePath, schemaPath, keyword, params, message }) => ({ instancePath, schemaPath, keyword, params, message }));
 
+/**
+ * The keys ajv's own equality (`fast-deep-equal`) reads as methods or identities rather than data: it calls an own
+ * `toString`/`valueOf` and compares `constructor`. The generated validators compare them as data.
+ */
+const METHOD_KEYS = new Set(['constructor', 'toString', 'valueOf', '__proto__']);
+const RENAMED = 'renamed-';
+
+/** The schema with every method-named key renamed, so that ajv's own validation is a sound oracle for it. */
+function methodKeysRenamed(value: JsonValue): JsonValue {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(methodKeysRenamed);
+  const renamed: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(renamed, METHOD_KEYS.has(key) ? `${RENAMED}${key}` : key, {
+      value: methodKeysRenamed(item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return renamed;
+}
+
+/** An error path of the renamed schema, read as a path of the original. */
+const originalPath = (path: string): string =>
+  path
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(RENAMED) && METHOD_KEYS.has(segment.slice(RENAMED.length)) ? segment.slice(RENAMED.length) : segment,
+    )
+    .join('/');
+
 const typeNames = fc.constantFrom('string', 'array', 'object', 'number', 'integer', 'boolean', 'null', 'str', 7);
 const json: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue>;
 const schemaLike: fc.Arbitrary<JsonValue> = fc.letrec<{ s: JsonValue }>((tie) => ({
@@ -58,21 +90,35 @@ describe('generated meta-schema validators', () => {
     expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(await metaValidatorsSource());
   });
 
-  it("decide and report every schema as ajv's own meta-schema validation does", () => {
+  it("decide and report every schema as ajv's own meta-schema validation does, own method-named keys read as data", () => {
     const fresh = freshInstances();
     fc.assert(
       fc.property(schemaLike, (schema) => {
         for (const draft of ['2020-12', 'draft-07'] as const) {
           const validate = GENERATED[draft];
           const ajv = fresh[draft];
-          const expected = ajv.validate(ajv.defaultMeta() as string, schema);
-          const expectedErrors = essentials(ajv.errors);
+          const expected = ajv.validate(ajv.defaultMeta() as string, methodKeysRenamed(schema));
+          const expectedErrors = essentials(ajv.errors).map((error) => ({ ...error, instancePath: originalPath(error.instancePath) }));
           expect(validate(schema)).toBe(expected);
           expect(essentials(validate.errors)).toEqual(expectedErrors);
         }
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('read own toString, valueOf and constructor keys in enum values as data, where ajv throws or misses a repeat', () => {
+    const validate = GENERATED['draft-07'];
+    expect(validate({ enum: [{}, { toString: '' }] })).toBe(true);
+    expect(validate({ enum: [{ valueOf: 1 }, {}] })).toBe(true);
+    expect(validate({ enum: [{ constructor: {} }, { constructor: {} }] })).toBe(false);
+    expect(essentials(validate.errors)).toEqual([expect.objectContaining({ instancePath: '/enum', keyword: 'uniqueItems' })]);
+    const compiled = createSchemaCompiler().compile({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { enum: [{}, { toString: '' }] } },
+    });
+    expect(compiled.ok).toBe(true);
   });
 
   it('give a bad schema the same tool_schema_unusable message as ajv compiling its meta-schema itself', () => {
