@@ -2403,6 +2403,62 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   // The thirty-first draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirty-first draw, part A
   // thirty-first draw, part B
+  fr24: {
+    repository: 'Flightradar24/fr24api-mcp',
+    path: 'src/server.ts',
+    install: { npm: '@flightradar24/fr24api-mcp@1.0.2' },
+    // Over stdio with a placeholder API key: the Flightradar24 API is called only when a tool runs.
+    command: npmBin('mcp-fr24api-mcp'),
+    env: { HOME: '{WORKDIR}/home', FR24_API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.17.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  emailmcp: {
+    repository: 'codefuturist/email-mcp',
+    path: 'src/tools',
+    install: { npm: '@codefuturist/email-mcp@0.2.0' },
+    // `stdio` with one placeholder account on loopback IMAP/SMTP ports nothing listens on, read-only (MCP_EMAIL_READ_ONLY,
+    // so the write tools stay unregistered) and the watcher off: mail servers are reached only when a tool runs.
+    command: [...npmBin('email-mcp'), 'stdio'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      MCP_EMAIL_ADDRESS: 'placeholder@example.com',
+      MCP_EMAIL_PASSWORD: 'placeholder',
+      MCP_EMAIL_IMAP_HOST: '127.0.0.1',
+      MCP_EMAIL_IMAP_PORT: '1',
+      MCP_EMAIL_SMTP_HOST: '127.0.0.1',
+      MCP_EMAIL_SMTP_PORT: '1',
+      MCP_EMAIL_READ_ONLY: 'true',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  joplin: {
+    repository: 'alondmnt/joplin-mcp',
+    path: 'src/joplin_mcp/tools',
+    install: { pypi: 'joplin-mcp==0.10.0' },
+    // Over stdio with a placeholder token and Joplin's Web Clipper API on a loopback port nothing listens on (its
+    // start-up notebook check only warns); every tool switched on (JOPLIN_TOOL_*), the destructive ones included.
+    command: ['bin/joplin-mcp'],
+    env: {
+      HOME: '{WORKDIR}/home',
+      JOPLIN_TOKEN: 'placeholder',
+      JOPLIN_HOST: '127.0.0.1',
+      JOPLIN_PORT: '1',
+      JOPLIN_TOOL_GET_ALL_NOTES: 'true',
+      JOPLIN_TOOL_DELETE_NOTE: 'true',
+      JOPLIN_TOOL_UPDATE_NOTEBOOK: 'true',
+      JOPLIN_TOOL_DELETE_NOTEBOOK: 'true',
+      JOPLIN_TOOL_UPDATE_TAG: 'true',
+      JOPLIN_TOOL_DELETE_TAG: 'true',
+      JOPLIN_TOOL_IMPORT_FROM_FILE: 'true',
+    },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.4.11 over mcp 1.30.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
