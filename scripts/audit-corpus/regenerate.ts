@@ -2402,6 +2402,47 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The thirty-first draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirty-first draw, part A
+  dynatrace: {
+    repository: 'dynatrace-oss/dynatrace-mcp',
+    path: 'src/index.ts',
+    install: { npm: '@dynatrace-oss/dynatrace-mcp-server@2.1.2' },
+    // Over stdio with a placeholder platform token and telemetry off. DT_ENVIRONMENT must be an https
+    // *.apps.dynatrace.com address (no loopback), and one holding "abc12345" is its demo configuration, which skips the
+    // start-up connection test: the tenant is then called only when a tool runs.
+    command: npmBin('mcp-server-dynatrace'),
+    env: {
+      HOME: '{WORKDIR}/home',
+      DT_ENVIRONMENT: 'https://abc12345.apps.dynatrace.com',
+      DT_PLATFORM_TOKEN: 'placeholder',
+      DT_MCP_DISABLE_TELEMETRY: 'true',
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.27.1 bundled in its build (zod 4.1.13, z.toJSONSchema draft-07)',
+    split: 'held-out',
+  },
+  'tantiope-datadog': {
+    repository: 'TANTIOPE/datadog-mcp-server',
+    path: 'src/tools',
+    install: { npm: 'datadog-mcp@5.8.2' },
+    // Over stdio with placeholder API and application keys: Datadog is called only when a tool runs.
+    command: npmBin('datadog-mcp'),
+    env: { HOME: '{WORKDIR}/home', DD_API_KEY: 'placeholder', DD_APP_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.25.1 bundled in its build (zod 3.25.76 via zod-to-json-schema 3.25.0)',
+    split: 'held-out',
+  },
+  'astro-airflow': {
+    repository: 'astronomer/agents',
+    path: 'astro-airflow-mcp/src/astro_airflow_mcp/tools',
+    install: { pypi: 'astro-airflow-mcp==0.9.1' },
+    // Over stdio with a placeholder bearer token, Airflow on the loopback address and telemetry off: the Airflow
+    // version (and so the API adapter) is detected only when a tool runs.
+    command: ['bin/astro-airflow-mcp', '--airflow-url', LOOPBACK, '--auth-token', 'placeholder'],
+    env: { HOME: '{WORKDIR}/home', AF_TELEMETRY_DISABLED: '1' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.4.11 over mcp 1.30.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // thirty-first draw, part B
   fr24: {
     repository: 'Flightradar24/fr24api-mcp',
