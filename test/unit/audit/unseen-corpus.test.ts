@@ -21,8 +21,8 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
-    // and thirtieth); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third,
+    // thirtieth and thirty-first); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the
     // twenty-first, twenty-second and twenty-fourth to twenty-ninth were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
@@ -188,10 +188,13 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the thirtieth (cloudinary, gsc, strava, omnifocus: zod; hologres, packetfabric: pydantic; 128 tools): 0.85
 //   (99/117), 0.61 (74/122), high 0.92 (23/25) at 3bceb81 (72 of its must-finds are cloudinary's: without it 0.78
 //   (47/60), 0.66 (33/50)).
-// The five together at the twenty-third session's end: 0.87 (434/498), 0.64 (296/466), high 0.97 (143/148); with the
-// twenty-ninth still among them, before its reading: 0.86 (535/619), 0.64 (381/597), high 0.96 (145/151). The floor is
-// the lower.
-const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.63, high: 0.96 };
+// The five together at the twenty-third session's end: 0.87 (434/498), 0.64 (296/466), high 0.97 (143/148);
+// - the thirty-first (dynatrace, tantiope-datadog, fr24, emailmcp: zod; astro-airflow, joplin: pydantic; 144 tools): 0.48
+//   (88/185), 0.58 (62/106), high 0.91 (20/22) at 53700ef (fr24 repeats "comma-separated values, max 15" on up to nine
+//   parameters of nine tools, read as a maxLength of 15 characters: 63 of its 78 wrong findings; without fr24 0.72
+//   (49/68), 0.59 (38/64)).
+// The six together, its unlabelled findings classified: 0.77 (523/683), 0.63 (358/572), high 0.96 (164/170).
+const HELD_OUT_FLOOR = { precision: 0.76, recall: 0.62, high: 0.96 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
