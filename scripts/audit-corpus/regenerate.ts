@@ -2304,7 +2304,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
     split: 'training',
   },
-  // The thirtieth draw (zod, pydantic), labelled blind before the audit ran on it.
+  // The thirtieth draw (zod, pydantic), labelled blind before the audit ran on it; training since its blind figures.
   // thirtieth draw, part A
   cloudinary: {
     repository: 'cloudinary/asset-management-mcp',
@@ -2326,7 +2326,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.26.0 (zod 4.6.7)',
-    split: 'held-out',
+    split: 'training',
   },
   gsc: {
     repository: 'ahonn/mcp-server-gsc',
@@ -2337,7 +2337,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', GOOGLE_APPLICATION_CREDENTIALS: '{WORKDIR}/home/placeholder.json' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   hologres: {
     repository: 'aliyun/alibabacloud-hologres-mcp-server',
@@ -2356,7 +2356,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'pydantic',
     library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // thirtieth draw, part B
   strava: {
@@ -2374,7 +2374,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   omnifocus: {
     repository: 'themotionmachine/OmniFocus-MCP',
@@ -2386,7 +2386,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', OMNIFOCUS_MCP_NO_DAEMON: '1' },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
-    split: 'held-out',
+    split: 'training',
   },
   packetfabric: {
     repository: 'PacketFabric/public-mcp',
@@ -2398,7 +2398,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', PF_TOKEN: 'placeholder', PF_API_URL: LOOPBACK },
     ecosystem: 'pydantic',
     library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
-    split: 'held-out',
+    split: 'training',
   },
   // The thirty-first draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirty-first draw, part A

@@ -85,6 +85,13 @@ export interface Rule {
   yields(match: RegExpExecArray, sentence: string): Candidate[];
 }
 
+/** A sentence saying values past a cap are dropped or unused rather than refused: the cap is the server's, not the call's. */
+const IGNORED_BEYOND =
+  /\b(?:beyond|past|after)\s+the\s+first\b|\bonly\s+the\s+first\s+[\w,]+\s+(?:\w+\s+)?(?:are|is|will\s+be)\s+(?:used|kept|processed|read)\b|\b(?:ignored|truncated|dropped|discarded)\s+rather\s+than\s+(?:rejected|refused)\b/i;
+
+/** After a word, a colon that makes it the label of one case ("Positive number: returns that many"). */
+const CASE_LABEL = /^\s*(?:numbers?|integers?|values?)?\s*:/i;
+
 /** What a rule can require around its match, by name: the grammar that makes a phrase a constraint. */
 export const GUARDS = {
   /** "at least 2", not "at least one of `a` or `b`" (a rule about parameters). */
@@ -102,6 +109,8 @@ export const GUARDS = {
   'not-of-results': (m: RegExpExecArray, s: string) =>
     !/^\s*(?:(?:are|is|will\s+be|gets?)\s+)?returned\b/i.test(s.slice(m.index + m[0].length)) &&
     !/\b(?:results?|responses?|output|matches)\s+(?:are|is|will\s+be)\s+$/i.test(textBefore(s, m.index)),
+  /** "At most 1000 are processed; any beyond the first 1000 are ignored": the extra values are accepted, not refused. */
+  'not-ignored-beyond': (_m: RegExpExecArray, s: string) => !IGNORED_BEYOND.test(s),
   /** "joined by '&' (the default)", "separated by ',' (default)": said of a separator inside the value. */
   'not-a-joiner': (m: RegExpExecArray, s: string) =>
     !/\b(?:joined|separated|combined|delimited|connected|split)\s+(?:by|with|on)\s+$/i.test(textBefore(s, m.index)),
@@ -375,13 +384,17 @@ export const RULES: readonly Rule[] = [
         'Positive or zero.',
         'Debits are positive, credits are negative value',
         'For roots, the level will show positive values for all consumers.',
+        'Special values:\n- Positive number: Returns that many points per page\n- -1: Returns all points',
       ],
     },
     matches: re(String.raw`(?<!non[- ]?)(?<![\w\`"'-])(?:strictly\s+)?positive\b(?!\s+or\s+(?:zero|0)\b)(?![\`"'])`),
     // "Debits are positive, credits are negative": the sign carries a meaning, both signs are sent.
     // "downstream_level will show positive values": what the output shows, not a bound on what is sent.
+    // "Positive number: returns that many": one case of a list of what the values do, beside others (-1 for all).
     yields: (m, s) =>
-      /(?<!non[- ]?)\bnegative\b/i.test(s) || SHOWS_BEFORE.test(textBefore(s, m.index)) ? [] : [wordBound(m, 'lower', 0, true, 'positive')],
+      /(?<!non[- ]?)\bnegative\b/i.test(s) || SHOWS_BEFORE.test(textBefore(s, m.index)) || CASE_LABEL.test(s.slice(m.index + m[0].length))
+        ? []
+        : [wordBound(m, 'lower', 0, true, 'positive')],
   },
   {
     name: 'non-negative',
@@ -403,10 +416,15 @@ export const RULES: readonly Rule[] = [
         'Cannot be greater than 100.',
         'Records to return (max limit: 100)',
       ],
-      no: ['At most one of `a` or `b` may be set.', 'Results are limited to 100 symbols.'],
+      no: [
+        'At most one of `a` or `b` may be set.',
+        'Results are limited to 100 symbols.',
+        'At most 1000 are processed per request; any beyond the first 1000 are ignored rather than rejected.',
+        'Up to 20 tags; only the first 20 tags are used.',
+      ],
     },
     matches: re(String.raw`(?:\b|(?<=\s))(?:${UPPER_INCLUSIVE})\s*(${NUM})${UNIT}`),
-    requires: ['not-before-of', 'not-of-results'],
+    requires: ['not-before-of', 'not-of-results', 'not-ignored-beyond'],
     yields: (m) => bound(m, 'upper', false, 1, 'upper-inclusive'),
   },
   {
@@ -427,14 +445,19 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'or-less',
-    examples: { yes: ['10 or fewer items.', '255 characters or less.'], no: ['Fewer items load faster.'] },
+    examples: {
+      yes: ['10 or fewer items.', '255 characters or less.'],
+      no: ['Fewer items load faster.', '50 or fewer ids; extra ids are truncated rather than rejected.'],
+    },
     matches: re(String.raw`(${NUM})${UNIT}\s+or\s+(?:less|fewer|lower|below|smaller|shorter)\b`),
+    requires: ['not-ignored-beyond'],
     yields: (m) => bound(m, 'upper', false, 1, 'or-less'),
   },
   {
     name: 'n-max',
-    examples: { yes: ['50 max.'], no: ['50 max length of the name.'] },
+    examples: { yes: ['50 max.'], no: ['50 max length of the name.', '100 max; any beyond the first 100 are ignored.'] },
     matches: re(String.raw`(${NUM})${UNIT}\s+(?:max|maximum)\b(?!\s+(?:of|number|length|size|value))`),
+    requires: ['not-ignored-beyond'],
     yields: (m) => bound(m, 'upper', false, 1, 'n-max'),
   },
   {
@@ -936,6 +959,24 @@ export const RULES: readonly Rule[] = [
     yields: (m) => {
       const digits = (m[1] ?? m[0]).length - 1;
       return [{ ...formatCandidate(m, undefined, 'hex-color'), pattern: `^#[0-9A-Fa-f]{${digits}}$` }];
+    },
+  },
+  {
+    name: 'hex-width',
+    examples: {
+      yes: ['Must be a 32-character hexadecimal string.', 'A 40-digit hex string.', 'The key, 64 hex characters.'],
+      no: ['A hexadecimal string.', 'Up to 32 characters; hex digits are upper case.', 'The 32-character id, or its hex form.'],
+    },
+    // A width and the hex alphabet together give the whole layout: `^[0-9A-Fa-f]{32}$`.
+    matches: re(
+      String.raw`\b(${NUM})[- ]?(?:characters?|chars?|digits?)\s+(?:long\s+)?hex(?:adecimal)?` +
+        String.raw`(?:\s+(?:strings?|ids?|values?|digits?|characters?))?\b|` +
+        String.raw`\b(${NUM})\s+hex(?:adecimal)?\s+(?:characters?|chars?|digits?)\b`,
+    ),
+    yields: (m) => {
+      const width = parseNumber(m[1] ?? m[2] ?? '')?.value;
+      if (width === undefined || !Number.isInteger(width) || width < 1) return [];
+      return [{ ...formatCandidate(m, undefined, 'hex-width'), pattern: `^[0-9A-Fa-f]{${width}}$` }];
     },
   },
   {

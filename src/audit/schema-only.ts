@@ -210,7 +210,17 @@ export function identifierShape(keyword: string, name: string): boolean {
 const STANDARD_CODE = new Set(['date', 'currency', 'currencycode']);
 
 /** A parameter that caps how many results come back: a cap of a thousand and more is never the caller's concern. */
-export const RESULT_COUNT = new Set(['limit', 'pagesize', 'perpage', 'maxresults', 'maxcount']);
+export const RESULT_COUNT = new Set([
+  'limit',
+  'pagesize',
+  'perpage',
+  'maxresults',
+  'maxcount',
+  'maxitems',
+  'maxrows',
+  'maxrecords',
+  'maxentries',
+]);
 
 /**
  * The last word of a parameter name (`branchName` → `name`, `remote_branch` → `branch`), or the words of a compound

@@ -21,9 +21,9 @@ describe('the unseen corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(15);
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
-    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third,
-    // thirtieth and thirty-first); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth, the
-    // twenty-first, twenty-second and twenty-fourth to twenty-ninth were). The held-out draws hold
+    // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
+    // and thirty-first); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
+    // the twenty-first, twenty-second and twenty-fourth to thirtieth were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
@@ -48,6 +48,7 @@ describe('the unseen corpus', () => {
       TWENTY_SEVENTH_DRAW,
       TWENTY_EIGHTH_DRAW,
       TWENTY_NINTH_DRAW,
+      THIRTIETH_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -185,16 +186,15 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 // - the twenty-third (sanity: zod; itential, prefect: pydantic; oastools: Go SDK; 143 tools): 0.90 (64/71), 0.73 (33/45),
 //   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
 // The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
-// - the thirtieth (cloudinary, gsc, strava, omnifocus: zod; hologres, packetfabric: pydantic; 128 tools): 0.85
-//   (99/117), 0.61 (74/122), high 0.92 (23/25) at 3bceb81 (72 of its must-finds are cloudinary's: without it 0.78
-//   (47/60), 0.66 (33/50)).
 // The five together at the twenty-third session's end: 0.87 (434/498), 0.64 (296/466), high 0.97 (143/148);
 // - the thirty-first (dynatrace, tantiope-datadog, fr24, emailmcp: zod; astro-airflow, joplin: pydantic; 144 tools): 0.48
 //   (88/185), 0.58 (62/106), high 0.91 (20/22) at 53700ef (fr24 repeats "comma-separated values, max 15" on up to nine
 //   parameters of nine tools, read as a maxLength of 15 characters: 63 of its 78 wrong findings; without fr24 0.72
 //   (49/68), 0.59 (38/64)).
-// The six together, its unlabelled findings classified: 0.77 (523/683), 0.63 (358/572), high 0.96 (164/170).
-const HELD_OUT_FLOOR = { precision: 0.76, recall: 0.62, high: 0.96 };
+// With the thirtieth, its unlabelled findings classified: 0.77 (523/683), 0.63 (358/572), high 0.96 (164/170); without
+// it, once read, at the twenty-fourth session's end: 0.75 (424/566), 0.63 (284/450), high 0.97 (141/145) (the four held
+// out longest 0.88 (335/381), 0.65 (222/344), high 0.98 (120/123)).
+const HELD_OUT_FLOOR = { precision: 0.74, recall: 0.63, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -263,9 +263,15 @@ const TWENTY_EIGHTH_DRAW_FLOOR = { precision: 0.94, recall: 0.79, high: 1 };
 // 0.85 (44/52), 0.65 (34/52)). Read since: 0.86 (115/134), 0.75 (98/131), high 1.00 (2/2), not blind.
 const TWENTY_NINTH_DRAW = ['cursor-talk-to-figma', 'mcp-ssh-manager', 'openzeppelin', 'unifi-protect', 'mikrotik', 'servicenow'];
 const TWENTY_NINTH_DRAW_FLOOR = { precision: 0.83, recall: 0.65, high: 0.66 };
-// Training (151 servers, 4,172 tools, every draw but the held-out ones): 0.92 (2864/3097), 0.86 (2077/2410), high 0.99
-// (792/801) at the twenty-third session's end.
-const TRAINING_FLOOR = { precision: 0.92, recall: 0.86, high: 0.98 };
+// The thirtieth draw (cloudinary, gsc, strava, omnifocus: zod; hologres, packetfabric: pydantic; 128 tools), labelled
+// blind, its unlabelled findings then classified: 0.85 (99/117), 0.61 (74/122), high 0.92 (23/25) at 3bceb81 (72 of its
+// must-finds are cloudinary's: without it 0.78 (47/60), 0.66 (33/50)). Read since: 0.95 (98/103), 0.66 (81/122), high
+// 1.00 (22/22), not blind.
+const THIRTIETH_DRAW = ['cloudinary', 'gsc', 'strava', 'omnifocus', 'hologres', 'packetfabric'];
+const THIRTIETH_DRAW_FLOOR = { precision: 0.84, recall: 0.6, high: 0.92 };
+// Training (157 servers, 4,300 tools, every draw but the held-out ones): 0.93 (2962/3200), 0.85 (2158/2532), high 0.99
+// (814/823) at the twenty-fourth session's end (with the thirtieth draw, read this session; 0.92, 0.86, 0.99 without it).
+const TRAINING_FLOOR = { precision: 0.92, recall: 0.85, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
 describe.each([
@@ -290,6 +296,7 @@ describe.each([
   { draw: 'twenty-seventh', servers: TWENTY_SEVENTH_DRAW, floor: TWENTY_SEVENTH_DRAW_FLOOR },
   { draw: 'twenty-eighth', servers: TWENTY_EIGHTH_DRAW, floor: TWENTY_EIGHTH_DRAW_FLOOR },
   { draw: 'twenty-ninth', servers: TWENTY_NINTH_DRAW, floor: TWENTY_NINTH_DRAW_FLOOR },
+  { draw: 'thirtieth', servers: THIRTIETH_DRAW, floor: THIRTIETH_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));

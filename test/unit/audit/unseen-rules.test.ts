@@ -1819,3 +1819,37 @@ describe('the rules of the twenty-third session', () => {
     ]);
   });
 });
+
+describe('the rules of the twenty-fourth session', () => {
+  it('a width and the hex alphabet give the whole layout ("Must be a 32-character hexadecimal string.")', () => {
+    expect(tool({ asset_id: { type: 'string', description: 'The asset ID. Must be a 32-character hexadecimal string.' } })).toContain(
+      `prose-only asset_id pattern ${JSON.stringify({ pattern: '^[0-9A-Fa-f]{32}$' })}`,
+    );
+    expect(tool({ key: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The key, 64 hex characters.' } })).toEqual([]);
+  });
+
+  it('a cap said to drop what lies beyond it ("any beyond the first 1000 are ignored rather than rejected") is no bound', () => {
+    const tags = { type: 'array', items: { type: 'string' } };
+    const ignored = 'The tags. At most 1000 are processed per request; any beyond the first 1000 are ignored rather than rejected.';
+    expect(tool({ tags: { ...tags, description: ignored } })).toEqual([]);
+    expect(tool({ tags: { ...tags, description: 'The tags. At most 1000 per request.' } })).toEqual([
+      `prose-only tags maxItems ${JSON.stringify({ maxItems: 1000 })}`,
+    ]);
+  });
+
+  it('"Positive number: returns that many" is one case of what the values do, not a lower bound', () => {
+    const description = 'Points per page. Special values:\n- Positive number: Returns that many points per page\n- -1: Returns all points';
+    expect(tool({ points_per_page: { type: 'number', description } })).toEqual([]);
+    expect(tool({ count: { type: 'number', description: 'A positive number.' } })).toEqual([
+      `prose-only count exclusiveMinimum ${JSON.stringify({ exclusiveMinimum: 0 })}`,
+    ]);
+  });
+
+  it('a cap of a thousand and more on max_items, max_rows, max_records is a result count, left alone like limit', () => {
+    for (const name of ['max_items', 'maxRows', 'max_records', 'limit'])
+      expect(tool({ [name]: { type: 'integer', maximum: 5000, description: 'Cap on list items returned.' } })).toEqual([]);
+    expect(tool({ retries: { type: 'integer', maximum: 5000, description: 'How often to retry.' } })).toEqual([
+      'schema-only retries maximum null',
+    ]);
+  });
+});
