@@ -685,6 +685,26 @@ export const RULES: readonly Rule[] = [
     ],
   },
   {
+    name: 'default-marked-boolean',
+    examples: {
+      yes: ['Whether to merge: true merges, false (default) replaces.', 'true (default) keeps it.'],
+      no: ['Returns true (if found).', 'Set to false to use the default.'],
+    },
+    // "false (default) replaces the list": a flag's value marked as the default where it is said.
+    matches: re(String.raw`(?<![\w'"\x60./=-])(true|false)\s*\((?:the\s+)?default\)`),
+    yields: (m) => [
+      {
+        kind: 'default',
+        start: m.index,
+        end: m.index + m[0].length,
+        phrase: m[0],
+        literal: (m[1] ?? '').toLowerCase() === 'true',
+        comparable: true,
+        rule: 'default',
+      },
+    ],
+  },
+  {
     name: 'default-marked-bare',
     examples: {
       yes: [
@@ -1161,9 +1181,11 @@ export const RULES: readonly Rule[] = [
         'Coarse access level (0=No access, 30=Developer, 40=Maintainer)',
         '0=from due date, 1=monthly, 2=from completion date',
         'Consumption scope: 1=Only process attachments, 2=Process full mail as .eml, 3=Process all',
+        'Filter by exact status (1 - active, 2 - inactive)',
       ],
       no: [
         'Ratio (1: 2).',
+        'Pages (1 - 10, 20 - 30)',
         'Set 0=off to disable.',
         'At 10:30, 11:45.',
         'Priority level 1-9 (1=highest, 9=lowest, 5=normal)',
@@ -1174,12 +1196,13 @@ export const RULES: readonly Rule[] = [
     // Also opening the sentence, or after a label's colon or "where", to the clause's end: "0=enabled, 1=disabled.",
     // "Capsule direction: 0=X, 1=Y (default), 2=Z".
     matches: re(
-      String.raw`\(\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}(?:[,;]\s*\d{1,3}\s*[:=]\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)|` +
+      String.raw`\(\s*\d{1,3}(?:\s*[:=]|[ \t]+-)\s*[A-Za-z][^,;()\n]{0,30}` +
+        String.raw`(?:[,;]\s*\d{1,3}(?:\s*[:=]|[ \t]+-)\s*[A-Za-z][^,;()\n]{0,30}){1,15}\)|` +
         String.raw`(?:^[ \t]*|(?::|\bwhere)[ \t]+)\d{1,3}=${CODE_LABEL}(?:[ \t]+\(default\))?` +
         String.raw`(?:,[ \t]*\d{1,3}=${CODE_LABEL}(?:[ \t]+\(default\))?){1,15}(?=[ \t]*(?:[.;](?:\s|$)|$))`,
     ),
     yields: (m) => {
-      const values = [...m[0].matchAll(/(?:^\(|^:|^where|^|[,;])\s*(\d{1,3})\s*[:=]/gi)].map((x) => x[1] ?? '');
+      const values = [...m[0].matchAll(/(?:^\(|^:|^where|^|[,;])\s*(\d{1,3})(?:\s*[:=]|[ \t]+-)/gi)].map((x) => x[1] ?? '');
       if (new Set(values).size !== values.length) return [];
       // "(1=highest, 9=lowest, 5=normal)": codes with gaps between them gloss points of a scale, not every value;
       // "(0=No access, 30=Developer, 40=Maintainer)", written in order and naming no point of a scale, are every value.
