@@ -78,8 +78,11 @@ export function loadCorpus(root = UNSEEN): CorpusServer[] {
     });
 }
 
-/** Keywords that spell one constraint in two drafts: draft-07's `dependencies` is 2019-09's `dependentRequired`. */
-const SAME_CONSTRAINT: Readonly<Record<string, string>> = { dependencies: 'dependentRequired' };
+/**
+ * Keywords that spell one constraint two ways: draft-07's `dependencies` is 2019-09's `dependentRequired`, and a
+ * `const` is an `enum` of one value (labellers write either for "only 'x' is supported").
+ */
+const SAME_CONSTRAINT: Readonly<Record<string, string>> = { dependencies: 'dependentRequired', const: 'enum' };
 
 export const labelKey = (e: { layer: string; parameter: string | null; keyword: string }): string =>
   `${e.layer} ${e.parameter ?? '-'} ${SAME_CONSTRAINT[e.keyword] ?? e.keyword}`;
