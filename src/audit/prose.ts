@@ -87,7 +87,7 @@ export interface Rule {
 
 /** A sentence saying values past a cap are dropped or unused rather than refused: the cap is the server's, not the call's. */
 const IGNORED_BEYOND =
-  /\b(?:beyond|past|after)\s+the\s+first\b|\bonly\s+the\s+first\s+[\w,]+\s+(?:\w+\s+)?(?:are|is|will\s+be)\s+(?:used|kept|processed|read)\b|\b(?:ignored|truncated|dropped|discarded)\s+rather\s+than\s+(?:rejected|refused)\b/i;
+  /\b(?:beyond|past)\s+the\s+first\b|\bonly\s+the\s+first\s+[\w,]+\s+(?:\w+\s+)?(?:are|is|will\s+be)\s+(?:used|kept|processed|read)\b|\b(?:ignored|truncated|dropped|discarded)\s+rather\s+than\s+(?:rejected|refused)\b/i;
 
 /** After a word, a colon that makes it the label of one case ("Positive number: returns that many"). */
 const CASE_LABEL = /^\s*(?:numbers?|integers?|values?)?\s*:/i;
@@ -415,6 +415,7 @@ export const RULES: readonly Rule[] = [
         'Up to 100 rows.',
         'Cannot be greater than 100.',
         'Records to return (max limit: 100)',
+        'At most 100 per page; pass the cursor after the first page.',
       ],
       no: [
         'At most one of `a` or `b` may be set.',
