@@ -1145,19 +1145,22 @@ export const RULES: readonly Rule[] = [
         'Identifier of the project (starts with PR- followed by a number).',
         'Requires a project identifier (PR-*).',
         "IDs start with 'org-'.",
+        "Excel formula (must start with '=').",
+        'The command must begin with `.show`.',
       ],
       no: ["Only channels whose name starts with 'dev'.", "Search for names that start with 'a'."],
     },
     // Also an upper-case prefix with its dash, unquoted ("starts with PR- followed by a number"), and a glob "(PR-*)".
     matches: re(
       String.raw`(?:\(\s*|\b(?:must|always|should|ids?|identifiers?|keys?|values?|it)\s+)(?:starts?|begins?)\s+with\s+(?:an?\s+|the\s+)?` +
-        String.raw`(?:'([\w-]+)'|"([\w-]+)"|\x60([\w-]+)\x60|([A-Z]{1,8}-)(?![\w-]))|\(\s*([A-Z]{1,8}-)\*\s*\)`,
+        String.raw`(?:'([\w./:=+#@$~-]{1,20})'|"([\w./:=+#@$~-]{1,20})"|\x60([\w./:=+#@$~-]{1,20})\x60|([A-Z]{1,8}-)(?![\w-]))|` +
+        String.raw`\(\s*([A-Z]{1,8}-)\*\s*\)`,
     ),
     yields: (m) => {
       const bare = m[4] ?? m[5];
       // The rules are case-insensitive; an unquoted prefix counts only in capitals ("PR-", not "re-").
       if (bare !== undefined && bare !== bare.toUpperCase()) return [];
-      return [{ ...formatCandidate(m, undefined, 'starts-with'), pattern: `^${m[1] ?? m[2] ?? m[3] ?? bare ?? ''}` }];
+      return [{ ...formatCandidate(m, undefined, 'starts-with'), pattern: `^${escapePattern(m[1] ?? m[2] ?? m[3] ?? bare ?? '')}` }];
     },
   },
   // ---- a fixed suffix: "Filename must end with .png, .jpg, or .jpeg", "must end in `.mp4`"
