@@ -24,6 +24,7 @@ import {
   type AuditNode,
   firstSite,
   hasKeyword,
+  hasLooseStringBranch,
   listedValues,
   numberKeyword,
   resolveLocalRef,
@@ -991,13 +992,18 @@ function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, finding
     pointer = items.pointer;
     if (view.types !== undefined && !view.types.has('string')) return;
   }
-  if (hasKeyword(view, 'format') || listedValues(view) !== undefined) return;
+  // A format in a branch beside one that takes any string ("anyOf": [{"format": "date-time"}, {"type": "string"}]) refuses nothing.
+  const moot = hasKeyword(view, 'format') && hasLooseStringBranch(root, pointer);
+  if ((hasKeyword(view, 'format') && !moot) || listedValues(view) !== undefined) return;
   const pattern = firstSite(view, 'pattern');
   if (pattern !== undefined && typeof pattern.value === 'string' && (c.keyword !== 'format' || patternIsHomeFor(pattern.value, c.format)))
     return;
   const label = location.endsWith('/items') ? `the items of "${node.label}"` : `"${node.label}"`;
-  const loose =
-    pattern !== undefined ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})` : '';
+  const loose = moot
+    ? ' (its "format" sits in a branch beside one that takes any string, so it refuses nothing)'
+    : pattern !== undefined
+      ? ` (its "pattern" ${json(pattern.value)} accepts values that are not ${c.format ?? 'in that format'})`
+      : '';
   let suggestion: string;
   let fix: SchemaFix | undefined;
   const derived = c.keyword === 'format' ? undefined : (c.pattern ?? codePattern(claim.sentence, c));

@@ -5,7 +5,7 @@
  * Pure: no I/O, inputs never mutated.
  */
 import { isJsonObject, schemaTypeOf, type JsonObject, type JsonValue } from '../core/shared/json.js';
-import { escapeToken, formatPointer, pointerTokens } from '../core/shared/json-pointer.js';
+import { escapeToken, formatPointer, pointerTokens, valueAt } from '../core/shared/json-pointer.js';
 import {
   CHILD_MAP_KEYWORDS,
   CHILD_SINGLE_KEYWORDS,
@@ -79,6 +79,30 @@ const VIEW_KEYWORDS = [
 export function resolveLocalRef(root: JsonObject, ref: string): { schema: JsonValue; pointer: string } | undefined {
   const found = refsOf(root).resolve(ref);
   return found === undefined ? undefined : { schema: found.schema as JsonValue, pointer: found.pointer };
+}
+
+/** Keywords that narrow what a string branch takes. */
+const STRING_CONSTRAINTS = ['format', 'pattern', 'enum', 'const', 'minLength', 'maxLength', 'not', 'allOf', 'anyOf', 'oneOf', '$ref', 'if'];
+
+/**
+ * True when the schema at `pointer` (its local `$ref`s followed) offers, among its `anyOf`/`oneOf` branches, one that
+ * takes any string (`{"type": "string"}` and nothing narrowing it): a `format` in a sibling branch then refuses
+ * nothing (`anyOf: [{format: date-time}, {type: string}]`).
+ */
+export function hasLooseStringBranch(root: JsonObject, pointer: string): boolean {
+  let schema = valueAt(root, pointer);
+  for (let depth = 0; isJsonObject(schema) && typeof schema.$ref === 'string' && depth < 8; depth++)
+    schema = resolveLocalRef(root, schema.$ref)?.schema;
+  if (!isJsonObject(schema)) return false;
+  return (['anyOf', 'oneOf'] as const).some((key) => {
+    const branches = schema[key];
+    return (
+      Array.isArray(branches) &&
+      branches.some(
+        (branch) => isJsonObject(branch) && branch.type === 'string' && !STRING_CONSTRAINTS.some((k) => Object.hasOwn(branch, k)),
+      )
+    );
+  });
 }
 
 const REFS = new WeakMap<JsonObject, SchemaRefs>();

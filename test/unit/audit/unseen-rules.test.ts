@@ -1845,6 +1845,13 @@ describe('the rules of the twenty-fourth session', () => {
     ]);
   });
 
+  it('a format in a branch beside one that takes any string is no home: the prose\'s "ISO 8601" is still unencoded', () => {
+    const loose = { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'string' }], description: 'Series start (ISO 8601).' };
+    expect(tool({ start: loose })).toEqual([`prose-only start format ${JSON.stringify({ format: 'date-time' })}`]);
+    const tight = { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }], description: 'Series start (ISO 8601).' };
+    expect(tool({ start: tight })).toEqual([]);
+  });
+
   it('a cap of a thousand and more on max_items, max_rows, max_records is a result count, left alone like limit', () => {
     for (const name of ['max_items', 'maxRows', 'max_records', 'limit'])
       expect(tool({ [name]: { type: 'integer', maximum: 5000, description: 'Cap on list items returned.' } })).toEqual([]);
