@@ -11,6 +11,15 @@ function tool(properties: JsonObject, extra: JsonObject = {}, description = 'A t
   return { name: 't', description, inputSchema: { type: 'object', properties, ...extra } };
 }
 
+/** A tool whose input schema declares draft-07. */
+function draft07Tool(properties: JsonObject, extra: JsonObject = {}): ToolDefinition {
+  return {
+    name: 't',
+    description: undefined,
+    inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties, ...extra },
+  };
+}
+
 const where = (findings: readonly Finding[]): string[] => findings.map((f) => `${f.layer} ${f.parameter ?? '-'} ${f.keyword}`).sort();
 
 describe('validity layer', () => {
@@ -72,34 +81,20 @@ describe('validity layer', () => {
   });
 
   it('validates defaults through $ref in draft-07 definitions', () => {
-    const definition: ToolDefinition = {
-      name: 't',
-      description: undefined,
-      inputSchema: {
-        $schema: 'http://json-schema.org/draft-07/schema#',
-        type: 'object',
-        definitions: { Size: { type: 'integer', minimum: 1 } },
-        properties: { size: { $ref: '#/definitions/Size', default: 0 } },
-      },
-    };
+    const definition = draft07Tool(
+      { size: { $ref: '#/definitions/Size', default: 0 } },
+      { definitions: { Size: { type: 'integer', minimum: 1 } } },
+    );
     expect(where(validityFindings(definition))).toEqual(['validity size default']);
   });
 
   it('compares values as the worker does: own toString/constructor keys are data, multipleOf is exact in decimal', () => {
-    const definition: ToolDefinition = {
-      name: 't',
-      description: undefined,
-      inputSchema: {
-        $schema: 'http://json-schema.org/draft-07/schema#',
-        type: 'object',
-        properties: {
-          shape: { enum: [{}, { toString: '' }], default: { toString: '' } },
-          owner: { enum: [{ constructor: {} }, 1], default: { constructor: {} } },
-          price: { type: 'number', multipleOf: 0.01, default: 0.07 },
-          twice: { type: 'array', uniqueItems: true, default: [{ valueOf: 1 }, { valueOf: 1 }] },
-        },
-      },
-    };
+    const definition = draft07Tool({
+      shape: { enum: [{}, { toString: '' }], default: { toString: '' } },
+      owner: { enum: [{ constructor: {} }, 1], default: { constructor: {} } },
+      price: { type: 'number', multipleOf: 0.01, default: 0.07 },
+      twice: { type: 'array', uniqueItems: true, default: [{ valueOf: 1 }, { valueOf: 1 }] },
+    });
     expect(where(validityFindings(definition))).toEqual(['validity twice default']);
   });
 
