@@ -24,7 +24,6 @@ import {
   type AuditNode,
   firstSite,
   hasKeyword,
-  hasLooseStringBranch,
   listedValues,
   numberKeyword,
   resolveLocalRef,
@@ -993,7 +992,7 @@ function formatClaim(root: JsonObject, claim: Claim, c: FormatCandidate, finding
     if (view.types !== undefined && !view.types.has('string')) return;
   }
   // A format in a branch beside one that takes any string ("anyOf": [{"format": "date-time"}, {"type": "string"}]) refuses nothing.
-  const moot = hasKeyword(view, 'format') && hasLooseStringBranch(root, pointer);
+  const moot = hasKeyword(view, 'format') && view.looseStringBranch;
   if ((hasKeyword(view, 'format') && !moot) || listedValues(view) !== undefined) return;
   const pattern = firstSite(view, 'pattern');
   if (pattern !== undefined && typeof pattern.value === 'string' && (c.keyword !== 'format' || patternIsHomeFor(pattern.value, c.format)))

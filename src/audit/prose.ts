@@ -13,6 +13,7 @@
  *
  * Pure: no I/O; deterministic.
  */
+import type { JsonValue } from '../core/shared/json.js';
 import type {
   BoundCandidate,
   Candidate,
@@ -681,9 +682,7 @@ export const RULES: readonly Rule[] = [
     examples: { yes: ['"pin" is the default marker.', 'Use `json`, which is the default.'], no: ['The default is chosen by the server.'] },
     // A quoted value said to be the default: '"pin" is the default Mapbox marker'.
     matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1,?\s+(?:which\s+)?is\s+the\s+default\b`),
-    yields: (m) => [
-      { kind: 'default', start: m.index, end: m.index + m[0].length, phrase: m[0], literal: m[2] ?? '', comparable: true, rule: 'default' },
-    ],
+    yields: (m) => [matchedDefault(m, m[2] ?? '')],
   },
   {
     name: 'default-marked-boolean',
@@ -693,17 +692,7 @@ export const RULES: readonly Rule[] = [
     },
     // "false (default) replaces the list": a flag's value marked as the default where it is said.
     matches: re(String.raw`(?<![\w'"\x60./=-])(true|false)\s*\((?:the\s+)?default\)`),
-    yields: (m) => [
-      {
-        kind: 'default',
-        start: m.index,
-        end: m.index + m[0].length,
-        phrase: m[0],
-        literal: (m[1] ?? '').toLowerCase() === 'true',
-        comparable: true,
-        rule: 'default',
-      },
-    ],
+    yields: (m) => [matchedDefault(m, (m[1] ?? '').toLowerCase() === 'true')],
   },
   {
     name: 'default-marked-bare',
@@ -727,9 +716,7 @@ export const RULES: readonly Rule[] = [
     examples: { yes: ["Sort order; 'desc' by default.", 'Uses `json` by default.'], no: ["'desc' sorts by default order."] },
     // A quoted value said to be used by default: "'desc' by default".
     matches: re(String.raw`(['"\x60])([^'"\x60\n]{1,60})\1\s+by\s+default\b(?!\s+\w)`),
-    yields: (m) => [
-      { kind: 'default', start: m.index, end: m.index + m[0].length, phrase: m[0], literal: m[2] ?? '', comparable: true, rule: 'default' },
-    ],
+    yields: (m) => [matchedDefault(m, m[2] ?? '')],
   },
   {
     name: 'default-by',
@@ -2354,17 +2341,14 @@ function unspecifiedDefault(m: RegExpExecArray): Candidate {
 /** A quoted value that opens an item of a glossed list ("'both' searches names and content"). */
 const GLOSSED_HEAD = /^\s*(['"\x60])([\w.-]{1,40})\1\s+[a-z]/;
 
+/** The default a whole match states: its literal compared with the schema's. */
+function matchedDefault(m: RegExpExecArray, literal: JsonValue): DefaultCandidate {
+  return { kind: 'default', start: m.index, end: m.index + m[0].length, phrase: m[0], literal, comparable: true, rule: 'default' };
+}
+
+/** A bare word marked as the default: a value only when the schema lists it. */
 function bareDefault(m: RegExpExecArray, word: string): Candidate {
-  return {
-    kind: 'default',
-    start: m.index,
-    end: m.index + m[0].length,
-    phrase: m[0],
-    literal: word,
-    comparable: true,
-    listedOnly: true,
-    rule: 'default',
-  };
+  return { ...matchedDefault(m, word), listedOnly: true };
 }
 
 /** Every candidate constraint in one sentence, in order of position, without duplicates. */

@@ -5,7 +5,7 @@
  * Pure: no I/O, inputs never mutated.
  */
 import { isJsonObject, schemaTypeOf, type JsonObject, type JsonValue } from '../core/shared/json.js';
-import { escapeToken, formatPointer, pointerTokens, valueAt } from '../core/shared/json-pointer.js';
+import { escapeToken, formatPointer, pointerTokens } from '../core/shared/json-pointer.js';
 import {
   CHILD_MAP_KEYWORDS,
   CHILD_SINGLE_KEYWORDS,
@@ -41,6 +41,11 @@ export interface SchemaView {
   readonly anyRequired: ReadonlySet<string>;
   /** The single `items` schema (2020-12 `items`, or draft-07 `items` when it is one schema). */
   readonly items: { schema: JsonValue; pointer: string } | undefined;
+  /**
+   * True when an `anyOf`/`oneOf` branch takes any string: a `format` in a sibling branch then refuses nothing
+   * (`anyOf: [{format: date-time}, {type: string}]`).
+   */
+  readonly looseStringBranch: boolean;
 }
 
 /** Keywords the audit reads from a view. */
@@ -84,26 +89,9 @@ export function resolveLocalRef(root: JsonObject, ref: string): { schema: JsonVa
 /** Keywords that narrow what a string branch takes. */
 const STRING_CONSTRAINTS = ['format', 'pattern', 'enum', 'const', 'minLength', 'maxLength', 'not', 'allOf', 'anyOf', 'oneOf', '$ref', 'if'];
 
-/**
- * True when the schema at `pointer` (its local `$ref`s followed) offers, among its `anyOf`/`oneOf` branches, one that
- * takes any string (`{"type": "string"}` and nothing narrowing it): a `format` in a sibling branch then refuses
- * nothing (`anyOf: [{format: date-time}, {type: string}]`).
- */
-export function hasLooseStringBranch(root: JsonObject, pointer: string): boolean {
-  let schema = valueAt(root, pointer);
-  for (let depth = 0; isJsonObject(schema) && typeof schema.$ref === 'string' && depth < 8; depth++)
-    schema = resolveLocalRef(root, schema.$ref)?.schema;
-  if (!isJsonObject(schema)) return false;
-  return (['anyOf', 'oneOf'] as const).some((key) => {
-    const branches = schema[key];
-    return (
-      Array.isArray(branches) &&
-      branches.some(
-        (branch) => isJsonObject(branch) && branch.type === 'string' && !STRING_CONSTRAINTS.some((k) => Object.hasOwn(branch, k)),
-      )
-    );
-  });
-}
+/** A branch that takes any string: `{"type": "string"}` and nothing narrowing it. */
+const takesAnyString = (branch: JsonValue): boolean =>
+  isJsonObject(branch) && branch.type === 'string' && !STRING_CONSTRAINTS.some((k) => Object.hasOwn(branch, k));
 
 const REFS = new WeakMap<JsonObject, SchemaRefs>();
 
@@ -126,6 +114,7 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
   let description: string | undefined;
   let items: { schema: JsonValue; pointer: string } | undefined;
   let types: Set<string> | undefined;
+  let looseStringBranch = false;
   const seen = new Set<unknown>();
 
   const visit = (node: JsonValue, at: string, conditional: boolean, depth: number): void => {
@@ -171,6 +160,7 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
       const branches = node[key];
       if (Array.isArray(branches))
         branches.forEach((sub, i) => {
+          if (takesAnyString(sub)) looseStringBranch = true;
           visit(sub, `${at}/${key}/${i}`, true, depth + 1);
         });
     }
@@ -185,7 +175,7 @@ export function viewOf(root: JsonObject, schema: JsonValue, pointer: string): Sc
     ];
     if (values.length > 0) types = new Set(values.map(schemaTypeOf));
   }
-  return { types, description, keywords, properties, required, anyRequired, items };
+  return { types, description, keywords, properties, required, anyRequired, items, looseStringBranch };
 }
 
 /**
