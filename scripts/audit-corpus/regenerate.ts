@@ -2500,6 +2500,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'fastmcp 3.4.11 over mcp 1.30.0 (pydantic 2.14.4)',
     split: 'held-out',
   },
+  // The thirty-second draw (zod, pydantic), labelled blind before the audit ran on it.
+  // thirty-second draw, part A
+  // thirty-second draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
