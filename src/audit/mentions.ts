@@ -941,8 +941,7 @@ export function reportValueConditions(conditions: readonly ValueCondition[], roo
 
 /**
  * The parameter and the values of it on which `self` is said to be required: "Required when `action` is 'move'", the
- * named parameter listing each value. "Required for create and update" is left alone: tools that dispatch on an action
- * say it of most parameters, and keep the rule in the handler.
+ * named parameter listing each value, or "(required for 'create')", the values naming the parameter.
  */
 export function requiredOnValues(
   sentence: string,
@@ -950,8 +949,9 @@ export function requiredOnValues(
   topLevel: readonly AuditNode[],
   rootView: SchemaView,
 ): Omit<ValueCondition, 'self' | 'sentence'> | undefined {
+  if (rootView.required.has(self)) return undefined;
   const when = REQUIRED_WHEN_VALUE.exec(sentence);
-  if (when === null || rootView.required.has(self)) return undefined;
+  if (when === null) return requiredForValues(sentence, self, topLevel);
   const name = (when[1] ?? '').replace(/[\x60"']/g, '');
   const node = topLevel.find((n) => n.parameter !== self && n.parameter.toLowerCase() === name.toLowerCase());
   const read = valuesAt(sentence, when.index + when[0].length);
@@ -962,6 +962,30 @@ export function requiredOnValues(
     listed === undefined && holdsOnly(node, 'string') && (read.quoted || read.values.every((v) => /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(v)));
   const values = literal ? read.values : listed === undefined ? undefined : spelledAsListed(read.values, listed);
   return values === undefined ? undefined : { other: node.parameter, values };
+}
+
+const REQUIRED_FOR_VALUES =
+  /(?:^\s*|[(;:,\u2013\u2014-]\s*)(?:(?:this|it)\s+is\s+|is\s+)?(?:required|mandatory)\s+(?:only\s+)?(?:for|with|on)\s+(?:the\s+)?/i;
+
+/**
+ * "(required for 'create')", "Required for add and remove": the parameter is the one other top-level parameter whose
+ * listed values hold every value named, and more (a rule on all of them makes the parameter simply required).
+ */
+function requiredForValues(
+  sentence: string,
+  self: string,
+  topLevel: readonly AuditNode[],
+): Omit<ValueCondition, 'self' | 'sentence'> | undefined {
+  const when = REQUIRED_FOR_VALUES.exec(sentence);
+  if (when === null) return undefined;
+  const read = valuesAt(sentence, when.index + when[0].length);
+  if (read === undefined || !AFTER_VALUES.test(sentence.slice(read.end))) return undefined;
+  const owners = topLevel.flatMap((n) => {
+    const listed = n.parameter === self ? undefined : listedValues(n.view);
+    const values = listed === undefined ? undefined : spelledAsListed(read.values, listed);
+    return values === undefined || listed === undefined || values.length >= listed.length ? [] : [{ other: n.parameter, values }];
+  });
+  return owners.length === 1 ? owners[0] : undefined;
 }
 
 /** "Cannot be combined with `cursor`", "Mutually exclusive with `page`": said of the parameter it describes. */

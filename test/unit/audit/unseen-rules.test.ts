@@ -1860,3 +1860,28 @@ describe('the rules of the twenty-fourth session', () => {
     ]);
   });
 });
+
+describe('the rules of the twenty-fifth session', () => {
+  const dispatching = (description: string): JsonObject => ({
+    action: { type: 'string', enum: ['list', 'create', 'update', 'delete'] },
+    scope: { type: 'string', enum: ['user', 'team'] },
+    id: { type: 'string', description },
+  });
+  it.each([
+    ["The record (required for 'update' and 'delete').", ['update', 'delete']],
+    ['Required for update.', ['update']],
+    ['The record; required for "delete" actions.', ['delete']],
+  ] as const)('a requirement on values one other parameter lists: %s', (sentence, values) => {
+    const set = { allOf: [{ if: { properties: { action: { enum: values } }, required: ['action'] }, then: { required: ['id'] } }] };
+    expect(tool(dispatching(sentence))).toEqual([`prose-only - if ${JSON.stringify(set)}`]);
+  });
+  it.each([
+    // Every value of the action: the parameter is simply required, not on a value.
+    'Required for list, create, update and delete.',
+    // Values no parameter lists, or a purpose rather than values.
+    'Required for archive.',
+    'Required for namespaced resources.',
+  ])('not: %s', (sentence) => {
+    expect(tool(dispatching(sentence)).filter((f) => f.includes(' if '))).toEqual([]);
+  });
+});
