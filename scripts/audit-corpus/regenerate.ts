@@ -2502,7 +2502,98 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The thirty-second draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirty-second draw, part A
+  'microsoft-azure-devops': {
+    repository: 'microsoft/azure-devops-mcp',
+    path: 'src/tools',
+    // --ignore-scripts: keytar (under @azure/msal-node-extensions, the interactive login's token cache) builds a native
+    // module against libsecret at install; its loader is imported at start-up, so a stand-in without the native binding
+    // replaces it (token authentication never stores a secret).
+    install: { npm: '@azure-devops/mcp@2.10.0 --ignore-scripts' },
+    // Over stdio for a placeholder organization with a placeholder tenant id (so the organization's tenant is not
+    // looked up) and token authentication from ADO_MCP_AUTH_TOKEN: Azure DevOps is called only when a tool runs.
+    command: [
+      ...npmBin('mcp-server-azuredevops'),
+      'placeholder-org',
+      '--tenant',
+      '00000000-0000-0000-0000-000000000000',
+      '--authentication',
+      'envvar',
+    ],
+    env: { HOME: '{WORKDIR}/home', ADO_MCP_AUTH_TOKEN: 'placeholder' },
+    stubs: {
+      'node_modules/keytar/lib/keytar.js':
+        "const none = async () => null;\nmodule.exports = { getPassword: none, setPassword: none, deletePassword: none, findCredentials: async () => [], findPassword: none };\n",
+    },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.29.0 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'railway-community': {
+    repository: 'jason-tan-swe/railway-mcp',
+    path: 'src/tools',
+    install: { npm: '@jasontanswe/railway-mcp@1.3.0' },
+    // Over stdio with no token (RAILWAY_API_TOKEN unset, so none is checked at start-up; its `configure` tool sets one):
+    // Railway's API is called only when a tool runs.
+    command: npmBin('railway-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'mcp-pypi': {
+    repository: 'kimasplund/mcp-pypi',
+    path: 'mcp_pypi/server/tools',
+    install: { pypi: 'mcp-pypi==4.0.1' },
+    // `serve` over stdio: it needs no credentials, and PyPI and OSV are called only when a tool runs.
+    command: ['bin/mcp-pypi', 'serve'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 4.2.3 over mcp 2.3.0 (pydantic 2.14.4)',
+    split: 'held-out',
+  },
   // thirty-second draw, part B
+  'search-console': {
+    repository: 'saurabhsharma2u/search-console-mcp',
+    path: 'src/index.ts',
+    install: { npm: 'search-console-mcp@2.1.3' },
+    // Over stdio with no account configured (HOME is empty): it only warns that Google, GA4, Bing and AdSense are
+    // not set up, and the APIs are called only when a tool runs.
+    command: npmBin('search-console-mcp'),
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  obsidian: {
+    repository: 'cyanheads/obsidian-mcp-server',
+    path: 'src/mcp-server/tools/definitions',
+    install: { npm: 'obsidian-mcp-server@3.2.9' },
+    // Over stdio with a placeholder key, the Local REST API and Omnisearch on the loopback address (the start-up
+    // Omnisearch probe fails, so search has no `omnisearch` mode) and the command-palette tools switched on.
+    command: npmBin('obsidian-mcp-server'),
+    env: {
+      HOME: '{WORKDIR}/home',
+      OBSIDIAN_API_KEY: 'placeholder',
+      OBSIDIAN_BASE_URL: LOOPBACK,
+      OBSIDIAN_OMNISEARCH_URL: LOOPBACK,
+      OBSIDIAN_ENABLE_COMMANDS: 'true',
+    },
+    ecosystem: 'zod',
+    library: '@cyanheads/mcp-ts-core 0.10.17 over @modelcontextprotocol/sdk 1.32.2 (zod 4.6.7)',
+    split: 'held-out',
+  },
+  zendesk: {
+    repository: 'michaelrice/zendesk-mcp',
+    path: 'zendesk_mcp/tools',
+    install: { pypi: 'zendesk-mcp==0.1.6' },
+    // Over stdio with no config file (HOME is empty), so no OAuth token and no tool policy: every tool registers,
+    // and Zendesk is reached only when a tool runs.
+    command: ['bin/zendesk-mcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
