@@ -2522,7 +2522,7 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     env: { HOME: '{WORKDIR}/home', ADO_MCP_AUTH_TOKEN: 'placeholder' },
     stubs: {
       'node_modules/keytar/lib/keytar.js':
-        "const none = async () => null;\nmodule.exports = { getPassword: none, setPassword: none, deletePassword: none, findCredentials: async () => [], findPassword: none };\n",
+        'const none = async () => null;\nmodule.exports = { getPassword: none, setPassword: none, deletePassword: none, findCredentials: async () => [], findPassword: none };\n',
     },
     ecosystem: 'zod',
     library: '@modelcontextprotocol/sdk 1.29.0 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
