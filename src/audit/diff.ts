@@ -161,10 +161,15 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         );
       for (const candidate of extractCandidates(sentence.text)) {
         if (candidate.kind === 'enum' && namesParameters(candidate.values, topLevel)) continue;
+        // "history: ...\n  - Inputs: id (required)": what a block on one action requires, it requires of that action only.
+        if ((candidate.kind === 'required' || candidate.kind === 'nonEmpty') && headedByAValue(text, sentence.offset, topLevel)) continue;
         // "At least one of `email` or `phone` must be provided" requires neither on its own.
         // "At least one filter must be provided" neither requires the parameter named `filter` nor bounds it.
         if (group && (candidate.kind === 'required' || candidate.kind === 'nonEmpty' || candidate.kind === 'bound')) continue;
+        // "Actions: list, totals, mute" in a sentence that also names `filter`: values one parameter lists are said of it.
+        const owner = candidate.kind === 'enum' ? listingOwner(candidate.values, topLevel) : undefined;
         for (const parameter of attribute(candidate, sentence.text, mentions, topLevel)) {
+          if (owner !== undefined && parameter !== owner) continue;
           const node = topLevel.find((n) => n.parameter === parameter);
           if (node !== undefined && toolClaimFits(node, candidate))
             claims.push({ node, candidate, sentence: sentence.text, fromTool: true });
@@ -252,4 +257,36 @@ function toolDescriptions(definition: ToolDefinition): string[] {
     texts.push(rootDescription);
   }
   return texts;
+}
+
+/** The one top-level parameter whose listed values hold every value named, if exactly one does. */
+function listingOwner(values: readonly string[], topLevel: readonly AuditNode[]): string | undefined {
+  const owners = topLevel.filter((n) => {
+    const listed = listedValues(n.view)?.map((v) => (typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v)));
+    return listed !== undefined && values.every((v) => listed.includes(v.toLowerCase()));
+  });
+  return owners.length === 1 ? owners[0]?.parameter : undefined;
+}
+
+/**
+ * Whether the text at `offset` sits in a block headed by a value one parameter lists: a line that opens with
+ * "history:" (not indented), followed by the indented lines of its block. Reads back at most a few lines.
+ */
+function headedByAValue(text: string, offset: number, topLevel: readonly AuditNode[]): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lines = text.slice(Math.max(0, lineStart - 2000), offset).split('\n');
+  for (let i = lines.length - 1; i >= Math.max(0, lines.length - 20); i--) {
+    const line = i === lines.length - 1 ? text.slice(lineStart, offset + 1) : (lines[i] ?? '');
+    if (line.trim() === '') return false;
+    if (/^\s/.test(line)) continue;
+    const head = /^([\w-]+):/.exec(line)?.[1]?.toLowerCase();
+    return (
+      head !== undefined &&
+      topLevel.some((n) => {
+        const listed = listedValues(n.view);
+        return listed !== undefined && listed.length >= 2 && listed.some((v) => typeof v === 'string' && v.toLowerCase() === head);
+      })
+    );
+  }
+  return false;
 }

@@ -239,7 +239,10 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
     const outside = firstIndex(mentions, (m) => m.end > glossStart);
     if (outside > 0) precedingCount = outside;
   }
-  const before = precedingCount > 0 ? mentions[precedingCount - 1] : undefined;
+  const nearest = precedingCount > 0 ? mentions[precedingCount - 1] : undefined;
+  // "At least one parameter (other than limit) must be provided": a name set apart is not what the clause speaks of.
+  const before =
+    nearest !== undefined && SET_APART.test(sentence.slice(Math.max(0, nearest.start - 24), nearest.start)) ? undefined : nearest;
   const after = mentions[firstIndex(mentions, (m) => m.start >= candidate.end)];
   const first = mentions[firstIndex(mentions, (m) => m.start >= candidate.start)];
   // "property_type is one of: TEXT, OPTION": a value of the list that happens to name a parameter is a value.
@@ -304,6 +307,9 @@ export function attribute(candidate: Candidate, sentence: string, mentions: read
   }
   return [];
 }
+
+/** Words that set a name apart from what a clause speaks of, right before it: "other than `limit`", "except page". */
+const SET_APART = /\b(?:other\s+than|except(?:\s+for)?|besides|apart\s+from|excluding|but\s+not)\s*[\x60"']?$/i;
 
 /** "Dates are ...", "All timestamps must be ...": a plural noun opening the sentence as its subject. */
 const CLASS_SUBJECT = /^\s*(?:all\s+)?([A-Za-z]{3,}s)\s+(?:are|must\s+be|should\s+be)\b/i;
@@ -576,7 +582,7 @@ export function groupRule(
     if (names.length >= 2) {
       found = true;
       const keyword = draft07 ? 'dependencies' : 'dependentRequired';
-      if (!hasHome(ALL_HOMES)) {
+      if (!hasHome(ALL_HOMES) && !names.every((n) => holder.view.required.has(n))) {
         const set = { [keyword]: Object.fromEntries(names.map((n) => [n, names.filter((o) => o !== n)])) };
         report(keyword, names, set, 'sends only some');
       }
@@ -594,7 +600,9 @@ export function groupRule(
     if (names.length === 2 && own !== undefined && other !== undefined) {
       found = true;
       const keyword = draft07 ? 'dependencies' : 'dependentRequired';
-      if (!hasHome(ALL_HOMES)) report(keyword, names, { [keyword]: { [own]: [other] } }, `sends "${own}" without "${other}"`);
+      // "Requires flight_datetime_to." when that one is required anyway: the schema already holds the rule.
+      if (!hasHome(ALL_HOMES) && !holder.view.required.has(other))
+        report(keyword, names, { [keyword]: { [own]: [other] } }, `sends "${own}" without "${other}"`);
     }
   }
 
@@ -612,7 +620,8 @@ export function groupRule(
         if (!hasHome(ALL_HOMES)) report('anyOf', names, { anyOf: names.map((name) => ({ required: [name] })) }, 'sends none');
       } else if (!requiredIf[0].trimStart().startsWith('(')) {
         const keyword = draft07 ? 'dependencies' : 'dependentRequired';
-        if (!hasHome(ALL_HOMES)) report(keyword, names, { [keyword]: { [other]: [own] } }, `sends "${other}" without "${own}"`);
+        if (!hasHome(ALL_HOMES) && !holder.view.required.has(own))
+          report(keyword, names, { [keyword]: { [other]: [own] } }, `sends "${other}" without "${own}"`);
       }
     }
   }

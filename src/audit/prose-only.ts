@@ -87,6 +87,8 @@ function boundTargetOf(root: JsonObject, node: AuditNode, candidate: BoundCandid
   // "Hour of day (0-23)" on a string: a range from 0 with no unit is of the number the text holds, not of its length.
   if (hasString && cls === undefined && RANGE_RULES.has(candidate.rule) && /\d+(?:\.\d+)?/.exec(candidate.phrase)?.[0] === '0')
     return undefined;
+  // "comma-separated values, max 15": a bare number on a string that holds a list counts its values, not characters.
+  if (hasString && cls === undefined && describesCommaList(view)) return undefined;
   // "at most 1000 rows" on a text counts rows, which no keyword of a string holds; a bare number is its length.
   if (hasString && (cls === undefined || (cls === 'noun' && CHARACTER_NOUN.test(candidate.unit ?? ''))))
     return { family: 'length', onItems: false };
@@ -749,6 +751,17 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   if (listed !== undefined) {
     const allowed = new Set(listed.map(valueMentionKey));
     const missing = c.values.filter((v) => !allowed.has(v.toLowerCase()) && !allowed.has(v));
+    // An enum in a branch beside one that takes any string ("anyOf": [{"enum": [...]}, {"type": "string"}]) refuses nothing.
+    if (missing.length === 0 && view.looseStringBranch)
+      addClaimFinding(
+        findings,
+        claim,
+        'enum',
+        `"${node.label}" lists these values in an "enum" beside a branch that takes any string, so any string passes: drop that ` +
+          'branch, or say in the description that other values are accepted.',
+        { confidence: 'medium' },
+        { location, pointer },
+      );
     if (missing.length === 0) return;
     const overlap = c.values.length - missing.length;
     if (!c.quoted && overlap === 0) return;
@@ -1062,6 +1075,22 @@ function namesNoLiteral(literal: JsonValue | undefined, names: ReadonlySet<strin
   return /[a-z]N$|<n>|\{n\}/.test(literal);
 }
 
+/** "None/False" against `default: null`: a default written in alternative spellings, one of them the schema's. */
+function oneSpellingIs(literal: string, value: JsonValue): boolean {
+  if (!/^\w+(?:\/\w+)+$/.test(literal)) return false;
+  return literal.split('/').some((word) => {
+    const key = word.toLowerCase();
+    return sameDefault(value, SPELLED_LITERALS.has(key) ? (SPELLED_LITERALS.get(key) ?? null) : word);
+  });
+}
+
+const SPELLED_LITERALS = new Map<string, JsonValue>([
+  ['none', null],
+  ['null', null],
+  ['true', true],
+  ['false', false],
+]);
+
 /** Words a switch's default is written in. */
 const SWITCH_WORDS = new Map([
   ['yes', true],
@@ -1095,6 +1124,7 @@ function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, 
     // "Default: 10KB (10240 bytes)" against `default: 10240`: a number with a unit is not compared with a count.
     if (typeof site.value === 'number' && (c.written !== undefined || (typeof c.literal === 'string' && /^[-−\d]/.test(c.literal)))) return;
     if (sameDefault(site.value, c.literal)) return;
+    if (typeof c.literal === 'string' && oneSpellingIs(c.literal, site.value)) return;
     // "defaults to false" against `default: null` where null means false is still a disagreement worth a look,
     // but a string default spelled differently in prose ("open" vs "OPEN") is not.
     addClaimFinding(

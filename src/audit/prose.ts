@@ -1665,6 +1665,22 @@ export const RULES: readonly Rule[] = [
       return [enumSpan(s, list.values, false, start, list.end, 'separated-codes')];
     },
   },
+  // ---- the values a comma-separated list takes, after a colon: "Categories (comma-separated: P, C, M, J)"
+  {
+    name: 'separated-values',
+    examples: {
+      yes: ['Categories of flights (comma-separated: P, C, M, J, T).', 'Source of information (comma-separated: ADSB, MLAT, ESTIMATED).'],
+      no: ['Comma-separated: e.g. a, b.', 'Fields (comma-separated: name, email, and more).', 'Ids (comma-separated: 12, 15).'],
+    },
+    matches: re(String.raw`\b(?:comma|space)[- ]?(?:separated|delimited)(?:\s+list)?\s*:\s*(?=[\w'"\x60])`),
+    yields: (m, s) => {
+      const start = m.index + m[0].length;
+      const list = parseValueList(s, start);
+      if (list === undefined || list.values.length < 2 || list.values.some((v) => /^(?:e\.?g|i\.?e|\d+)$/i.test(v))) return [];
+      if (!/^\s*(?:[.;)]|$)/.test(s.slice(list.end))) return [];
+      return [enumSpan(s, list.values, list.quoted, start, list.end, 'separated-values')];
+    },
+  },
   // ---- a bare list that fills its place: "(proxy or direct)", "Theme: light or dark.", "annotation or alert"
   {
     name: 'bare-values',
@@ -1994,6 +2010,8 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
     things.length * 2 < values.length &&
     !things.some((v) => OPEN_WORDS.test(v));
   if (!operations && !catchAll && !choice && things.length > 0) return [];
+  // "Airports (IATA/ICAO) or countries." opening a sentence: plural nouns name kinds of what is passed, not values.
+  if (opener === '' && values.every((v) => /^[A-Za-z][a-z]{2,}[^s\W]s$/.test(v))) return [];
   // "object ID (task, project, or comment)": kinds of the thing named before the parenthesis, not its values.
   if (opener === '(' && THING_WORDS.test(/([\w-]+)\s*$/.exec(before)?.[1] ?? '')) return [];
   const end = start + text.length;
@@ -2372,6 +2390,7 @@ export function extractCandidates(sentence: string): Candidate[] {
         !(c.kind === 'default' && conditionalDefault(sentence, c.start)) &&
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))) &&
         !(c.kind === 'bound' && inExample(c.start)) &&
+        !(c.kind === 'bound' && glossesAValue(sentence.slice(Math.max(0, c.start - 40), c.start))) &&
         !(c.kind === 'bound' && CONDITION_AFTER.test(sentence.slice(c.end))),
     )
     .map((c) => {
@@ -2382,6 +2401,15 @@ export function extractCandidates(sentence: string): Candidate[] {
       const glued = GLUED_UNIT.exec(sentence.slice(c.end))?.[1];
       return glued === undefined ? c : { ...c, unit: glued.toLowerCase() };
     });
+}
+
+/**
+ * "\"5xx\" (500-599)": a range in parentheses right after a quoted value glosses that value. A value starts with a
+ * digit or holds a sign (a quoted name, "'limit' (1-100)", may be the parameter itself).
+ */
+function glossesAValue(before: string): boolean {
+  const quoted = /(["'])([^"'\s]{1,30})\1\s*\(\s*$/.exec(before)?.[2];
+  return quoted !== undefined && (/^\d/.test(quoted) || /[^\w-]/.test(quoted));
 }
 
 /** A default whose word is a value of a list the same sentence states around it. */

@@ -1884,4 +1884,86 @@ describe('the rules of the twenty-fifth session', () => {
   ])('not: %s', (sentence) => {
     expect(tool(dispatching(sentence)).filter((f) => f.includes(' if '))).toEqual([]);
   });
+
+  it('a bare number on a string that holds a comma-separated list counts its values, not characters', () => {
+    expect(tool({ flights: { type: 'string', description: 'Flight numbers (comma-separated values, max 15).' } })).toEqual([]);
+    expect(tool({ flight: { type: 'string', description: 'Flight number, max 15.' } })).toEqual([
+      `prose-only flight maxLength ${JSON.stringify({ maxLength: 15 })}`,
+    ]);
+  });
+
+  it('"(comma-separated: ADSB, MLAT, ESTIMATED)" lists the values each item takes: a pattern over the list', () => {
+    const one = '(?:ADSB|MLAT|ESTIMATED)';
+    expect(tool({ sources: { type: 'string', description: 'Source of information (comma-separated: ADSB, MLAT, ESTIMATED).' } })).toEqual([
+      `prose-only sources pattern ${JSON.stringify({ pattern: `^${one}(?:\\s*,\\s*${one})*$` })}`,
+    ]);
+  });
+
+  it('an enum beside a branch that takes any string refuses nothing: the values the prose lists are unencoded', () => {
+    const sort = (anyOf: JsonObject[]): JsonObject => ({ anyOf, description: 'Sort direction: "asc", "desc"' });
+    expect(tool({ order: sort([{ type: 'string' }, { type: 'string', enum: ['asc', 'desc'] }, { type: 'null' }]) })).toEqual([
+      'prose-only order enum null',
+    ]);
+    expect(tool({ order: sort([{ type: 'string', enum: ['asc', 'desc'] }, { type: 'null' }]) })).toEqual([]);
+  });
+
+  it('a name set apart ("other than limit") is not what a requirement speaks of', () => {
+    const properties = { flights: { type: 'string' }, limit: { type: 'number' } };
+    const apart = 'Counts flights. At least one search parameter (other than limit) must be provided.';
+    expect(tool(properties, apart).filter((f) => f.includes(' required '))).toEqual([]);
+    expect(tool(properties, 'Counts flights. The limit must be provided.')).toContain(
+      `prose-only limit required ${JSON.stringify({ required: ['limit'] })}`,
+    );
+  });
+
+  it('"Requires flight_datetime_to." when that parameter is required anyway holds already', () => {
+    const properties = {
+      from: { type: 'string', description: 'Start. Requires to.' },
+      to: { type: 'string', description: 'End.' },
+    };
+    expect(tool(properties, 'A tool.', ['from', 'to'])).toEqual([]);
+    expect(tool(properties)).toEqual([`prose-only - dependentRequired ${JSON.stringify({ dependentRequired: { from: ['to'] } })}`]);
+  });
+
+  it('values one parameter lists, in a sentence that names another, are said of the one that lists them', () => {
+    const properties = {
+      action: { type: 'string', enum: ['list', 'totals', 'mute', 'unmute'] },
+      filter: { type: 'string', description: 'Filter hosts by name.' },
+    };
+    expect(tool(properties, 'Manage hosts. Actions: list (with filters), totals (counts), mute (silence alerts), unmute.')).toEqual([]);
+  });
+
+  it('a range in parentheses after a quoted value ("\\"5xx\\" (500-599)") glosses that value', () => {
+    const status = (description: string): JsonObject => ({ code: { type: 'string', description } });
+    expect(tool(status('Status filter. Examples: "500", "5xx" (500-599), ">=400"'))).toEqual([]);
+    expect(tool(status('Status code (3-5)'))).toHaveLength(2);
+  });
+
+  it('a requirement in a block of the tool description headed by one action ("history:") holds for that action only', () => {
+    const properties = { action: { type: 'string', enum: ['list', 'history'] }, id: { type: 'string' } };
+    const headed = 'Manage monitors.\n\nhistory: Count state transitions.\n  - Inputs: id (required, monitor ID).';
+    expect(tool(properties, headed).filter((f) => f.includes(' required '))).toEqual([]);
+    expect(tool(properties, 'Manage monitors.\n\nInputs: id (required, monitor ID).')).toContain(
+      `prose-only id required ${JSON.stringify({ required: ['id'] })}`,
+    );
+  });
+
+  it('plural nouns opening a sentence ("Airports (IATA/ICAO) or countries.") name kinds, not values', () => {
+    expect(tool({ airports: { type: 'string', description: 'Airports (IATA/ICAO) or countries.' } })).toEqual([]);
+    expect(tool({ mode: { type: 'string', description: 'Annotation or alert.' } })).toEqual([
+      `prose-only mode enum ${JSON.stringify({ enum: ['Annotation', 'alert'] })}`,
+    ]);
+  });
+
+  it('a default written in alternative spellings ("None/False") agrees when one of them is the schema\'s', () => {
+    const flag = (value: JsonObject['default']): JsonObject => ({
+      trash: {
+        anyOf: [{ type: 'boolean' }, { type: 'string' }, { type: 'null' }],
+        default: value,
+        description: 'Show trashed notes (default: None/False)',
+      },
+    });
+    expect(tool(flag(null))).toEqual([]);
+    expect(tool(flag(true))).toHaveLength(1);
+  });
 });
