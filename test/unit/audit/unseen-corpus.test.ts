@@ -22,8 +22,8 @@ describe('the unseen corpus', () => {
     const ecosystems = new Set(corpus.map((s) => s.ecosystem));
     for (const e of ['zod', 'pydantic', 'go']) expect(ecosystems).toContain(e);
     // The held-out servers are draws labelled blind and never read (the thirteenth, nineteenth, twentieth, twenty-third
-    // and thirty-first); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the eighteenth,
-    // the twenty-first, twenty-second and twenty-fourth to thirtieth were). The held-out draws hold
+    // and thirty-second); a draw moves to training once read (the fifth to the twelfth, the fourteenth to the
+    // eighteenth, the twenty-first, twenty-second and twenty-fourth to thirty-first were). The held-out draws hold
     // three ecosystems.
     if (heldOut.length > 0) expect(new Set(heldOut.map((s) => s.ecosystem)).size).toBeGreaterThanOrEqual(3);
     for (const draw of [
@@ -49,6 +49,7 @@ describe('the unseen corpus', () => {
       TWENTY_EIGHTH_DRAW,
       TWENTY_NINTH_DRAW,
       THIRTIETH_DRAW,
+      THIRTY_FIRST_DRAW,
     ])
       expect(draw.every((name) => corpus.some((s) => s.name === name && s.split === 'training'))).toBe(true);
   });
@@ -180,14 +181,14 @@ const TWELFTH_DRAW_FLOOR = { precision: 0.89, recall: 0.64, high: 1 };
 //   high 1.00 (16/16) at 97a537e, after every rule of the twentieth session.
 // The four together at 97a537e: 0.88 (331/375), 0.63 (218/344), high 0.98 (120/123);
 // The five together at the twenty-third session's end: 0.87 (434/498), 0.64 (296/466), high 0.97 (143/148);
-// - the thirty-first (dynatrace, tantiope-datadog, fr24, emailmcp: zod; astro-airflow, joplin: pydantic; 144 tools): 0.48
-//   (88/185), 0.58 (62/106), high 0.91 (20/22) at 53700ef (fr24 repeats "comma-separated values, max 15" on up to nine
-//   parameters of nine tools, read as a maxLength of 15 characters: 63 of its 78 wrong findings; without fr24 0.72
-//   (49/68), 0.59 (38/64)).
 // With the thirtieth, its unlabelled findings classified: 0.77 (523/683), 0.63 (358/572), high 0.96 (164/170); without
 // it, once read, at the twenty-fourth session's end: 0.75 (424/566), 0.63 (284/450), high 0.97 (141/145) (the four held
-// out longest 0.88 (335/381), 0.65 (222/344), high 0.98 (120/123)).
-const HELD_OUT_FLOOR = { precision: 0.74, recall: 0.63, high: 0.97 };
+// out longest 0.88 (335/381), 0.65 (222/344), high 0.98 (120/123)). With the thirty-first (read since, below), the
+// four at the twenty-fifth session's "required for 'create'" rule (a5c8845): 0.86 (337/391), 0.66 (226/344), high 0.98;
+// - the thirty-second (microsoft-azure-devops, railway-community, search-console, obsidian: zod; mcp-pypi, zendesk:
+//   pydantic, no Go server to be had; 157 tools): 0.92 (68/74), 0.54 (62/115), high 1.00 (16/16) at abc4deb.
+// The five together at the twenty-fifth session's end: 0.87 (405/465), 0.63 (288/459), high 0.98 (136/139).
+const HELD_OUT_FLOOR = { precision: 0.86, recall: 0.62, high: 0.97 };
 // The fourteenth draw (paddle, launchdarkly: zod; langfuse, plane: pydantic; gke-mcp, vault-mcp: Go; 193 tools),
 // labelled blind, its unlabelled findings then classified: 0.81 (107/132), 0.50 (77/153), high 0.83 (10/12) at
 // 7324538. Read since: 0.89 (160/179), 0.85 (130/153), high 1.00 (18/18), not blind.
@@ -262,8 +263,15 @@ const TWENTY_NINTH_DRAW_FLOOR = { precision: 0.83, recall: 0.65, high: 0.66 };
 // 1.00 (22/22), not blind.
 const THIRTIETH_DRAW = ['cloudinary', 'gsc', 'strava', 'omnifocus', 'hologres', 'packetfabric'];
 const THIRTIETH_DRAW_FLOOR = { precision: 0.84, recall: 0.6, high: 0.92 };
-// Training (157 servers, 4,300 tools, every draw but the held-out ones): 0.93 (2975/3213), 0.86 (2169/2532), high 0.99
-// (818/827) at the twenty-fourth session's end (with the thirtieth draw, read this session; 0.92, 0.86, 0.99 without it).
+// The thirty-first draw (dynatrace, tantiope-datadog, fr24, emailmcp: zod; astro-airflow, joplin: pydantic; 144 tools),
+// labelled blind, its unlabelled findings then classified: 0.48 (88/185), 0.58 (62/106), high 0.91 (20/22) at 53700ef
+// (fr24 repeats "comma-separated values, max 15" on up to nine parameters of nine tools, read as a maxLength of 15
+// characters: 63 of its 97 wrong findings; without fr24 0.72 (49/68), 0.59 (38/64)). Read since: 0.84 (120/143), 0.77
+// (82/106), high 1.00 (21/21), not blind.
+const THIRTY_FIRST_DRAW = ['dynatrace', 'tantiope-datadog', 'fr24', 'emailmcp', 'astro-airflow', 'joplin'];
+const THIRTY_FIRST_DRAW_FLOOR = { precision: 0.47, recall: 0.58, high: 0.9 };
+// Training (163 servers, 4,444 tools, every draw but the held-out ones): 0.92 (3108/3366), 0.85 (2252/2638), high 0.99
+// (839/848) at the twenty-fifth session's end (with the thirty-first draw, read this session; 0.93, 0.86, 0.99 without it).
 const TRAINING_FLOOR = { precision: 0.92, recall: 0.85, high: 0.98 };
 
 // A read draw's blind figures stay a floor now that it is in training: the rules may not lose on it.
@@ -290,6 +298,7 @@ describe.each([
   { draw: 'twenty-eighth', servers: TWENTY_EIGHTH_DRAW, floor: TWENTY_EIGHTH_DRAW_FLOOR },
   { draw: 'twenty-ninth', servers: TWENTY_NINTH_DRAW, floor: TWENTY_NINTH_DRAW_FLOOR },
   { draw: 'thirtieth', servers: THIRTIETH_DRAW, floor: THIRTIETH_DRAW_FLOOR },
+  { draw: 'thirty-first', servers: THIRTY_FIRST_DRAW, floor: THIRTY_FIRST_DRAW_FLOOR },
 ])('figures on the $draw draw', ({ draw, servers, floor }) => {
   it('scores at least what it scored blind', () => {
     const figures = score(corpus.filter((s) => servers.includes(s.name)));
