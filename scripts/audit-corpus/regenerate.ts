@@ -2594,6 +2594,9 @@ export const SERVERS: Readonly<Record<string, Server>> = {
     library: 'mcp 2.3.0 MCPServer (pydantic 2.14.4)',
     split: 'held-out',
   },
+  // The thirty-third draw (zod, pydantic), labelled blind before the audit ran on it.
+  // thirty-third draw, part A
+  // thirty-third draw, part B
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
