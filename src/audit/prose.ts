@@ -757,13 +757,28 @@ export const RULES: readonly Rule[] = [
   {
     name: 'yyyy-mm-dd',
     examples: {
-      yes: ['Date as YYYY-MM-DD.', 'Start, YYYY-MM-DD HH:mm.', 'At YYYY-MM-DDTHH:mm:ssZ.', 'After (YYYY-MM-DD or delta like -1d)'],
+      yes: [
+        'Date as YYYY-MM-DD.',
+        'Start, YYYY-MM-DD HH:mm.',
+        'At YYYY-MM-DDTHH:mm:ssZ.',
+        'After (YYYY-MM-DD or delta like -1d)',
+        'Due date (YYYY-MM-DD or full ISO)',
+      ],
       no: ['Date in any format.', "Birthday as 'YYYY-MM-DD', 'MM-DD' (no year), or 'clear' to remove."],
     },
     matches: re(String.raw`\bYYYY-MM-DD(?:[T ]HH(?::mm)?(?::ss)?(?:\.s+)?(?:Z|[+-]hh:?mm)?)?`),
     yields: (m, s) => {
       // "'YYYY-MM-DD', 'MM-DD' (no year), or 'clear'": one quoted layout among others, no one format.
       if (/^['"\x60]\s*,\s*['"\x60]/.test(s.slice(m.index + m[0].length))) return [];
+      // "YYYY-MM-DD or full ISO", "... or YYYY-MM-DDTHH:MM:SS": a date or a date-time, which one pattern holds and no
+      // one format does (a date-time without an offset is no RFC 3339 `date-time` either).
+      const orTime = OR_DATE_TIME.exec(s.slice(m.index + m[0].length));
+      if (!/HH/i.test(m[0]) && orTime !== null) {
+        const end = m.index + m[0].length + orTime[0].length;
+        return [
+          { ...formatCandidate(m, undefined, 'date-or-date-time'), end, phrase: s.slice(m.index, end).trim(), pattern: DATE_OR_DATE_TIME },
+        ];
+      }
       // "YYYY-MM-DD or delta like -1d": a date or another form, which a pattern can hold and a format cannot.
       if (/^['"\x60]?\s+or\s+(?!(?:an?\s+)?(?:YYYY|ISO|RFC|full\s+date|date))/i.test(s.slice(m.index + m[0].length)))
         return [formatCandidate(m, undefined, 'date-or-other')];
@@ -2209,6 +2224,13 @@ export function rangeCandidates(m: RegExpExecArray, rule: string, exclusive: boo
   ];
 }
 
+/** A date or a date-time after "YYYY-MM-DD": "or full ISO", "or ISO 8601 datetime", "or YYYY-MM-DDTHH:MM:SS". */
+const OR_DATE_TIME =
+  /^['"\x60]?\s+or\s+(?:an?\s+)?(?:full\s+ISO(?:[\s-]?8601)?|ISO[\s-]?8601\s+(?:date[\s-]?time|datetime|timestamp)|RFC[\s-]?3339|date[\s-]?time|datetime|['"\x60]?YYYY-MM-DD[T ]HH(?::mm)?(?::ss)?(?:\.s+)?(?:Z|[+-]hh:?mm)?['"\x60]?)/i;
+
+/** A date, or a date-time with or without seconds and offset. */
+const DATE_OR_DATE_TIME = String.raw`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$`;
+
 export function formatCandidate(m: RegExpExecArray, format: string | undefined, rule: string): FormatCandidate {
   return {
     kind: 'format',
@@ -2380,6 +2402,8 @@ export function extractCandidates(sentence: string): Candidate[] {
   const onValue = CONDITIONAL_ON_VALUE.test(sentence);
   const otherTimeForms = OTHER_TIME_FORMS.test(sentence);
   const inExample = exampleSpans(sentence);
+  // "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS": the alternative is part of the one candidate, no format of its own.
+  const eitherForm = candidates.filter((c) => c.kind === 'format' && c.rule === 'date-or-date-time');
   return candidates
     .filter(
       (c) =>
@@ -2391,7 +2415,8 @@ export function extractCandidates(sentence: string): Candidate[] {
         !(c.kind === 'bound' && ALTERNATIVE_RANGE.test(sentence.slice(Math.max(0, c.start - 60), c.start))) &&
         !(c.kind === 'bound' && inExample(c.start)) &&
         !(c.kind === 'bound' && glossesAValue(sentence.slice(Math.max(0, c.start - 40), c.start))) &&
-        !(c.kind === 'bound' && CONDITION_AFTER.test(sentence.slice(c.end))),
+        !(c.kind === 'bound' && CONDITION_AFTER.test(sentence.slice(c.end))) &&
+        !(c.kind === 'format' && c.rule !== 'date-or-date-time' && eitherForm.some((e) => c.start >= e.start && c.start < e.end)),
     )
     .map((c) => {
       // "asc (default) or desc": a bare word marked as the default is a value when the list it sits in is one.

@@ -1966,4 +1966,13 @@ describe('the rules of the twenty-fifth session', () => {
     expect(tool(flag(null))).toEqual([]);
     expect(tool(flag(true))).toHaveLength(1);
   });
+
+  it('"YYYY-MM-DD or full ISO" is a date or a date-time: one pattern takes both, where format "date" would refuse one', () => {
+    const either = String.raw`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$`;
+    for (const description of ['Due date (YYYY-MM-DD or full ISO)', 'Since, in YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS format.'])
+      expect(tool({ due: { type: 'string', description } })).toEqual([`prose-only due pattern ${JSON.stringify({ pattern: either })}`]);
+    expect(tool({ due: { type: 'string', description: 'Due date (YYYY-MM-DD)' } })).toEqual([
+      `prose-only due format ${JSON.stringify({ format: 'date' })}`,
+    ]);
+  });
 });
