@@ -817,6 +817,8 @@ export const RULES: readonly Rule[] = [
     matches: re(String.raw`\bISO[ -]?8601\b`),
     yields: (m, sentence) => {
       const s = around(sentence, m);
+      // "ISO 8601 date or date-time": either, which one pattern holds and neither format does.
+      if (DATE_OR_TIME_WORDS.test(s)) return [{ ...formatCandidate(m, undefined, 'date-or-date-time'), pattern: DATE_OR_DATE_TIME }];
       return [
         formatCandidate(
           m,
@@ -2227,6 +2229,10 @@ export function rangeCandidates(m: RegExpExecArray, rule: string, exclusive: boo
 /** A date or a date-time after "YYYY-MM-DD": "or full ISO", "or ISO 8601 datetime", "or YYYY-MM-DDTHH:MM:SS". */
 const OR_DATE_TIME =
   /^['"\x60]?\s+or\s+(?:an?\s+)?(?:full\s+ISO(?:[\s-]?8601)?|ISO[\s-]?8601\s+(?:date[\s-]?time|datetime|timestamp)|RFC[\s-]?3339|date[\s-]?time|datetime|['"\x60]?YYYY-MM-DD[T ]HH(?::mm)?(?::ss)?(?:\.s+)?(?:Z|[+-]hh:?mm)?['"\x60]?)/i;
+
+/** "date or date-time", "timestamp or date": a date and a date-time offered as one another's alternative. */
+const DATE_OR_TIME_WORDS =
+  /\bdates?\s+or\s+(?:an?\s+)?(?:date[\s-]?times?|datetimes?|timestamps?)\b|\b(?:date[\s-]?times?|datetimes?|timestamps?)\s+or\s+(?:an?\s+)?dates?\b/i;
 
 /** A date, or a date-time with or without seconds and offset. */
 const DATE_OR_DATE_TIME = String.raw`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$`;

@@ -1969,7 +1969,12 @@ describe('the rules of the twenty-fifth session', () => {
 
   it('"YYYY-MM-DD or full ISO" is a date or a date-time: one pattern takes both, where format "date" would refuse one', () => {
     const either = String.raw`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$`;
-    for (const description of ['Due date (YYYY-MM-DD or full ISO)', 'Since, in YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS format.'])
+    const descriptions = [
+      'Due date (YYYY-MM-DD or full ISO)',
+      'Since, in YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS format.',
+      'As of (ISO 8601 date or datetime).',
+    ];
+    for (const description of descriptions)
       expect(tool({ due: { type: 'string', description } })).toEqual([`prose-only due pattern ${JSON.stringify({ pattern: either })}`]);
     expect(tool({ due: { type: 'string', description: 'Due date (YYYY-MM-DD)' } })).toEqual([
       `prose-only due format ${JSON.stringify({ format: 'date' })}`,
