@@ -2597,6 +2597,42 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   // The thirty-third draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirty-third draw, part A
   // thirty-third draw, part B
+  monday: {
+    repository: 'mondaycom/mcp',
+    path: 'packages/agent-toolkit/src/core/tools',
+    install: { npm: '@mondaydotcomorg/monday-api-mcp@3.3.0' },
+    // Over stdio in read-only mode (the default API mode lists 92 tools) with a placeholder token: monday.com's API is
+    // called only when a tool runs.
+    command: [...npmBin('mcp-server-monday-api'), '--token', 'placeholder', '--read-only', 'true'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'todoist-community': {
+    repository: 'stanislavlysenko0912/todoist-mcp-server',
+    path: 'src/tools',
+    install: { npm: 'todoist-mcp@1.3.4' },
+    // Over stdio with a placeholder API_KEY: the start-up fetch of projects and labels for the instructions fails
+    // (no network) and falls back to the static text; Todoist is called only when a tool runs.
+    command: npmBin('todoist-mcp'),
+    env: { HOME: '{WORKDIR}/home', API_KEY: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  yfinance: {
+    repository: 'narumiruna/yfinance-mcp',
+    path: 'src/yfmcp/server.py',
+    install: { pypi: 'yfmcp==0.14.0' },
+    // Over stdio: Yahoo Finance needs no credentials and is called only when a tool runs. Needs Python 3.12 or later
+    // (python3 was pyenv's 3.12.1 when it was listed).
+    command: ['bin/yfmcp'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'mcp 1.30.0 FastMCP (pydantic 2.14.4)',
+    split: 'held-out',
+  },
 };
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/audit/unseen', import.meta.url));
