@@ -345,6 +345,16 @@ export const RULES: readonly Rule[] = [
     yields: (m) => bound(m, 'lower', false, 1, 'lower-inclusive'),
   },
   {
+    name: 'one-based',
+    examples: {
+      yes: ['Start line for sequential reading (1-based)', 'The try number, 1-indexed.', 'One-based page index.'],
+      no: ['0-based index.', 'Zero-based offset.', 'A list of 1-based indices.'],
+    },
+    // "(1-based)" counts from 1: a lower bound of the number (never of a length), unless it numbers a list's items.
+    matches: re(String.raw`(?<![\w-])(1|one)[- ](?:based|indexed)\b(?!\s+(?:indices|indexes|positions|line\s+numbers))`),
+    yields: (m) => bound(m, 'lower', false, 1, 'one-based').map((c) => ({ ...c, fromWord: true })),
+  },
+  {
     name: 'lower-symbol',
     examples: { yes: ['Limit (>= 1).'], no: ['Use `>=5` in the query.', 'Includes dependencies when depth >= 2.'] },
     matches: re(String.raw`(?<![\w:'"\`])(?:>=|≥)\s*(${NUM})${UNIT}`),

@@ -1980,4 +1980,12 @@ describe('the rules of the twenty-fifth session', () => {
       `prose-only due format ${JSON.stringify({ format: 'date' })}`,
     ]);
   });
+
+  it('"(1-based)", "1-indexed" count from 1: a minimum of 1 on a number, no length of a string', () => {
+    expect(tool({ start_line: { type: 'integer', description: 'Start line for sequential reading (1-based)' } })).toEqual([
+      `prose-only start_line minimum ${JSON.stringify({ minimum: 1 })}`,
+    ]);
+    expect(tool({ line: { type: 'string', description: 'The line, 1-indexed.' } })).toEqual([]);
+    expect(tool({ offset: { type: 'integer', description: 'Zero-based offset.' } })).toEqual([]);
+  });
 });
