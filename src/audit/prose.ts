@@ -236,12 +236,12 @@ export const LOWER_INCLUSIVE =
   String.raw`at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|` +
   String.raw`not\s+fewer\s+than|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to|` +
   String.raw`no\s+shorter\s+than|never\s+(?:less|fewer)\s+than|never\s+below|` +
-  String.raw`(?:a\s+)?minimum(?:\s+(?:value\s+)?(?:of|is))?:?|min\.?:?|starting\s+(?:at|from)|starts?\s+(?:at|from)|` +
+  String.raw`(?:a\s+)?minimum(?:\s+allowed)?(?:\s+value)?(?:\s+allowed)?(?:\s+(?:of|is(?:\s+also)?))?:?|min\.?:?|starting\s+(?:at|from)|starts?\s+(?:at|from)|` +
   String.raw`(?:cannot|can't|must\s+not|may\s+not|should\s+not|shall\s+not)\s+be\s+(?:less|fewer|smaller|lower)\s+than`;
 export const UPPER_INCLUSIVE =
   String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+greater\s+than|` +
   String.raw`not\s+greater\s+than|no\s+larger\s+than|no\s+longer\s+than|` +
-  String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+(?:value\s+)?(?:of|is))?:?|` +
+  String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+allowed)?(?:\s+value)?(?:\s+allowed)?(?:\s+(?:of|is(?:\s+also)?))?:?|` +
   String.raw`max\s+(?:limit|value)\s*:|max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|` +
   String.raw`(?:cannot|can't|mustn't|won't|never)\s+exceeds?|` +
   String.raw`not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to|` +
@@ -337,7 +337,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'lower-inclusive',
     examples: {
-      yes: ['At least 3 characters.', 'Minimum: 10', 'Must not be less than 5.', 'Page number (starts at 1)'],
+      yes: ['At least 3 characters.', 'Minimum: 10', 'Must not be less than 5.', 'Page number (starts at 1)', 'The minimum allowed is 2.'],
       no: ['At least one of `a` or `b` must be set.', 'Unix timestamp (min 2 mins after current time)'],
     },
     matches: re(String.raw`\b(?:${LOWER_INCLUSIVE})\s*(${NUM})${UNIT}`),
@@ -422,6 +422,8 @@ export const RULES: readonly Rule[] = [
     examples: {
       yes: [
         'At most 50 items.',
+        'The maximum value allowed is also 1,000.',
+        'Maximum allowed value: 500.',
         'Must not exceed 10.',
         'Up to 100 rows.',
         'Cannot be greater than 100.',
