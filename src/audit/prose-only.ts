@@ -87,8 +87,9 @@ function boundTargetOf(root: JsonObject, node: AuditNode, candidate: BoundCandid
   // "Hour of day (0-23)" on a string: a range from 0 with no unit is of the number the text holds, not of its length.
   if (hasString && cls === undefined && RANGE_RULES.has(candidate.rule) && /\d+(?:\.\d+)?/.exec(candidate.phrase)?.[0] === '0')
     return undefined;
-  // "comma-separated values, max 15": a bare number on a string that holds a list counts its values, not characters.
-  if (hasString && cls === undefined && describesCommaList(view)) return undefined;
+  // "comma-separated values, max 15": a bare number on a string that holds a list counts its values, not characters;
+  // "Page size (max: 500)" on a string bounds the number the text holds, which no keyword of a string can.
+  if (hasString && cls === undefined && (describesCommaList(view) || SAYS_NUMBER.test(view.description ?? ''))) return undefined;
   // "at most 1000 rows" on a text counts rows, which no keyword of a string holds; a bare number is its length.
   if (hasString && (cls === undefined || (cls === 'noun' && CHARACTER_NOUN.test(candidate.unit ?? ''))))
     return { family: 'length', onItems: false };
@@ -1106,7 +1107,7 @@ const QUOTED_NUMBER = /(['"\x60])-?\d+(?:\.\d+)?\1/;
 /** A text of a number written as a string ("18", "-0.5"). */
 const NUMERIC_TEXT = /^-?\d+(?:\.\d+)?$/;
 /** A description that calls its value a number: "The number of decimals", "Minimum number of votes". */
-const SAYS_NUMBER = /\b(?:number|count)\s+of\b|\bhow\s+many\b/i;
+const SAYS_NUMBER = /\b(?:number|count)\s+of\b|\bhow\s+many\b|\b(?:page|batch|chunk)\s+size\b/i;
 
 function defaultClaim(claim: Claim, c: DefaultCandidate, findings: FindingList, names: ReadonlySet<string> = new Set()): void {
   const { node } = claim;

@@ -1988,4 +1988,13 @@ describe('the rules of the twenty-fifth session', () => {
     expect(tool({ line: { type: 'string', description: 'The line, 1-indexed.' } })).toEqual([]);
     expect(tool({ offset: { type: 'integer', description: 'Zero-based offset.' } })).toEqual([]);
   });
+
+  it('a page size carried as a string takes its default as text, and its "max" bounds the number, not the length', () => {
+    expect(tool({ ps: { type: 'string', description: 'Page size (default: 100, max: 500)' } })).toEqual([
+      `prose-only ps default ${JSON.stringify({ default: '100' })}`,
+    ]);
+    expect(tool({ name: { type: 'string', description: 'Display name (max: 500)' } })).toEqual([
+      `prose-only name maxLength ${JSON.stringify({ maxLength: 500 })}`,
+    ]);
+  });
 });
