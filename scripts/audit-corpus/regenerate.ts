@@ -2596,6 +2596,44 @@ export const SERVERS: Readonly<Record<string, Server>> = {
   },
   // The thirty-third draw (zod, pydantic), labelled blind before the audit ran on it.
   // thirty-third draw, part A
+  'alibabacloud-devops': {
+    repository: 'aliyun/alibabacloud-devops-mcp-server',
+    path: 'tool-registry/code-management.ts',
+    install: { npm: 'alibabacloud-devops-mcp-server@0.3.64' },
+    // Over stdio with a placeholder token and only the code-management toolset (Codeup repositories, branches, files,
+    // change requests and commits, plus the three base organization tools; all toolsets together are 203 tools):
+    // Yunxiao's API is called only when a tool runs.
+    command: [...npmBin('alibabacloud-devops-mcp-server'), '--toolsets=code-management'],
+    env: { HOME: '{WORKDIR}/home', YUNXIAO_ACCESS_TOKEN: 'placeholder' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.32.2 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  'containerization-assist': {
+    repository: 'Azure/containerization-assist',
+    path: 'src/tools',
+    install: { npm: 'containerization-assist-mcp@1.2.0' },
+    // Over stdio with a Windows named pipe as the Docker socket (start-up stats a Unix socket path and refuses a
+    // missing one, but takes a named pipe unchecked; nothing is listening on it here) and the kubeconfig on the
+    // loopback address: Docker and Kubernetes are reached only when a tool runs.
+    command: npmBin('containerization-assist-mcp'),
+    env: { HOME: '{WORKDIR}/home', DOCKER_SOCKET: 'npipe:////./pipe/docker_engine', KUBECONFIG: '{WORKDIR}/kubeconfig' },
+    ecosystem: 'zod',
+    library: '@modelcontextprotocol/sdk 1.26.0 (zod 3.25.76 via zod-to-json-schema 3.25.2)',
+    split: 'held-out',
+  },
+  rabbitmq: {
+    repository: 'amazon-mq/mcp-server-rabbitmq',
+    path: 'src/rabbitmq/module_v4.py',
+    install: { pypi: 'amq-mcp-server-rabbitmq==4.0.0' },
+    // Over stdio with the v4 consolidated tools and every tool group (--allow-mutative-tools); no broker is configured,
+    // brokers are connected to only by its `connect` tools.
+    command: ['bin/amq-mcp-server-rabbitmq', '--v4', '--allow-mutative-tools'],
+    env: { HOME: '{WORKDIR}/home' },
+    ecosystem: 'pydantic',
+    library: 'fastmcp 3.4.11 over mcp 1.30.0 (pydantic 2.13.5)',
+    split: 'held-out',
+  },
   // thirty-third draw, part B
   monday: {
     repository: 'mondaycom/mcp',
