@@ -89,7 +89,18 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
         (parentScope !== undefined &&
           groupRule(sentence.text, parentScope.members, root, parentScope.holder, findings, false, node.name, following));
       const condition = node.location === '' ? requiredOnValues(sentence.text, node.parameter, topLevel, rootView) : undefined;
-      if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
+      if (condition?.always === true) {
+        const phrase = sentence.text;
+        const candidate = {
+          kind: 'required',
+          subject: 'self',
+          start: 0,
+          end: phrase.length,
+          phrase,
+          rule: 'required-for-every-value',
+        } as const;
+        claims.push({ node, candidate, sentence: phrase, fromTool: false });
+      } else if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
         conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });
       for (const candidate of extractCandidates(sentence.text)) {
         if (group && (candidate.kind === 'required' || candidate.kind === 'optional')) continue;

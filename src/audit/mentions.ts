@@ -896,7 +896,9 @@ function valuesAt(sentence: string, at: number): { values: string[]; end: number
   if (list !== undefined) return { values: list.values, end: list.end, quoted: list.quoted };
   const one = /^(?:`([^`\n]{1,60})`|"([^"\n]{1,60})"|'([^'\n]{1,60})'|([A-Za-z0-9_][\w-]*(?:\.[\w-]+)*))/.exec(sentence.slice(at));
   if (one === null) return undefined;
-  return { values: [one[1] ?? one[2] ?? one[3] ?? one[4] ?? ''], end: at + one[0].length, quoted: one[4] === undefined };
+  // "`\"section\"`": a quoted value written as code is the value inside the quotes.
+  const value = (one[1] ?? one[2] ?? one[3] ?? one[4] ?? '').replace(/^(["'])(.*)\1$/, '$2');
+  return { values: [value], end: at + one[0].length, quoted: one[4] === undefined };
 }
 
 /** The schema's own spelling of each value in `listed`, or undefined when one of them is not listed. */
@@ -920,6 +922,8 @@ export interface ValueCondition {
   readonly other: string;
   readonly values: readonly (string | number | boolean)[];
   readonly sentence: string;
+  /** "Required for: add, update" naming every value of a parameter every call sends: required outright. */
+  readonly always?: boolean;
 }
 
 /**
@@ -960,7 +964,7 @@ export function requiredOnValues(
 ): Omit<ValueCondition, 'self' | 'sentence'> | undefined {
   if (rootView.required.has(self)) return undefined;
   const when = REQUIRED_WHEN_VALUE.exec(sentence);
-  if (when === null) return requiredForValues(sentence, self, topLevel);
+  if (when === null) return requiredForValues(sentence, self, topLevel, rootView);
   const name = (when[1] ?? '').replace(/[\x60"']/g, '');
   const node = topLevel.find((n) => n.parameter !== self && n.parameter.toLowerCase() === name.toLowerCase());
   const read = valuesAt(sentence, when.index + when[0].length);
@@ -974,16 +978,17 @@ export function requiredOnValues(
 }
 
 const REQUIRED_FOR_VALUES =
-  /(?:^\s*|[(;:,\u2013\u2014-]\s*)(?:(?:this|it)\s+is\s+|is\s+)?(?:required|mandatory)\s+(?:only\s+)?(?:for|with|on)\s+(?:the\s+)?/i;
+  /(?:^\s*|[(;:,\u2013\u2014-]\s*)(?:(?:this|it)\s+is\s+|is\s+)?(?:required|mandatory)\s+(?:only\s+)?(?:for|with|on)(?:\s*:)?\s+(?:the\s+)?/i;
 
 /**
- * "(required for 'create')", "Required for add and remove": the parameter is the one other top-level parameter whose
- * listed values hold every value named, and more (a rule on all of them makes the parameter simply required).
+ * "(required for 'create')", "Required for: add, remove": the parameter is the one other top-level parameter whose
+ * listed values hold every value named. Named all, of a parameter every call sends, they make this one required outright.
  */
 function requiredForValues(
   sentence: string,
   self: string,
   topLevel: readonly AuditNode[],
+  rootView: SchemaView,
 ): Omit<ValueCondition, 'self' | 'sentence'> | undefined {
   const when = REQUIRED_FOR_VALUES.exec(sentence);
   if (when === null) return undefined;
@@ -992,7 +997,10 @@ function requiredForValues(
   const owners = topLevel.flatMap((n) => {
     const listed = n.parameter === self ? undefined : listedValues(n.view);
     const values = listed === undefined ? undefined : spelledAsListed(read.values, listed);
-    return values === undefined || listed === undefined || values.length >= listed.length ? [] : [{ other: n.parameter, values }];
+    if (values === undefined || listed === undefined) return [];
+    const always = new Set(values).size >= listed.length;
+    // Every value of a parameter a call may leave out is no rule on every call.
+    return always && !rootView.required.has(n.parameter) ? [] : [{ other: n.parameter, values, always }];
   });
   return owners.length === 1 ? owners[0] : undefined;
 }

@@ -743,8 +743,9 @@ function enumClaim(root: JsonObject, claim: Claim, c: EnumCandidate, findings: F
   // "The cell can be either vertex or edge" on `cell_id`: words name kinds of the thing identified; an id is copied.
   const identifiers = IDENTIFIER_ONLY.has(lastNameWord(node));
   if (identifiers && !c.quoted && c.values.every((v) => /^[A-Za-z]+$/.test(v))) return;
-  // "'2025-01-01T10:00:00' (timed) or '2025-01-01' (all-day)": dates shown as examples of a layout, never the values.
-  if (c.values.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v))) return;
+  // "'2025-01-01T10:00:00' (timed) or '2025-01-01' (all-day)": dates shown as examples of a layout, never the values;
+  // "'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM:SS'": the layouts themselves.
+  if (c.values.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v) || /^YYYY\b/i.test(v))) return;
   const claimed = c.values.map((v) => v.toLowerCase());
   if (c.rule === 'code-values' && boundsAllowExactly(view, c.values.map(Number))) return;
   if (view.types?.has('boolean') === true && claimed.every((v) => ['true', 'false', 'yes', 'no'].includes(v))) return;

@@ -42,6 +42,11 @@ export const DYNAMIC_DEFAULT_WORDS = new Set([
   'infinity',
   'infinite',
   'auto',
+  'auto-select',
+  'auto-selected',
+  'auto-detect',
+  'auto-detected',
+  'autodetect',
   'automatic',
   'automatically',
   'omitted',
@@ -217,8 +222,9 @@ function readDefault(m: RegExpExecArray, sentence: string): DefaultCandidate[] {
   const fallback = /^\s+or\s+(?!(?:the|a|an)\b)[\w.:/-]+\s*(?:[.,;)]|$)|^\s+or\s+(?:(?:the|an?)\s+)?env(?:ironment)?\s+var/i.test(after);
   // "(Default: unknown-organization)": a placeholder the server prints when nothing is configured, no value to send.
   const sentinel = /^(?:unknown|undefined|unset|not[-_]set|n\/a)(?:[-_]|$)/.test(lower);
-  if (!single || fallback || sentinel || DYNAMIC_DEFAULT_WORDS.has(lower) || /'s$/.test(lower))
-    return [{ ...base, end, phrase, literal: undefined, comparable: false }];
+  if (!single || fallback || sentinel || /'s$/.test(lower)) return [{ ...base, end, phrase, literal: undefined, comparable: false }];
+  // "(default: all)": a word that usually says what omitting means ("all", "now"), a value only where the schema lists it.
+  if (DYNAMIC_DEFAULT_WORDS.has(lower)) return [{ ...base, end, phrase, literal: token, comparable: true, listedOnly: true }];
   return [{ ...base, end, phrase, literal: token, comparable: true }];
 }
 

@@ -1652,6 +1652,23 @@ export const RULES: readonly Rule[] = [
     ),
     yields: (m, s) => labelledValues(m, s),
   },
+  // ---- words by slashes after a label naming a category: "priority: low/normal/high/urgent."
+  {
+    name: 'labelled-slash-values',
+    examples: {
+      yes: ['priority: low/normal/high/urgent.', 'Type: problem/incident/question/task'],
+      no: ['Path: src/lib/index', 'Repository: owner/name/branch.', 'Priority: low/high.'],
+    },
+    matches: re(String.raw`:[ \t]*(?=[A-Za-z][\w-]*(?:/[A-Za-z][\w-]*){2,}[ \t]*(?:[.;,)]|$|[—–]))`),
+    yields: (m, s) => {
+      if (!CATEGORY_LABEL.test(textBefore(s, m.index))) return [];
+      const start = m.index + m[0].length;
+      const text = /^[A-Za-z][\w-]*(?:\/[A-Za-z][\w-]*)+/.exec(s.slice(start))?.[0] ?? '';
+      const values = text.split('/');
+      if (values.some((v) => THING_WORDS.test(v) || NAME_PATH_WORDS.has(v))) return [];
+      return [enumSpan(s, values, false, start, start + text.length, 'labelled-slash-values')];
+    },
+  },
   // ---- a sentence that is nothing but quoted values: "Quality of the ASR. `high` or `low`."
   {
     name: 'values-sentence',
@@ -1736,10 +1753,10 @@ export const RULES: readonly Rule[] = [
     matches: re(
       // The list's first letter is part of the match (a match at the sentence's start would otherwise be empty).
       String.raw`(?:^\s*|\(\s*|:[ \t]+)(?=[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED})*(?:\s*,)?` +
-        String.raw`${OR}[A-Za-z][\w-]*${MARKED}\s*(?:[.;)]|\s+\(|$)|` +
-        String.raw`[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED}){2,}\s*(?:[.;)]|\s+\(|$)|` +
+        String.raw`${OR}[A-Za-z][\w-]*${MARKED}\s*(?:[.;)]|\s+\(|[—–]\s|$)|` +
+        String.raw`[A-Za-z][\w-]*${MARKED}(?:\s*,\s*[A-Za-z][\w-]*${MARKED}){2,}\s*(?:[.;)]|\s+\(|[—–]\s|$)|` +
         // Two identifiers by a comma ("describe-connection-type, list-connection-types."): bareValues asks for a label.
-        String.raw`${IDENTIFIER}\s*,\s*${IDENTIFIER}\s*(?:[.;)]|\s+\(|$))[A-Za-z]`,
+        String.raw`${IDENTIFIER}\s*,\s*${IDENTIFIER}\s*(?:[.;)]|\s+\(|[—–]\s|$))[A-Za-z]`,
     ),
     yields: (m, s) => bareValues(m, s),
   },
@@ -2048,7 +2065,8 @@ export function bareValues(m: RegExpExecArray, sentence: string): EnumCandidate[
   // A parenthesis that ends the clause ("... the datasource (proxy or direct)"), not one glossing a word mid-sentence
   // ("each field's target (root or jsonData) to place values").
   if (opener === '(' && !/^\s*\)\s*(?:[.;,]|$)/.test(after)) return [];
-  if (opener !== '(' && !/^\s*(?:[.;]|\(|$)/.test(after)) return [];
+  // "status: new, open, closed — leave empty for all": a dash closes the list as a full stop does.
+  if (opener !== '(' && !/^\s*(?:[.;]|\(|$|[—–]\s)/.test(after)) return [];
   return [enumSpan(sentence, values, false, start, end, 'bare-values')];
 }
 
@@ -2416,6 +2434,8 @@ export function extractCandidates(sentence: string): Candidate[] {
   const errors = all.filter((c) => c.rule === 'error-if');
   const candidates = errors.length === 0 ? all : all.filter((c) => c.rule === 'error-if' || !errors.some((e) => overlaps(e, c)));
   const advice = ADVICE.test(sentence);
+  // "`limit` is clamped to 1-100 and `offset` to 0 or more": a value out of range is moved into it, not refused.
+  const clamped = /\bclamp(?:ed|s)?\b/i.test(sentence);
   const refused = REFUSED.test(sentence);
   const onValue = CONDITIONAL_ON_VALUE.test(sentence);
   const otherTimeForms = OTHER_TIME_FORMS.test(sentence);
@@ -2425,7 +2445,7 @@ export function extractCandidates(sentence: string): Candidate[] {
   return candidates
     .filter(
       (c) =>
-        !(advice && c.kind === 'bound') &&
+        !((advice || clamped) && c.kind === 'bound') &&
         !(refused && c.kind === 'format') &&
         !(c.kind === 'format' && c.format === 'date-time' && otherTimeForms) &&
         !(onValue && (c.kind === 'required' || c.kind === 'default' || c.kind === 'nonEmpty' || c.kind === 'bound')) &&

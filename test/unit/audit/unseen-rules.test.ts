@@ -1997,4 +1997,51 @@ describe('the rules of the twenty-fifth session', () => {
       `prose-only name maxLength ${JSON.stringify({ maxLength: 500 })}`,
     ]);
   });
+
+  it('"(default: all)" is a default where the schema lists "all", and says nothing where it does not', () => {
+    const engine = (extra: JsonObject): JsonObject => ({
+      engine: { type: 'string', description: 'Target search engine (default: all)', ...extra },
+    });
+    expect(tool(engine({ enum: ['google', 'bing', 'all'] }))).toEqual([`prose-only engine default ${JSON.stringify({ default: 'all' })}`]);
+    expect(tool(engine({}))).toEqual([]);
+    expect(tool({ account: { type: 'string', description: 'Account ID (default: auto-select)' } })).toEqual([]);
+  });
+
+  it('"Required for: add, update" naming every value of a parameter every call sends is a plain requirement', () => {
+    const properties = {
+      action: { type: 'string', enum: ['add', 'update'] },
+      text: { type: 'string', description: 'The comment text. Required for: add, update.' },
+    };
+    expect(tool(properties, 'A tool.', ['action'])).toEqual([
+      `prose-only text required ${JSON.stringify({ required: ['action', 'text'] })}`,
+    ]);
+    // A parameter a call may leave out: no rule on every call.
+    expect(tool(properties)).toEqual([]);
+  });
+
+  it('"Required when `format` is `\\"section\\"`": a quoted value written as code is the value inside the quotes', () => {
+    const properties = {
+      format: { type: 'string', enum: ['full', 'section'] },
+      section: { type: 'string', description: 'Required when `format` is `"section"`.' },
+    };
+    const set = {
+      allOf: [{ if: { properties: { format: { enum: ['section'] } }, required: ['format'] }, then: { required: ['section'] } }],
+    };
+    expect(tool(properties)).toEqual([`prose-only - if ${JSON.stringify(set)}`]);
+  });
+
+  it('"priority: low/normal/high/urgent." and a list closed by a dash ("closed — leave empty") are values', () => {
+    const properties = { priority: { type: 'string' }, status: { type: 'string' } };
+    const text = 'Create a ticket. priority: low/normal/high/urgent. status: new, open, closed — leave empty for all statuses.';
+    expect(tool(properties, text)).toEqual([
+      `prose-only priority enum ${JSON.stringify({ enum: ['low', 'normal', 'high', 'urgent'] })}`,
+      `prose-only status enum ${JSON.stringify({ enum: ['new', 'open', 'closed'] })}`,
+    ]);
+  });
+
+  it('quoted date layouts are no values, and a clamped range is no bound', () => {
+    const since = { type: 'string', description: "Commits from this date (format: 'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM:SS')" };
+    expect(tool({ since }).filter((f) => f.includes(' enum '))).toEqual([]);
+    expect(tool({ offset: { type: 'integer', description: '`limit` is clamped to 1-100 and `offset` to 0 or more.' } })).toEqual([]);
+  });
 });
