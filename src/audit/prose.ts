@@ -232,16 +232,19 @@ export function simple(kind: 'nonEmpty' | 'unique' | 'readOnly' | 'optional', ma
 
 export const re = (source: string): RegExp => new RegExp(source, 'gi');
 
+/** What may follow "minimum"/"maximum" before the number: "of", "is", "allowed value is also", ":". */
+const EXTREME_TAIL = String.raw`(?:\s+allowed)?(?:\s+value)?(?:\s+allowed)?(?:\s+(?:of|is(?:\s+also)?))?:?`;
+
 export const LOWER_INCLUSIVE =
   String.raw`at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|` +
   String.raw`not\s+fewer\s+than|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to|` +
   String.raw`no\s+shorter\s+than|never\s+(?:less|fewer)\s+than|never\s+below|` +
-  String.raw`(?:a\s+)?minimum(?:\s+allowed)?(?:\s+value)?(?:\s+allowed)?(?:\s+(?:of|is(?:\s+also)?))?:?|min\.?:?|starting\s+(?:at|from)|starts?\s+(?:at|from)|` +
+  String.raw`(?:a\s+)?minimum${EXTREME_TAIL}|min\.?:?|starting\s+(?:at|from)|starts?\s+(?:at|from)|` +
   String.raw`(?:cannot|can't|must\s+not|may\s+not|should\s+not|shall\s+not)\s+be\s+(?:less|fewer|smaller|lower)\s+than`;
 export const UPPER_INCLUSIVE =
   String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+greater\s+than|` +
   String.raw`not\s+greater\s+than|no\s+larger\s+than|no\s+longer\s+than|` +
-  String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum(?:\s+allowed)?(?:\s+value)?(?:\s+allowed)?(?:\s+(?:of|is(?:\s+also)?))?:?|` +
+  String.raw`not\s+longer\s+than|less\s+than\s+or\s+equal\s+to|up\s+to|(?:a\s+)?maximum${EXTREME_TAIL}|` +
   String.raw`max\s+(?:limit|value)\s*:|max\.?:?|(?:must|may|should|can|shall|does|do|will)\s+not\s+exceed|` +
   String.raw`(?:cannot|can't|mustn't|won't|never)\s+exceeds?|` +
   String.raw`not\s+to\s+exceed|never\s+(?:more|greater)\s+than|never\s+above|capped\s+at|limited\s+to|` +
