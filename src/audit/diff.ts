@@ -15,7 +15,7 @@ import type { JsonObject } from '../core/shared/json.js';
 import type { ToolDefinition } from '../core/schema/tool-definition.js';
 import { actionSignatures } from './action-signatures.js';
 import { bulletedLists, bulletedValues } from './bulleted-values.js';
-import type { TypeCandidate } from './candidates.js';
+import type { Candidate, TypeCandidate } from './candidates.js';
 import { docstringSections } from './docstring.js';
 import { type Claim, FindingList } from './findings.js';
 import {
@@ -90,16 +90,12 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
           groupRule(sentence.text, parentScope.members, root, parentScope.holder, findings, false, node.name, following));
       const condition = node.location === '' ? requiredOnValues(sentence.text, node.parameter, topLevel, rootView) : undefined;
       if (condition?.always === true) {
-        const phrase = sentence.text;
-        const candidate = {
-          kind: 'required',
-          subject: 'self',
-          start: 0,
-          end: phrase.length,
-          phrase,
-          rule: 'required-for-every-value',
-        } as const;
-        claims.push({ node, candidate, sentence: phrase, fromTool: false });
+        claims.push({
+          node,
+          candidate: requiredBySentence(sentence.text, 'required-for-every-value'),
+          sentence: sentence.text,
+          fromTool: false,
+        });
       } else if (condition !== undefined && !conditions.some((c) => c.self === node.parameter))
         conditions.push({ ...condition, self: node.parameter, sentence: sentence.text });
       for (const candidate of extractCandidates(sentence.text)) {
@@ -144,14 +140,7 @@ export function diffProseAndSchema(definition: ToolDefinition): Finding[] {
       for (const parameter of signatures.requiredByAll) {
         const node = byParameter.get(parameter);
         const sentence = signatures.text;
-        const candidate = {
-          kind: 'required',
-          subject: 'self',
-          start: 0,
-          end: sentence.length,
-          phrase: sentence,
-          rule: 'action-signatures',
-        } as const;
+        const candidate = requiredBySentence(sentence, 'action-signatures');
         if (node !== undefined) claims.push({ node, candidate, sentence, fromTool: true });
       }
     const sentences = splitSentences(text);
@@ -300,4 +289,9 @@ function headedByAValue(text: string, offset: number, topLevel: readonly AuditNo
     );
   }
   return false;
+}
+
+/** A requirement a whole sentence states of the parameter it is read for ("Required for: add, update"). */
+function requiredBySentence(phrase: string, rule: string): Candidate {
+  return { kind: 'required', subject: 'self', start: 0, end: phrase.length, phrase, rule };
 }
