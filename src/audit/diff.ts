@@ -23,6 +23,7 @@ import {
   findMentions,
   groupRule,
   type GroupHolder,
+  listsEvery,
   optionBlocks,
   mentionMatchers,
   nameTokens,
@@ -203,10 +204,7 @@ function saidOfAValue(sentence: string, start: number, node: AuditNode, topLevel
     sentence.slice(0, start),
   )?.[1];
   if (subject === undefined) return false;
-  return topLevel.some(
-    (other) =>
-      other !== node && (listedValues(other.view) ?? []).some((v) => typeof v === 'string' && v.toLowerCase() === subject.toLowerCase()),
-  );
+  return topLevel.some((other) => other !== node && listsEvery(other.view, [subject]));
 }
 
 /**
@@ -261,10 +259,7 @@ function toolDescriptions(definition: ToolDefinition): string[] {
 
 /** The one top-level parameter whose listed values hold every value named, if exactly one does. */
 function listingOwner(values: readonly string[], topLevel: readonly AuditNode[]): string | undefined {
-  const owners = topLevel.filter((n) => {
-    const listed = listedValues(n.view)?.map((v) => (typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v)));
-    return listed !== undefined && values.every((v) => listed.includes(v.toLowerCase()));
-  });
+  const owners = topLevel.filter((n) => listsEvery(n.view, values));
   return owners.length === 1 ? owners[0]?.parameter : undefined;
 }
 
@@ -280,13 +275,7 @@ function headedByAValue(text: string, offset: number, topLevel: readonly AuditNo
     if (line.trim() === '') return false;
     if (/^\s/.test(line)) continue;
     const head = /^([\w-]+):/.exec(line)?.[1]?.toLowerCase();
-    return (
-      head !== undefined &&
-      topLevel.some((n) => {
-        const listed = listedValues(n.view);
-        return listed !== undefined && listed.length >= 2 && listed.some((v) => typeof v === 'string' && v.toLowerCase() === head);
-      })
-    );
+    return head !== undefined && topLevel.some((n) => (listedValues(n.view)?.length ?? 0) >= 2 && listsEvery(n.view, [head]));
   }
   return false;
 }

@@ -901,6 +901,12 @@ function valuesAt(sentence: string, at: number): { values: string[]; end: number
   return { values: [value], end: at + one[0].length, quoted: one[4] === undefined };
 }
 
+/** Whether the schema at `view` lists every one of `words` as a value (case aside). */
+export function listsEvery(view: SchemaView, words: readonly string[]): boolean {
+  const listed = listedValues(view);
+  return listed !== undefined && spelledAsListed(words, listed) !== undefined;
+}
+
 /** The schema's own spelling of each value in `listed`, or undefined when one of them is not listed. */
 function spelledAsListed(values: readonly string[], listed: readonly unknown[]): (string | number | boolean)[] | undefined {
   const out: (string | number | boolean)[] = [];
